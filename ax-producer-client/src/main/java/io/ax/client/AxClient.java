@@ -1,0 +1,158 @@
+package io.ax.client;
+
+import io.ax.AxTopics;
+import io.ax.InvalidRequestException;
+import io.ax.codec.AvroTrust;
+import io.ax.client.internal.ProducerDefaults;
+import io.ax.client.internal.RequestSender;
+import io.ax.schema.CancelRequest;
+import io.ax.validation.ScheduleLimits;
+import io.ax.validation.ScheduleValidator;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.RecordMetadata;
+
+/**
+ * Schedules and cancels ax tasks by writing requests to the requests topic (key = taskId, value = Avro
+ * single-object encoding).
+ *
+ * <p>The taskId is the dedup key: derive it from a business key and a resubmit after a crash or timeout is
+ * harmless (the scheduler keeps the live task, or replaces it with {@code ifExists(REPLACE)}). Every
+ * outcome, including rejections, is published on the state topic.
+ *
+ * <p>Thread-safe: share one client per application. Futures complete on the producer's I/O thread, so
+ * dependent stages doing slow work should use the {@code ...Async} variants.
+ *
+ * <p>Loading this class makes Avro trust the generated classes in {@code io.ax.schema} (Avro 1.12.2+ refuses
+ * untrusted ones), so {@code -Dorg.apache.avro.SERIALIZABLE_PACKAGES} is not needed.
+ */
+public final class AxClient implements AutoCloseable {
+    static {
+        AvroTrust.ensureAxSchemasTrusted();
+    }
+
+    private final Producer<String, byte[]> producer;
+    private final boolean ownsProducer;
+    private final RequestSender sender;
+    private final ScheduleValidator validator;
+
+    private AxClient(Producer<String, byte[]> producer, boolean ownsProducer, AxTopics topics, Clock clock,
+                     ScheduleLimits limits) {
+        this.producer = Objects.requireNonNull(producer, "producer");
+        this.ownsProducer = ownsProducer;
+        this.sender = new RequestSender(producer, Objects.requireNonNull(topics, "topics").requests(), clock);
+        this.validator = new ScheduleValidator(Objects.requireNonNull(limits, "limits"));
+    }
+
+    /** A builder that creates and owns its Kafka producer. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * A client on a producer you created and own: {@link #close()} leaves it open. It must have String keys
+     * and byte[] values; use {@code acks=all} and idempotence, or an acknowledged request may still be lost.
+     * Also the way to test code that uses the client, with Kafka's {@code MockProducer}.
+     *
+     * @param clock stamps each request record; the scheduler counts delays from that timestamp
+     */
+    public static AxClient create(Producer<String, byte[]> producer, AxTopics topics, Clock clock, ScheduleLimits limits) {
+        return new AxClient(producer, false, topics, clock, limits);
+    }
+
+    /** Starts describing the task {@code taskId}; nothing is sent before {@link ScheduleBuilder#submit()}. */
+    public ScheduleBuilder schedule(String taskId) {
+        return new ScheduleBuilder(taskId, sender, validator);
+    }
+
+    /** Same as {@link #cancel(String, String)} without a reason. */
+    public CompletableFuture<RecordMetadata> cancel(String taskId) {
+        return cancel(taskId, null);
+    }
+
+    /**
+     * Asks the scheduler to cancel {@code taskId}: its timer is removed and a running execution gets a cancel
+     * signal. The outcome appears on the state topic: CANCELLED, or IGNORED when the task is unknown or
+     * already finished; this method cannot know which.
+     *
+     * @param reason free text recorded on the CANCELLED event, may be null
+     * @return completes when Kafka acknowledged the request, or exceptionally when sending failed
+     * @throws InvalidRequestException when the taskId is empty, too long or has control characters
+     */
+    public CompletableFuture<RecordMetadata> cancel(String taskId, String reason) {
+        ScheduleValidator.validateTaskId(taskId);
+        return sender.send(taskId, new CancelRequest(reason));
+    }
+
+    /** Sends buffered requests now and waits for them to complete. */
+    public void flush() {
+        producer.flush();
+    }
+
+    /** Sends buffered requests and closes the producer, unless it was passed to {@link #create}. */
+    @Override
+    public void close() {
+        if (ownsProducer) {
+            producer.close();
+        }
+    }
+
+    /** Configures an {@link AxClient} that creates its own producer. Not thread-safe. */
+    public static final class Builder {
+        private String bootstrapServers;
+        private AxTopics topics = AxTopics.defaults();
+        private Clock clock = Clock.systemUTC();
+        private ScheduleLimits limits = ScheduleLimits.defaults();
+        private final Map<String, Object> producerProperties = new HashMap<>();
+
+        private Builder() {
+        }
+
+        /** Kafka's {@code bootstrap.servers}, e.g. {@code "localhost:9092"}. Required. */
+        public Builder bootstrapServers(String bootstrapServers) {
+            this.bootstrapServers = Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+            return this;
+        }
+
+        /** Topic names; default prefix {@code ax.}. Must match the scheduler's. */
+        public Builder topics(AxTopics topics) {
+            this.topics = Objects.requireNonNull(topics, "topics");
+            return this;
+        }
+
+        /** Stamps request records; default the system UTC clock. */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** Limits checked before sending; keep them equal to the scheduler's. */
+        public Builder limits(ScheduleLimits limits) {
+            this.limits = Objects.requireNonNull(limits, "limits");
+            return this;
+        }
+
+        /**
+         * Any Kafka producer setting, overriding the defaults ({@code acks=all}, {@code enable.idempotence=true},
+         * {@code linger.ms=5}, {@code client.id=ax-client}). The serializers cannot be changed.
+         */
+        public Builder producerProperty(String key, Object value) {
+            producerProperties.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, key));
+            return this;
+        }
+
+        /** @throws IllegalStateException when no bootstrap servers were given */
+        public AxClient build() {
+            if (bootstrapServers == null && !producerProperties.containsKey("bootstrap.servers")) {
+                throw new IllegalStateException("AxClient has no bootstrap servers: call bootstrapServers(\"host:port\")");
+            }
+            Producer<String, byte[]> producer = new KafkaProducer<>(ProducerDefaults.with(bootstrapServers, producerProperties));
+            return new AxClient(producer, true, topics, clock, limits);
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.ax.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ax.AxTopics;
+import io.ax.InvalidRequestException;
+import io.ax.validation.ScheduleLimits;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.Test;
+
+class ScheduleBuilderValidationTest {
+    private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+
+    private final MockProducer<String, byte[]> producer =
+            new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
+    private final AxClient client = AxClient.create(producer, AxTopics.defaults(), Clock.fixed(NOW, ZoneOffset.UTC),
+            new ScheduleLimits(16, 1000));
+
+    @Test
+    void shouldRejectNegativeDelay() {
+        assertRejected(() -> client.schedule("t1").jobType("email").after(Duration.ofSeconds(-1)).submit(),
+                "delayMs", "delayMs must be between 0 and");
+    }
+
+    @Test
+    void shouldRejectPriorityTen() {
+        assertRejected(() -> client.schedule("t1").jobType("email").after(Duration.ZERO).priority(10).submit(),
+                "priority", "priority must be 0-9: 10");
+    }
+
+    @Test
+    void shouldRejectBadCronExpression() {
+        assertRejected(() -> client.schedule("t1").jobType("report").cron("61 2 * * *", ZoneId.of("UTC")).submit(),
+                "cron", "bad cron expression \"61 2 * * *\"");
+    }
+
+    @Test
+    void shouldRejectUnknownZone() {
+        assertRejected(() -> client.schedule("t1").jobType("report").cron("0 2 * * *", "Mars/Olympus_Mons").submit(),
+                "zone", "unknown time zone \"Mars/Olympus_Mons\"");
+    }
+
+    @Test
+    void shouldRejectOversizePayload() {
+        assertRejected(() -> client.schedule("t1").jobType("email").after(Duration.ZERO).payload(new byte[17]).submit(),
+                "payload", "payload is 17 bytes, more than the limit of 16");
+    }
+
+    @Test
+    void shouldRejectIntervalShorterThanTheLimit() {
+        assertRejected(() -> client.schedule("t1").jobType("sync").every(Duration.ofMillis(999)).submit(),
+                "everyMs", "everyMs must be between 1000 and");
+    }
+
+    @Test
+    void shouldRejectBadJobType() {
+        assertRejected(() -> client.schedule("t1").jobType("send email").after(Duration.ZERO).submit(),
+                "jobType", "jobType must be 1-128 chars");
+    }
+
+    @Test
+    void shouldRejectEmptyTaskId() {
+        assertRejected(() -> client.schedule("").jobType("email").after(Duration.ZERO).submit(),
+                "taskId", "missing taskId");
+    }
+
+    @Test
+    void shouldRejectNegativeMaxRetries() {
+        assertRejected(() -> client.schedule("t1").jobType("email").after(Duration.ZERO).maxRetries(-1).submit(),
+                "maxRetries", "maxRetries must be between 0 and 100: -1");
+    }
+
+    @Test
+    void shouldRejectZeroBackoffInterval() {
+        assertRejected(() -> client.schedule("t1").jobType("email").after(Duration.ZERO)
+                        .backoffIntervals(Duration.ofSeconds(5), Duration.ZERO).submit(),
+                "backoffIntervalsMs", "every backoffIntervalsMs entry must be between 1 and");
+    }
+
+    @Test
+    void shouldRejectDelayThatOverflowsMilliseconds() {
+        assertRejected(() -> client.schedule("t1").jobType("email").after(Duration.ofSeconds(Long.MAX_VALUE)),
+                "delayMs", "delayMs is out of range");
+    }
+
+    @Test
+    void shouldRequireJobType() {
+        assertThatThrownBy(() -> client.schedule("t1").after(Duration.ZERO).submit())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("schedule(\"t1\") has no jobType: call jobType(...) before submit()");
+        assertThat(producer.history()).isEmpty();
+    }
+
+    @Test
+    void shouldRequireTrigger() {
+        assertThatThrownBy(() -> client.schedule("t1").jobType("email").submit())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("schedule(\"t1\") has no trigger: call one of at(...), after(...), every(...) or cron(...) before submit()");
+        assertThat(producer.history()).isEmpty();
+    }
+
+    @Test
+    void shouldRejectSecondTrigger() {
+        ScheduleBuilder builder = client.schedule("t1").jobType("email").at(NOW);
+
+        assertThatThrownBy(() -> builder.after(Duration.ofSeconds(5)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("schedule(\"t1\") already has the trigger at(2026-01-01T00:00:00Z); "
+                        + "a task has exactly one trigger, so after(PT5S) cannot be added");
+    }
+
+    private void assertRejected(ThrowingCallable call, String field, String messageStart) {
+        assertThatThrownBy(call)
+                .isInstanceOfSatisfying(InvalidRequestException.class, e -> assertThat(e.field()).isEqualTo(field))
+                .hasMessageStartingWith(messageStart);
+        assertThat(producer.history()).as("nothing is sent").isEmpty();
+    }
+}

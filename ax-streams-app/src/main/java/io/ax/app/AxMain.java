@@ -1,0 +1,22 @@
+package io.ax.app;
+
+import io.ax.app.cli.BrokerCommand;
+import io.ax.codec.AvroTrust;
+import io.ax.app.cli.DemoCommand;
+import io.ax.app.cli.RunCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code ax} launcher: {@code ax broker}, {@code ax run}, {@code ax demo}. */
+@Command(name = "ax", mixinStandardHelpOptions = true, version = "ax 0.1.0",
+        description = "A Kafka-native distributed task scheduler.",
+        subcommands = {DemoCommand.class, BrokerCommand.class, RunCommand.class, CommandLine.HelpCommand.class})
+public final class AxMain {
+    static {
+        AvroTrust.ensureAxSchemasTrusted();
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new AxMain()).execute(args));
+    }
+}

@@ -1,0 +1,134 @@
+package io.ax.app.config;
+
+import io.ax.AxTopics;
+import io.ax.validation.ScheduleLimits;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * The scheduler's configuration, in Kafka's idiom: {@code X_CONFIG}/{@code X_DOC} pairs in one
+ * {@link ConfigDef}. Keys prefixed {@code streams.} are passed to Kafka Streams without the prefix (so
+ * {@code streams.num.stream.threads=2}); {@code streams.producer.*}, {@code streams.consumer.*} and
+ * {@code streams.admin.*} reach those clients. The docs' configuration table is generated from
+ * {@link #CONFIG}.
+ */
+public final class AxConfig extends AbstractConfig {
+    public static final String STREAMS_PREFIX = "streams.";
+
+    public static final String BOOTSTRAP_SERVERS_CONFIG = "bootstrap.servers";
+    private static final String BOOTSTRAP_SERVERS_DOC = "Kafka brokers to connect to, host:port[,host:port...].";
+
+    public static final String APPLICATION_ID_CONFIG = "application.id";
+    private static final String APPLICATION_ID_DOC = "Kafka Streams application id: names the consumer group, "
+            + "transactional ids and internal (changelog) topics. Every instance of one scheduler shares it.";
+
+    public static final String TOPIC_PREFIX_CONFIG = "ax.topic.prefix";
+    private static final String TOPIC_PREFIX_DOC = "Prefix of ax's topic names (requests, dispatch, results, retry, state, dead-letter).";
+
+    public static final String TOPIC_PARTITIONS_CONFIG = "ax.topic.partitions";
+    private static final String TOPIC_PARTITIONS_DOC = "Partitions of topics the scheduler creates at startup when missing. "
+            + "requests, results and retry must share one count; existing topics are checked, never changed.";
+
+    public static final String TOPIC_REPLICATION_CONFIG = "ax.topic.replication.factor";
+    private static final String TOPIC_REPLICATION_DOC = "Replication factor of topics created at startup; -1 = the broker's default.";
+
+    public static final String STATE_DIR_CONFIG = "ax.state.dir";
+    private static final String STATE_DIR_DOC = "Directory of the local RocksDB stores (a cache of the changelog topics).";
+
+    public static final String WHEEL_TICK_MS_CONFIG = "ax.wheel.tick.ms";
+    private static final String WHEEL_TICK_MS_DOC = "Timing wheel tick and wall-clock punctuation interval, ms. "
+            + "Timers fire at the first tick at or after their due time.";
+
+    public static final String WHEEL_SIZE_CONFIG = "ax.wheel.size";
+    private static final String WHEEL_SIZE_DOC = "Slots of the timing wheel (a power of two); tick x size is the in-memory horizon.";
+
+    public static final String WHEEL_MAX_TIMERS_CONFIG = "ax.wheel.max.timers";
+    private static final String WHEEL_MAX_TIMERS_DOC = "Most timers one partition holds in memory; refills from the "
+            + "timer index pause above it (bounds memory when very many timers are due at once).";
+
+    public static final String FIRE_BATCH_MAX_CONFIG = "ax.fire.batch.max";
+    private static final String FIRE_BATCH_MAX_DOC = "Most timers one partition fires per punctuation, highest priority "
+            + "first; the rest fire on the next one, so a crowded instant cannot stall the stream thread.";
+
+    public static final String DEFAULT_TIMEOUT_MS_CONFIG = "ax.default.timeout.ms";
+    private static final String DEFAULT_TIMEOUT_MS_DOC = "Execution timeout for tasks that set none, ms.";
+
+    public static final String MAX_PAYLOAD_BYTES_CONFIG = "ax.max.payload.bytes";
+    private static final String MAX_PAYLOAD_BYTES_DOC = "Largest task payload accepted, bytes; larger requests are rejected on the state topic.";
+
+    public static final String MIN_INTERVAL_MS_CONFIG = "ax.min.interval.ms";
+    private static final String MIN_INTERVAL_MS_DOC = "Shortest fixed interval accepted, ms.";
+
+    public static final ConfigDef CONFIG = new ConfigDef()
+            .define(BOOTSTRAP_SERVERS_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
+                    Importance.HIGH, BOOTSTRAP_SERVERS_DOC)
+            .define(APPLICATION_ID_CONFIG, Type.STRING, "ax-scheduler", new ConfigDef.NonEmptyString(),
+                    Importance.HIGH, APPLICATION_ID_DOC)
+            .define(TOPIC_PREFIX_CONFIG, Type.STRING, AxTopics.DEFAULT_PREFIX, Importance.MEDIUM, TOPIC_PREFIX_DOC)
+            .define(TOPIC_PARTITIONS_CONFIG, Type.INT, 6, Range.atLeast(1), Importance.MEDIUM, TOPIC_PARTITIONS_DOC)
+            .define(TOPIC_REPLICATION_CONFIG, Type.SHORT, (short) -1, Importance.MEDIUM, TOPIC_REPLICATION_DOC)
+            .define(STATE_DIR_CONFIG, Type.STRING, System.getProperty("java.io.tmpdir") + "/ax-state",
+                    Importance.MEDIUM, STATE_DIR_DOC)
+            .define(WHEEL_TICK_MS_CONFIG, Type.LONG, 10L, Range.between(1, 1000), Importance.MEDIUM, WHEEL_TICK_MS_DOC)
+            .define(WHEEL_SIZE_CONFIG, Type.INT, 512, powerOfTwo(), Importance.LOW, WHEEL_SIZE_DOC)
+            .define(WHEEL_MAX_TIMERS_CONFIG, Type.INT, 200_000, Range.atLeast(1), Importance.LOW, WHEEL_MAX_TIMERS_DOC)
+            .define(FIRE_BATCH_MAX_CONFIG, Type.INT, 5_000, Range.atLeast(1), Importance.LOW, FIRE_BATCH_MAX_DOC)
+            .define(DEFAULT_TIMEOUT_MS_CONFIG, Type.LONG, 300_000L, Range.atLeast(1), Importance.MEDIUM, DEFAULT_TIMEOUT_MS_DOC)
+            .define(MAX_PAYLOAD_BYTES_CONFIG, Type.INT, ScheduleLimits.DEFAULT_MAX_PAYLOAD_BYTES, Range.between(0, 8 * 1024 * 1024),
+                    Importance.LOW, MAX_PAYLOAD_BYTES_DOC)
+            .define(MIN_INTERVAL_MS_CONFIG, Type.LONG, ScheduleLimits.DEFAULT_MIN_INTERVAL_MS, Range.atLeast(1),
+                    Importance.LOW, MIN_INTERVAL_MS_DOC);
+
+    public AxConfig(Map<?, ?> props) {
+        super(CONFIG, props, false);
+    }
+
+    private static ConfigDef.Validator powerOfTwo() {
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            int n = (Integer) value;
+            if (n < 2 || Integer.bitCount(n) != 1) {
+                throw new org.apache.kafka.common.config.ConfigException(name, value, "must be a power of two >= 2");
+            }
+        }, () -> "a power of two >= 2");
+    }
+
+    public AxTopics topics() {
+        return new AxTopics(getString(TOPIC_PREFIX_CONFIG));
+    }
+
+    public ScheduleLimits limits() {
+        return new ScheduleLimits(getInt(MAX_PAYLOAD_BYTES_CONFIG), getLong(MIN_INTERVAL_MS_CONFIG));
+    }
+
+    public long tickMs() {
+        return getLong(WHEEL_TICK_MS_CONFIG);
+    }
+
+    /**
+     * Kafka Streams' properties: ax's defaults, tuned for firing latency (see topology-docs/CONFIG.md), then
+     * every {@code streams.}-prefixed key, which wins.
+     */
+    public Properties streamsProperties() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, getString(BOOTSTRAP_SERVERS_CONFIG));
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, getString(APPLICATION_ID_CONFIG));
+        props.put(StreamsConfig.STATE_DIR_CONFIG, getString(STATE_DIR_CONFIG));
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        // Under exactly-once a dispatch is visible only when its transaction commits: commit often.
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 50);
+        // An idle stream thread blocks in poll(); the wall-clock punctuator can run no more often than that.
+        props.put(StreamsConfig.POLL_MS_CONFIG, tickMs());
+        props.put(StreamsConfig.producerPrefix("linger.ms"), 5);
+        props.put(StreamsConfig.consumerPrefix("max.poll.records"), 2000);
+        Map<String, Object> overrides = new HashMap<>(originalsWithPrefix(STREAMS_PREFIX));
+        props.putAll(overrides);
+        return props;
+    }
+}

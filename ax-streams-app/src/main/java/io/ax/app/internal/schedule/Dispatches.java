@@ -1,0 +1,40 @@
+package io.ax.app.internal.schedule;
+
+import io.ax.schema.DispatchKind;
+import io.ax.schema.DispatchTask;
+import io.ax.schema.ScheduleRequest;
+import io.ax.schema.StoredExecution;
+import io.ax.schema.StoredTask;
+
+/** Builds the records of {@code ax.dispatch}. */
+public final class Dispatches {
+    private Dispatches() {
+    }
+
+    /** Run the current attempt of {@code execution}. */
+    public static DispatchTask run(StoredTask task, StoredExecution execution, long defaultTimeoutMs, long nowMs) {
+        return build(task, execution, DispatchKind.RUN, defaultTimeoutMs, nowMs).setPayload(task.getRequest().getPayload()).build();
+    }
+
+    /** Stop {@code execution} if a worker runs it. */
+    public static DispatchTask cancel(StoredTask task, StoredExecution execution, long defaultTimeoutMs, long nowMs) {
+        return build(task, execution, DispatchKind.CANCEL, defaultTimeoutMs, nowMs).build();
+    }
+
+    private static DispatchTask.Builder build(StoredTask task, StoredExecution execution, DispatchKind kind,
+                                              long defaultTimeoutMs, long nowMs) {
+        ScheduleRequest request = task.getRequest();
+        return DispatchTask.newBuilder()
+                .setKind(kind)
+                .setTaskId(task.getTaskId())
+                .setExecutionId(execution.getExecutionId())
+                .setAttempt(execution.getAttempt())
+                .setJobType(request.getJobType())
+                .setPayload(null)
+                .setDueAtMs(execution.getDueAtMs())
+                .setFiredAtMs(nowMs)
+                .setPriority(request.getPriority())
+                .setOwner(request.getOwner())
+                .setTimeoutMs(request.getTimeoutMs() != null ? request.getTimeoutMs() : defaultTimeoutMs);
+    }
+}

@@ -1,0 +1,109 @@
+package io.ax.app.internal.schedule;
+
+import io.ax.app.internal.store.TimerIndex;
+import io.ax.app.internal.wheel.TimingWheel;
+import io.ax.app.internal.wheel.WheelTimer;
+import java.util.function.Consumer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+
+/**
+ * One partition's timers: the durable {@link TimerIndex} with the in-memory {@link TimingWheel} in front
+ * of it as a cache of the near horizon. Not thread-safe (one stream task owns it).
+ *
+ * <p>Invariant: every index key up to and including {@code watermark} is in the wheel (or has fired);
+ * keys after it are only in the index, and a refill loads them in key order once they come within the
+ * wheel's horizon. Scans start at the watermark, never at the beginning, so their cost does not grow with
+ * the timers already fired (whose deleted keys lie below it). {@code nextUnloadedDueMs} is a lower bound
+ * of the due times after the watermark, so an idle tick costs no RocksDB access at all.
+ *
+ * <p>Losing the wheel loses nothing: {@link #rebuild(long)} reloads it from the index.
+ */
+public final class Timers {
+    private final TimerIndex index;
+    private final TimingWheel wheel;
+    private final int maxWheelTimers;
+    private Bytes watermark;
+    private long nextUnloadedDueMs;
+
+    /**
+     * @param maxWheelTimers refills stop when the wheel holds this many timers, bounding memory when a
+     *                       huge number are due at once
+     */
+    public Timers(TimerIndex index, TimingWheel wheel, int maxWheelTimers) {
+        this.index = index;
+        this.wheel = wheel;
+        this.maxWheelTimers = maxWheelTimers;
+    }
+
+    /** Forgets the wheel and starts again from the index (on task assignment). */
+    public void rebuild(long nowMs) {
+        wheel.clear(nowMs);
+        watermark = null;
+        nextUnloadedDueMs = Long.MIN_VALUE;
+    }
+
+    /** Sets a timer, durably. */
+    public void set(long dueAtMs, int priority, String taskId) {
+        index.put(dueAtMs, taskId, priority);
+        Bytes key = TimerIndex.key(dueAtMs, taskId);
+        if (watermark != null && key.compareTo(watermark) <= 0) {
+            // Within the loaded window (so within the horizon): the wheel must hold it too.
+            if (!wheel.add(new WheelTimer(dueAtMs, priority, taskId))) {
+                throw new IllegalStateException("timer inside the loaded window is beyond the wheel horizon: " + dueAtMs);
+            }
+        } else {
+            nextUnloadedDueMs = Math.min(nextUnloadedDueMs, dueAtMs);
+        }
+    }
+
+    /** Removes a timer from the index; a copy left in the wheel fires stale and the caller ignores it. */
+    public void unset(long dueAtMs, String taskId) {
+        index.delete(dueAtMs, taskId);
+    }
+
+    /** Removes a fired timer from the index. */
+    public void fired(WheelTimer timer) {
+        index.delete(timer.dueAtMs(), timer.taskId());
+    }
+
+    /**
+     * Loads what came within the horizon, then fires through {@code handler} the timers due by
+     * {@code nowMs}, at most {@code limit}. The handler must call {@link #fired} or {@link #unset} for
+     * timers that are still current.
+     */
+    public int fireDue(long nowMs, Consumer<WheelTimer> handler, int limit) {
+        refill();
+        return wheel.poll(nowMs, handler, limit);
+    }
+
+    /** Timers held in memory. */
+    public int inWheel() {
+        return wheel.size();
+    }
+
+    private void refill() {
+        long horizonMs = wheel.horizonMs();
+        if (nextUnloadedDueMs > horizonMs || wheel.size() >= maxWheelTimers) {
+            return;
+        }
+        long nextDue = Long.MAX_VALUE;
+        try (KeyValueIterator<Bytes, byte[]> timers = index.from(watermark)) {
+            while (timers.hasNext()) {
+                KeyValue<Bytes, byte[]> timer = timers.next();
+                if (watermark != null && timer.key.compareTo(watermark) <= 0) {
+                    continue;
+                }
+                long dueAtMs = TimerIndex.dueAtMs(timer.key);
+                if (dueAtMs > horizonMs || wheel.size() >= maxWheelTimers) {
+                    nextDue = dueAtMs;
+                    break;
+                }
+                wheel.add(new WheelTimer(dueAtMs, TimerIndex.priority(timer.value), TimerIndex.taskId(timer.key)));
+                watermark = timer.key;
+            }
+        }
+        nextUnloadedDueMs = nextDue;
+    }
+}

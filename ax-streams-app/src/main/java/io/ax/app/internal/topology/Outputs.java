@@ -1,0 +1,45 @@
+package io.ax.app.internal.topology;
+
+import io.ax.AxHeaders;
+import io.ax.codec.JsonForms;
+import io.ax.codec.WireCodec;
+import io.ax.schema.DispatchTask;
+import io.ax.schema.StateChange;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+
+/**
+ * Where the scheduler's output goes: the dispatch and state sinks of {@link AxTopology}. Everything
+ * forwarded in one processing step or punctuation commits in the same exactly-once transaction as the
+ * store updates made in it.
+ */
+public final class Outputs {
+    private final ProcessorContext<String, byte[]> context;
+
+    public Outputs(ProcessorContext<String, byte[]> context) {
+        this.context = context;
+    }
+
+    /** Writes a dispatch (RUN or CANCEL) with the routing headers of DESIGN.md. */
+    public void dispatch(DispatchTask task, long nowMs) {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(AxHeaders.KIND, utf8(task.getKind().name()));
+        headers.add(AxHeaders.EXECUTION_ID, utf8(task.getExecutionId()));
+        headers.add(AxHeaders.ATTEMPT, utf8(Integer.toString(task.getAttempt())));
+        headers.add(AxHeaders.JOB_TYPE, utf8(task.getJobType()));
+        headers.add(AxHeaders.DUE_AT, utf8(Long.toString(task.getDueAtMs())));
+        context.forward(new Record<>(task.getTaskId(), WireCodec.encode(task), nowMs, headers), AxTopology.DISPATCH_SINK);
+    }
+
+    /** Writes one JSON line to the state topic. */
+    public void state(StateChange change) {
+        context.forward(new Record<>(change.getTaskId(), utf8(JsonForms.stateChangeJson(change)), change.getAtMs(),
+                new RecordHeaders()), AxTopology.STATE_SINK);
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,88 @@
+package io.ax.app.internal.topology;
+
+import io.ax.InvalidRequestException;
+import io.ax.app.internal.lifecycle.ApplyExecutionReport;
+import io.ax.app.internal.lifecycle.Events;
+import io.ax.app.internal.schedule.AcceptScheduleRequest;
+import io.ax.app.internal.schedule.CancelTask;
+import io.ax.app.internal.schedule.FireDueTimers;
+import io.ax.app.internal.schedule.Timers;
+import io.ax.app.internal.store.AxStores;
+import io.ax.app.internal.store.TimerIndex;
+import io.ax.app.internal.wheel.TimingWheel;
+import io.ax.codec.WireCodec;
+import io.ax.schema.CancelRequest;
+import io.ax.schema.ScheduleRequest;
+import io.ax.schema.SourceRecord;
+import io.ax.validation.ScheduleValidator;
+import java.time.Duration;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+
+/**
+ * The one processor node of the scheduler. One instance per stream task (partition) owns every task keyed
+ * to it: requests and reports arrive here (co-partitioned), and a wall-clock punctuator fires its timers.
+ * It only routes; each transition lives in its own class.
+ *
+ * <p>A record that cannot be decoded or breaks a rule becomes a REJECTED event on {@code ax.state} naming
+ * its topic, partition, offset and key; the stream thread goes on with the next record.
+ */
+public final class TaskProcessor implements Processor<String, byte[], String, byte[]> {
+    private final SchedulerSettings settings;
+    private ProcessorContext<String, byte[]> context;
+    private SchedulerContext ctx;
+    private AcceptScheduleRequest acceptScheduleRequest;
+    private CancelTask cancelTask;
+    private ApplyExecutionReport applyExecutionReport;
+
+    public TaskProcessor(SchedulerSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, byte[]> context) {
+        this.context = context;
+        long nowMs = context.currentSystemTimeMs();
+        Outputs outputs = new Outputs(context);
+        Timers timers = new Timers(new TimerIndex(context.getStateStore(AxStores.TIMERS)),
+                new TimingWheel(settings.tickMs(), settings.wheelSize(), nowMs), settings.maxWheelTimers());
+        timers.rebuild(nowMs);
+        ctx = new SchedulerContext(context.getStateStore(AxStores.TASKS), timers, outputs, new Events(outputs), settings, context);
+        cancelTask = new CancelTask(ctx);
+        acceptScheduleRequest = new AcceptScheduleRequest(ctx, cancelTask);
+        applyExecutionReport = new ApplyExecutionReport(ctx);
+        context.schedule(Duration.ofMillis(settings.tickMs()), PunctuationType.WALL_CLOCK_TIME, new FireDueTimers(ctx));
+    }
+
+    @Override
+    public void process(Record<String, byte[]> record) {
+        SourceRecord source = sourceOf(context.recordMetadata().orElseThrow());
+        try {
+            ScheduleValidator.validateTaskId(record.key());
+            if (source.getTopic().equals(settings.topics().requests())) {
+                processRequest(record, source);
+            } else {
+                applyExecutionReport.process(record.key(), WireCodec.decodeReport(record.value()), source);
+            }
+        } catch (InvalidRequestException e) {
+            ctx.events().rejected(record.key(), e.getMessage(), source, ctx.nowMs());
+        }
+    }
+
+    private void processRequest(Record<String, byte[]> record, SourceRecord source) {
+        SpecificRecord request = WireCodec.decodeRequest(record.value());
+        if (request instanceof CancelRequest cancel) {
+            cancelTask.process(record.key(), cancel, source);
+        } else {
+            acceptScheduleRequest.process(record.key(), (ScheduleRequest) request, record.timestamp(), source);
+        }
+    }
+
+    private static SourceRecord sourceOf(RecordMetadata metadata) {
+        return new SourceRecord(metadata.topic(), metadata.partition(), metadata.offset());
+    }
+}

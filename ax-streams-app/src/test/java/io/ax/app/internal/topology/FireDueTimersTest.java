@@ -1,0 +1,176 @@
+package io.ax.app.internal.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ax.AxHeaders;
+import io.ax.app.config.AxConfig;
+import io.ax.app.internal.topology.SchedulerHarness.Dispatched;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class FireDueTimersTest {
+
+    @Test
+    void shouldNotFireBeforeDueTime() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            ax.request("t1", "{\"jobType\":\"email\",\"delayMs\":1000}");
+            assertThat(ax.transitions()).containsExactly("PENDING");
+
+            ax.advanceMs(990);
+            assertThat(ax.dispatches()).isEmpty();
+            ax.advanceMs(9);
+            assertThat(ax.dispatches()).isEmpty();
+            ax.advanceMs(1);
+
+            List<Dispatched> fired = ax.dispatches();
+            assertThat(fired).hasSize(1);
+            assertThat(fired.get(0).task().getDueAtMs()).isEqualTo(ax.nowMs());
+            assertThat(fired.get(0).task().getFiredAtMs()).isEqualTo(ax.nowMs());
+            assertThat(ax.transitions()).containsExactly("TRIGGERED");
+        }
+    }
+
+    @Test
+    void shouldRoundUnalignedDueTimeUpToTheNextTick() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            ax.request("t1", "{\"jobType\":\"email\",\"delayMs\":1005}");
+            ax.advanceMs(1000);
+            assertThat(ax.dispatches()).isEmpty();
+            ax.advanceMs(9);
+            assertThat(ax.dispatches()).isEmpty();
+            ax.advanceMs(1);
+            assertThat(ax.dispatches()).singleElement()
+                    .satisfies(d -> assertThat(d.task().getFiredAtMs()).isEqualTo(SchedulerHarness.T0.toEpochMilli() + 1010));
+        }
+    }
+
+    @Test
+    void shouldFireEveryTaskOnceAndNeverEarlyForRandomDueTimes() {
+        Random random = new Random(42);
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            Map<String, Long> dueByTask = new HashMap<>();
+            for (int i = 0; i < 300; i++) {
+                long delayMs = random.nextInt(3000);
+                ax.request("task-" + i, "{\"jobType\":\"j\",\"delayMs\":" + delayMs + "}");
+                dueByTask.put("task-" + i, ax.nowMs() + delayMs);
+                if (i % 30 == 0) {
+                    ax.advanceMs(random.nextInt(7));
+                }
+            }
+            Set<String> fired = new HashSet<>();
+            for (int step = 0; step < 3100; step++) {
+                ax.advanceMs(1);
+                for (Dispatched d : ax.dispatches()) {
+                    assertThat(fired.add(d.key())).as("fired once: %s", d.key()).isTrue();
+                    long dueAtMs = dueByTask.get(d.key());
+                    assertThat(d.task().getDueAtMs()).isEqualTo(dueAtMs);
+                    long firedAtMs = d.task().getFiredAtMs();
+                    assertThat(d.timestampMs()).isEqualTo(firedAtMs);
+                    assertThat(firedAtMs).as("not early: %s", d.key()).isGreaterThanOrEqualTo(dueAtMs);
+                    assertThat(firedAtMs - dueAtMs).as("within a tick: %s", d.key()).isLessThan(10);
+                }
+            }
+            assertThat(fired).hasSize(300);
+        }
+    }
+
+    @Test
+    void shouldLoadTimersBeyondTheWheelHorizonWhenTheyComeNear() {
+        // 8 slots x 10 ms: the wheel holds 70-80 ms ahead; the rest waits in the RocksDB index.
+        Map<String, Object> smallWheel = Map.of(AxConfig.WHEEL_SIZE_CONFIG, 8);
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), smallWheel)) {
+            long[] delays = {70, 80, 85, 1000, 100_000};
+            for (long delay : delays) {
+                ax.request("d" + delay, "{\"jobType\":\"j\",\"delayMs\":" + delay + "}");
+            }
+            Map<String, Long> firedAt = new HashMap<>();
+            for (int step = 0; step < 100_010 / 5; step++) {
+                ax.advanceMs(5);
+                ax.dispatches().forEach(d -> firedAt.put(d.key(), ax.nowMs() - SchedulerHarness.T0.toEpochMilli()));
+            }
+            assertThat(firedAt).containsOnly(Map.entry("d70", 70L), Map.entry("d80", 80L), Map.entry("d85", 90L),
+                    Map.entry("d1000", 1000L), Map.entry("d100000", 100_000L));
+        }
+    }
+
+    @Test
+    void shouldFireHighestPriorityFirstWhenATickHoldsMoreThanABatch() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), Map.of(AxConfig.FIRE_BATCH_MAX_CONFIG, 2))) {
+            ax.request("low", "{\"jobType\":\"j\",\"delayMs\":100,\"priority\":1}");
+            ax.request("high", "{\"jobType\":\"j\",\"delayMs\":100,\"priority\":9}");
+            ax.request("mid", "{\"jobType\":\"j\",\"delayMs\":100,\"priority\":5}");
+            ax.advanceMs(100);
+            assertThat(ax.dispatches()).extracting(Dispatched::key).containsExactly("high", "mid");
+            ax.advanceMs(10);
+            assertThat(ax.dispatches()).extracting(Dispatched::key).containsExactly("low");
+        }
+    }
+
+    @Test
+    void shouldCarryRoutingHeadersOnEveryDispatch() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            ax.request("t1", "{\"jobType\":\"email\",\"delayMs\":0,\"payload\":{\"to\":\"a@b.c\"},\"owner\":\"billing\"}");
+            ax.advanceMs(10);
+            Dispatched d = ax.dispatches().get(0);
+            assertThat(d.header(AxHeaders.KIND)).isEqualTo("RUN");
+            assertThat(d.header(AxHeaders.EXECUTION_ID)).isEqualTo(d.task().getExecutionId());
+            assertThat(d.header(AxHeaders.ATTEMPT)).isEqualTo("1");
+            assertThat(d.header(AxHeaders.JOB_TYPE)).isEqualTo("email");
+            assertThat(d.header(AxHeaders.DUE_AT)).isEqualTo(Long.toString(d.task().getDueAtMs()));
+            assertThat(new String(d.task().getPayload().array(), java.nio.charset.StandardCharsets.UTF_8))
+                    .isEqualTo("{\"to\":\"a@b.c\"}");
+            assertThat(d.task().getOwner()).isEqualTo("billing");
+            assertThat(d.task().getTimeoutMs()).isEqualTo(300_000L);
+        }
+    }
+
+    @Test
+    void shouldFireFixedIntervalOccurrencesEachWithItsOwnExecutionId() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            ax.request("sync", "{\"jobType\":\"sync\",\"everyMs\":1000}");
+            Set<String> executionIds = new HashSet<>();
+            for (int occurrence = 1; occurrence <= 3; occurrence++) {
+                ax.advanceMs(1000);
+                Dispatched d = ax.dispatches().get(0);
+                assertThat(d.task().getDueAtMs()).isEqualTo(SchedulerHarness.T0.toEpochMilli() + 1000L * occurrence);
+                executionIds.add(d.executionId());
+                ax.report("sync", "{\"executionId\":\"" + d.executionId() + "\",\"attempt\":1,\"status\":\"SUCCEEDED\"}");
+            }
+            assertThat(executionIds).hasSize(3);
+        }
+    }
+
+    @Test
+    void shouldSkipAnOccurrenceWhileThePreviousExecutionIsStillRunning() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            ax.request("sync", "{\"jobType\":\"sync\",\"everyMs\":1000}");
+            ax.advanceMs(1000);
+            assertThat(ax.dispatches()).hasSize(1);
+            ax.events();
+            ax.advanceMs(1000);
+            assertThat(ax.dispatches()).isEmpty();
+            assertThat(ax.transitions()).containsExactly("SKIPPED", "PENDING");
+        }
+    }
+
+    @Test
+    void shouldFireAMissedIntervalOnceThenResumeOnTheRegularGrid() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            ax.request("sync", "{\"jobType\":\"sync\",\"everyMs\":1000}");
+            ax.events();
+            ax.advanceMs(3500); // as if the scheduler had been stalled past three occurrences
+            List<Dispatched> fired = ax.dispatches();
+            assertThat(fired).hasSize(1);
+            assertThat(fired.get(0).task().getDueAtMs()).isEqualTo(SchedulerHarness.T0.toEpochMilli() + 1000);
+            assertThat(ax.events()).last().satisfies(e -> {
+                assertThat(e.get("to").asText()).isEqualTo("PENDING");
+                assertThat(e.get("dueAt").asText()).isEqualTo("2026-12-01T00:00:04Z");
+            });
+        }
+    }
+}

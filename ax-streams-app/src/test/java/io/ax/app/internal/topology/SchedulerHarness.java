@@ -1,0 +1,146 @@
+package io.ax.app.internal.topology;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ax.AxHeaders;
+import io.ax.AxTopics;
+import io.ax.app.config.AxConfig;
+import io.ax.codec.WireCodec;
+import io.ax.schema.DispatchTask;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+
+/**
+ * The scheduler topology in a {@link TopologyTestDriver} (real RocksDB stores, mocked wall clock), with
+ * helpers that speak the JSON forms. Time starts at {@link #T0} and moves only by {@link #advance}.
+ */
+final class SchedulerHarness implements AutoCloseable {
+    static final Instant T0 = Instant.parse("2026-12-01T00:00:00Z");
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    final AxTopics topics = AxTopics.defaults();
+    private final TopologyTestDriver driver;
+    private final TestInputTopic<String, byte[]> requests;
+    private final TestInputTopic<String, byte[]> results;
+    private final TestOutputTopic<String, byte[]> dispatch;
+    private final TestOutputTopic<String, byte[]> state;
+    private Instant now = T0;
+
+    SchedulerHarness(Path stateDir) {
+        this(stateDir, Map.of());
+    }
+
+    SchedulerHarness(Path stateDir, Map<String, Object> overrides) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(AxConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(AxConfig.STATE_DIR_CONFIG, stateDir.toString());
+        props.putAll(overrides);
+        AxConfig config = new AxConfig(props);
+        driver = new TopologyTestDriver(AxTopology.build(config), config.streamsProperties(), T0);
+        requests = driver.createInputTopic(topics.requests(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
+        results = driver.createInputTopic(topics.results(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
+        dispatch = driver.createOutputTopic(topics.dispatch(), Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
+        state = driver.createOutputTopic(topics.state(), Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
+    }
+
+    static Path tempDir() {
+        try {
+            return Files.createTempDirectory("ax-ttd");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    Instant now() {
+        return now;
+    }
+
+    long nowMs() {
+        return now.toEpochMilli();
+    }
+
+    void advance(Duration duration) {
+        now = now.plus(duration);
+        driver.advanceWallClockTime(duration);
+    }
+
+    void advanceMs(long ms) {
+        advance(Duration.ofMillis(ms));
+    }
+
+    /** Pipes a request (JSON text or raw bytes) with the current time as its record timestamp. */
+    void request(String taskId, String json) {
+        requests.pipeInput(taskId, json.getBytes(StandardCharsets.UTF_8), now);
+    }
+
+    void requestBytes(String taskId, byte[] value) {
+        requests.pipeInput(taskId, value, now);
+    }
+
+    void report(String taskId, String json) {
+        results.pipeInput(taskId, json.getBytes(StandardCharsets.UTF_8), now);
+    }
+
+    void reportBytes(String taskId, byte[] value) {
+        results.pipeInput(taskId, value, now);
+    }
+
+    /** Dispatch records written since the last call. */
+    List<Dispatched> dispatches() {
+        List<Dispatched> out = new ArrayList<>();
+        for (TestRecord<String, byte[]> record : dispatch.readRecordsToList()) {
+            Map<String, String> headers = new HashMap<>();
+            record.headers().forEach(h -> headers.put(h.key(), new String(h.value(), StandardCharsets.UTF_8)));
+            out.add(new Dispatched(record.key(), WireCodec.decodeBinary(record.value(), DispatchTask.class), headers,
+                    record.timestamp()));
+        }
+        return out;
+    }
+
+    /** State events written since the last call, as JSON trees. */
+    List<JsonNode> events() {
+        List<JsonNode> out = new ArrayList<>();
+        for (TestRecord<String, byte[]> record : state.readRecordsToList()) {
+            try {
+                out.add(MAPPER.readTree(record.value()));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return out;
+    }
+
+    /** "to" of each event, in order, e.g. [PENDING, TRIGGERED]. */
+    List<String> transitions() {
+        return events().stream().map(e -> e.get("to").asText()).toList();
+    }
+
+    @Override
+    public void close() {
+        driver.close();
+    }
+
+    record Dispatched(String key, DispatchTask task, Map<String, String> headers, long timestampMs) {
+        String header(String name) {
+            return headers.get(name);
+        }
+
+        String executionId() {
+            return header(AxHeaders.EXECUTION_ID);
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package io.ax.worker;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/** What a {@link JobHandler} knows about the attempt it runs. Immutable. */
+public interface JobContext {
+    /** The task's id, as given when it was scheduled. */
+    String taskId();
+
+    /** This firing of the task; retries keep it. The key for idempotency. */
+    String executionId();
+
+    /** 1 for the first attempt, +1 per retry. */
+    int attempt();
+
+    /** The job type that selected this handler. */
+    String jobType();
+
+    /** The payload as scheduled, or {@code null} if there was none. A fresh copy on each call. */
+    byte[] payload();
+
+    /** The payload decoded as UTF-8, or {@code null} if there was none. */
+    String payloadAsString();
+
+    /** When this attempt was due, by the scheduler's clock; the handler never starts before it by the worker's. */
+    Instant dueAt();
+
+    /** The task's owner (team, service), or {@code null}. */
+    String owner();
+
+    /** 0 (lowest) to 9 (highest). */
+    int priority();
+
+    /** How long the scheduler waits for a sign of life before it times the attempt out. */
+    Duration timeout();
+}

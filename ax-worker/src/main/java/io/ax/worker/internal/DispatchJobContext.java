@@ -1,0 +1,93 @@
+package io.ax.worker.internal;
+
+import io.ax.schema.DispatchTask;
+import io.ax.worker.JobContext;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * A {@link JobContext} read once from a decoded {@link DispatchTask}, so handlers never see Avro types.
+ * Immutable: the payload is copied in and out. (Not a record, because a record would expose its array.)
+ */
+public final class DispatchJobContext implements JobContext {
+    private final DispatchTask task;
+    private final byte[] payload;
+
+    private DispatchJobContext(DispatchTask task, byte[] payload) {
+        this.task = task;
+        this.payload = payload;
+    }
+
+    /** Takes ownership of {@code task}: the caller must not change it afterwards. */
+    public static DispatchJobContext of(DispatchTask task) {
+        return new DispatchJobContext(task, bytes(task.getPayload()));
+    }
+
+    @Override
+    public String taskId() {
+        return task.getTaskId();
+    }
+
+    @Override
+    public String executionId() {
+        return task.getExecutionId();
+    }
+
+    @Override
+    public int attempt() {
+        return task.getAttempt();
+    }
+
+    @Override
+    public String jobType() {
+        return task.getJobType();
+    }
+
+    @Override
+    public byte[] payload() {
+        return payload == null ? null : payload.clone();
+    }
+
+    @Override
+    public String payloadAsString() {
+        return payload == null ? null : new String(payload, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public Instant dueAt() {
+        return Instant.ofEpochMilli(task.getDueAtMs());
+    }
+
+    @Override
+    public String owner() {
+        return task.getOwner();
+    }
+
+    @Override
+    public int priority() {
+        return task.getPriority();
+    }
+
+    @Override
+    public Duration timeout() {
+        return Duration.ofMillis(task.getTimeoutMs());
+    }
+
+    @Override
+    public String toString() {
+        return "JobContext[taskId=" + taskId() + ", executionId=" + executionId() + ", attempt=" + attempt()
+                + ", jobType=" + jobType() + ", dueAt=" + dueAt() + "]";
+    }
+
+    private static byte[] bytes(ByteBuffer buffer) {
+        if (buffer == null) {
+            return null;
+        }
+        ByteBuffer view = buffer.duplicate();
+        byte[] bytes = new byte[view.remaining()];
+        view.get(bytes);
+        return bytes;
+    }
+}

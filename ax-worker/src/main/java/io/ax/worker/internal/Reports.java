@@ -1,0 +1,47 @@
+package io.ax.worker.internal;
+
+import io.ax.schema.ExecutionReport;
+import io.ax.schema.ReportStatus;
+import io.ax.worker.Result;
+import java.time.Clock;
+
+/** Builds the {@link ExecutionReport}s one worker sends, stamped with its id and clock. Thread-safe. */
+public final class Reports {
+    /** Longer failure messages (deep exception chains) are cut so a report stays a small record. */
+    static final int MAX_MESSAGE_CHARS = 4000;
+
+    private final String workerId;
+    private final Clock clock;
+
+    public Reports(String workerId, Clock clock) {
+        this.workerId = workerId;
+        this.clock = clock;
+    }
+
+    public ExecutionReport started(String executionId, int attempt) {
+        return report(executionId, attempt, ReportStatus.STARTED, true, null);
+    }
+
+    /** SUCCEEDED, or FAILED with the result's retryable flag and message. */
+    public ExecutionReport finished(String executionId, int attempt, Result result) {
+        if (result.isSuccess()) {
+            return report(executionId, attempt, ReportStatus.SUCCEEDED, true, null);
+        }
+        return failed(executionId, attempt, result.isRetryable(), result.message());
+    }
+
+    public ExecutionReport failed(String executionId, int attempt, boolean retryable, String message) {
+        return report(executionId, attempt, ReportStatus.FAILED, retryable, truncate(message));
+    }
+
+    private ExecutionReport report(String executionId, int attempt, ReportStatus status, boolean retryable, String message) {
+        return new ExecutionReport(executionId, attempt, status, retryable, message, workerId, clock.millis());
+    }
+
+    private static String truncate(String message) {
+        if (message == null || message.length() <= MAX_MESSAGE_CHARS) {
+            return message;
+        }
+        return message.substring(0, MAX_MESSAGE_CHARS - 3) + "...";
+    }
+}

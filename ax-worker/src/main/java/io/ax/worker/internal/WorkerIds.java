@@ -1,0 +1,19 @@
+package io.ax.worker.internal;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.UUID;
+
+/** The default worker id: {@code hostname-pid}, so operators can find the process behind a report. */
+public final class WorkerIds {
+    private WorkerIds() {
+    }
+
+    public static String defaultId() {
+        try {
+            return InetAddress.getLocalHost().getHostName() + "-" + ProcessHandle.current().pid();
+        } catch (UnknownHostException | SecurityException e) {
+            return "worker-" + UUID.randomUUID();
+        }
+    }
+}

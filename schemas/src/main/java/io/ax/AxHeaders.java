@@ -1,0 +1,21 @@
+package io.ax;
+
+/**
+ * Header names on every {@code ax.dispatch} record, so a worker (or {@code kcat -f '%k %h'}) can route and
+ * report without decoding the value. Values are UTF-8 text.
+ */
+public final class AxHeaders {
+    /** {@code RUN}, or {@code CANCEL} for a cancel signal. */
+    public static final String KIND = "ax-kind";
+    /** The execution's id. */
+    public static final String EXECUTION_ID = "ax-execution-id";
+    /** The attempt number, decimal, from 1. */
+    public static final String ATTEMPT = "ax-attempt";
+    /** The job type. */
+    public static final String JOB_TYPE = "ax-job-type";
+    /** The due time, epoch milliseconds, decimal. A worker never starts the task before it. */
+    public static final String DUE_AT = "ax-due-at";
+
+    private AxHeaders() {
+    }
+}

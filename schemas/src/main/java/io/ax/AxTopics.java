@@ -1,0 +1,59 @@
+package io.ax;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The names of ax's topics: one prefix (default {@code ax.}) plus a fixed suffix each. Keys are taskIds on
+ * every topic. {@code requests}, {@code results} and {@code retry} must be co-partitioned.
+ */
+public record AxTopics(String prefix) {
+    public static final String DEFAULT_PREFIX = "ax.";
+
+    public AxTopics {
+        Objects.requireNonNull(prefix, "prefix");
+    }
+
+    public static AxTopics defaults() {
+        return new AxTopics(DEFAULT_PREFIX);
+    }
+
+    /** ScheduleRequest / CancelRequest, from producers. */
+    public String requests() {
+        return prefix + "requests";
+    }
+
+    /** DispatchTask, to workers. */
+    public String dispatch() {
+        return prefix + "dispatch";
+    }
+
+    /** ExecutionReport, from workers. */
+    public String results() {
+        return prefix + "results";
+    }
+
+    /** RetryRecord: the RETRY_WAITING log. */
+    public String retry() {
+        return prefix + "retry";
+    }
+
+    /** StateChange as JSON, for operators. */
+    public String state() {
+        return prefix + "state";
+    }
+
+    /** Final dispatch plus error history of failed executions. */
+    public String deadLetter() {
+        return prefix + "dead-letter";
+    }
+
+    /** The topics the scheduler reads, which must share one partition count. */
+    public List<String> coPartitioned() {
+        return List.of(requests(), results(), retry());
+    }
+
+    public List<String> all() {
+        return List.of(requests(), dispatch(), results(), retry(), state(), deadLetter());
+    }
+}

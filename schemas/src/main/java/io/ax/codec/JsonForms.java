@@ -1,0 +1,313 @@
+package io.ax.codec;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ax.InvalidRequestException;
+import io.ax.schema.AtTrigger;
+import io.ax.schema.CancelRequest;
+import io.ax.schema.CronTrigger;
+import io.ax.schema.DelayTrigger;
+import io.ax.schema.ExecutionReport;
+import io.ax.schema.IfExists;
+import io.ax.schema.IntervalTrigger;
+import io.ax.schema.ReportStatus;
+import io.ax.schema.ScheduleRequest;
+import io.ax.schema.SourceRecord;
+import io.ax.schema.StateChange;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * The stable JSON forms of ax's records (DESIGN.md, "Stable JSON forms"), for operators and clients in
+ * any language.
+ *
+ * <ul>
+ *   <li>schedule: {@code {"jobType":"email","at":"2026-12-01T02:00:00Z","payload":{...}}}; one trigger of
+ *       {@code at} (ISO-8601 or epoch millis), {@code delayMs}, {@code everyMs} (optional {@code startAt}),
+ *       {@code cron} (optional {@code zone}); optional {@code priority}, {@code owner}, {@code timeoutMs},
+ *       {@code maxRetries}, {@code backoffMs}, {@code backoffIntervalsMs}, {@code ifExists}.</li>
+ *   <li>cancel: {@code {"cancel":true,"reason":"..."}}.</li>
+ *   <li>report: {@code {"executionId":"...","attempt":1,"status":"FAILED","retryable":false,"message":"..."}}.</li>
+ *   <li>state change (output only): {@code {"taskId":...,"from":"PENDING","to":"TRIGGERED","at":"...",...}}.</li>
+ * </ul>
+ * Unknown fields are rejected rather than ignored, so a misspelt field never silently changes a schedule.
+ */
+public final class JsonForms {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private static final Set<String> SCHEDULE_FIELDS = Set.of("jobType", "at", "delayMs", "everyMs", "startAt", "cron",
+            "zone", "payload", "priority", "owner", "timeoutMs", "maxRetries", "backoffMs", "backoffIntervalsMs", "ifExists");
+    private static final Set<String> CANCEL_FIELDS = Set.of("cancel", "reason");
+    private static final Set<String> REPORT_FIELDS = Set.of("executionId", "attempt", "status", "retryable", "message",
+            "workerId", "reportedAt");
+
+    private JsonForms() {
+    }
+
+    /** A {@link ScheduleRequest} or {@link CancelRequest} from its JSON form. */
+    public static SpecificRecord parseRequest(byte[] json) {
+        ObjectNode node = parseObject(json);
+        if (node.has("cancel")) {
+            return parseCancel(node);
+        }
+        return parseSchedule(node);
+    }
+
+    private static CancelRequest parseCancel(ObjectNode node) {
+        rejectUnknown(node, CANCEL_FIELDS, "cancel request");
+        if (!node.get("cancel").isBoolean() || !node.get("cancel").booleanValue()) {
+            throw new InvalidRequestException("cancel", "cancel must be true: " + node.get("cancel"));
+        }
+        return CancelRequest.newBuilder().setReason(optionalText(node, "reason")).build();
+    }
+
+    private static ScheduleRequest parseSchedule(ObjectNode node) {
+        rejectUnknown(node, SCHEDULE_FIELDS, "schedule request");
+        ScheduleRequest.Builder request = ScheduleRequest.newBuilder()
+                .setJobType(requiredText(node, "jobType"))
+                .setTrigger(parseTrigger(node))
+                .setPayload(node.has("payload") && !node.get("payload").isNull()
+                        ? ByteBuffer.wrap(writeBytes(node.get("payload"))) : null)
+                .setOwner(optionalText(node, "owner"))
+                .setTimeoutMs(optionalLong(node, "timeoutMs"))
+                .setBackoffMs(optionalLong(node, "backoffMs"));
+        Long priority = optionalLong(node, "priority");
+        if (priority != null) {
+            request.setPriority(toInt("priority", priority));
+        }
+        Long maxRetries = optionalLong(node, "maxRetries");
+        if (maxRetries != null) {
+            request.setMaxRetries(toInt("maxRetries", maxRetries));
+        }
+        if (node.has("backoffIntervalsMs")) {
+            request.setBackoffIntervalsMs(longList(node, "backoffIntervalsMs"));
+        }
+        String ifExists = optionalText(node, "ifExists");
+        if (ifExists != null) {
+            request.setIfExists(parseEnum("ifExists", IfExists.class, ifExists));
+        }
+        return request.build();
+    }
+
+    private static Object parseTrigger(ObjectNode node) {
+        List<String> triggers = List.of("at", "delayMs", "everyMs", "cron").stream().filter(node::has).toList();
+        if (triggers.size() != 1) {
+            throw new InvalidRequestException("trigger", triggers.isEmpty()
+                    ? "missing trigger: give one of at, delayMs, everyMs, cron"
+                    : "more than one trigger: " + String.join(", ", triggers) + " (give exactly one)");
+        }
+        if (node.has("startAt") && !node.has("everyMs")) {
+            throw new InvalidRequestException("startAt", "startAt goes with everyMs only");
+        }
+        if (node.has("zone") && !node.has("cron")) {
+            throw new InvalidRequestException("zone", "zone goes with cron only");
+        }
+        switch (triggers.get(0)) {
+            case "at":
+                return new AtTrigger(requiredTime(node, "at"));
+            case "delayMs":
+                return new DelayTrigger(requiredLong(node, "delayMs"));
+            case "everyMs":
+                return new IntervalTrigger(requiredLong(node, "everyMs"),
+                        node.has("startAt") ? requiredTime(node, "startAt") : null);
+            default:
+                String zone = optionalText(node, "zone");
+                return new CronTrigger(requiredText(node, "cron"), zone == null ? "UTC" : zone);
+        }
+    }
+
+    /** An {@link ExecutionReport} from its JSON form. */
+    public static ExecutionReport parseReport(byte[] json) {
+        ObjectNode node = parseObject(json);
+        rejectUnknown(node, REPORT_FIELDS, "execution report");
+        ExecutionReport.Builder report = ExecutionReport.newBuilder()
+                .setExecutionId(requiredText(node, "executionId"))
+                .setAttempt(toInt("attempt", requiredLong(node, "attempt")))
+                .setStatus(parseEnum("status", ReportStatus.class, requiredText(node, "status")))
+                .setMessage(optionalText(node, "message"))
+                .setWorkerId(optionalText(node, "workerId"))
+                .setReportedAtMs(node.has("reportedAt") ? requiredTime(node, "reportedAt") : null);
+        if (node.has("retryable")) {
+            JsonNode retryable = node.get("retryable");
+            if (!retryable.isBoolean()) {
+                throw new InvalidRequestException("retryable", "retryable must be true or false: " + retryable);
+            }
+            report.setRetryable(retryable.booleanValue());
+        }
+        return report.build();
+    }
+
+    /** The JSON line written to {@code ax.state}; null fields are left out, times are ISO-8601. */
+    public static String stateChangeJson(StateChange change) {
+        ObjectNode node = MAPPER.createObjectNode();
+        putIfNotNull(node, "taskId", change.getTaskId());
+        putIfNotNull(node, "executionId", change.getExecutionId());
+        if (change.getAttempt() != null) {
+            node.put("attempt", change.getAttempt());
+        }
+        putIfNotNull(node, "from", change.getFrom());
+        node.put("to", change.getTo().name());
+        node.put("at", Instant.ofEpochMilli(change.getAtMs()).toString());
+        if (change.getDueAtMs() != null) {
+            node.put("dueAt", Instant.ofEpochMilli(change.getDueAtMs()).toString());
+        }
+        putIfNotNull(node, "jobType", change.getJobType());
+        putIfNotNull(node, "reason", change.getReason());
+        SourceRecord source = change.getSource();
+        if (source != null) {
+            ObjectNode from = node.putObject("source");
+            from.put("topic", source.getTopic());
+            from.put("partition", source.getPartition());
+            from.put("offset", source.getOffset());
+        }
+        return node.toString();
+    }
+
+    private static ObjectNode parseObject(byte[] json) {
+        JsonNode node;
+        try {
+            node = MAPPER.readTree(json);
+        } catch (IOException e) {
+            throw new InvalidRequestException(null, "malformed JSON: " + firstLine(e.getMessage()), e);
+        }
+        if (node == null || !node.isObject()) {
+            throw new InvalidRequestException(null, "expected a JSON object");
+        }
+        return (ObjectNode) node;
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "unreadable";
+        }
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+
+    private static void rejectUnknown(ObjectNode node, Set<String> allowed, String what) {
+        List<String> unknown = new ArrayList<>();
+        for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!allowed.contains(name)) {
+                unknown.add(name);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw new InvalidRequestException(unknown.get(0), "unknown field" + (unknown.size() > 1 ? "s " : " ")
+                    + String.join(", ", unknown) + " in " + what + " (allowed: "
+                    + allowed.stream().sorted().collect(Collectors.joining(", ")) + ")");
+        }
+    }
+
+    private static String requiredText(ObjectNode node, String field) {
+        String text = optionalText(node, field);
+        if (text == null) {
+            throw new InvalidRequestException(field, "missing " + field);
+        }
+        return text;
+    }
+
+    private static String optionalText(ObjectNode node, String field) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw new InvalidRequestException(field, field + " must be a string: " + value);
+        }
+        return value.textValue();
+    }
+
+    private static long requiredLong(ObjectNode node, String field) {
+        Long value = optionalLong(node, field);
+        if (value == null) {
+            throw new InvalidRequestException(field, "missing " + field);
+        }
+        return value;
+    }
+
+    private static Long optionalLong(ObjectNode node, String field) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isIntegralNumber() || !value.canConvertToLong()) {
+            throw new InvalidRequestException(field, field + " must be a whole number: " + value);
+        }
+        return value.longValue();
+    }
+
+    private static int toInt(String field, long value) {
+        if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
+            throw new InvalidRequestException(field, field + " is out of range: " + value);
+        }
+        return (int) value;
+    }
+
+    private static List<Long> longList(ObjectNode node, String field) {
+        JsonNode value = node.get(field);
+        if (!value.isArray()) {
+            throw new InvalidRequestException(field, field + " must be an array of whole numbers: " + value);
+        }
+        List<Long> list = new ArrayList<>();
+        for (JsonNode element : value) {
+            if (!element.isIntegralNumber() || !element.canConvertToLong()) {
+                throw new InvalidRequestException(field, field + " must be an array of whole numbers: " + value);
+            }
+            list.add(element.longValue());
+        }
+        return list;
+    }
+
+    /** An instant as ISO-8601 text (with Z or an offset) or epoch milliseconds. */
+    private static long requiredTime(ObjectNode node, String field) {
+        JsonNode value = node.get(field);
+        if (value != null && value.isIntegralNumber() && value.canConvertToLong()) {
+            return value.longValue();
+        }
+        if (value != null && value.isTextual()) {
+            try {
+                return OffsetDateTime.parse(value.textValue()).toInstant().toEpochMilli();
+            } catch (DateTimeParseException e) {
+                throw new InvalidRequestException(field, field + " is not an ISO-8601 instant such as "
+                        + "2026-12-01T02:00:00Z: " + value, e);
+            }
+        }
+        throw new InvalidRequestException(field, field + " must be an ISO-8601 instant or epoch milliseconds: " + value);
+    }
+
+    private static <E extends Enum<E>> E parseEnum(String field, Class<E> type, String text) {
+        try {
+            return Enum.valueOf(type, text);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidRequestException(field, field + " must be one of "
+                    + Arrays.toString(type.getEnumConstants()) + ": \"" + text + "\"");
+        }
+    }
+
+    private static byte[] writeBytes(JsonNode node) {
+        try {
+            return MAPPER.writeValueAsBytes(node);
+        } catch (JsonProcessingException e) {
+            throw new InvalidRequestException("payload", "cannot write payload: " + e.getMessage(), e);
+        }
+    }
+
+    private static void putIfNotNull(ObjectNode node, String field, String value) {
+        if (value != null) {
+            node.put(field, value);
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package io.ax.codec;
+
+import io.ax.InvalidRequestException;
+import io.ax.schema.CancelRequest;
+import io.ax.schema.DispatchTask;
+import io.ax.schema.ExecutionReport;
+import io.ax.schema.ScheduleRequest;
+import io.ax.schema.StoredTask;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.message.BinaryMessageDecoder;
+import org.apache.avro.message.BinaryMessageEncoder;
+import org.apache.avro.message.SchemaStore;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Avro single-object encoding ({@code C3 01}, 8-byte fingerprint, Avro binary) for every ax record, and
+ * decoding of input topics that accept either that or JSON (told apart by the first byte).
+ *
+ * <p>Thread-safe: Avro's message encoders and decoders are.
+ */
+public final class WireCodec {
+    static {
+        AvroTrust.ensureAxSchemasTrusted();
+    }
+
+    private static final byte MAGIC_0 = (byte) 0xC3;
+    private static final byte MAGIC_1 = (byte) 0x01;
+    private static final int HEADER_BYTES = 10;
+
+    private static final SchemaStore STORE = AxSchemas.store();
+    private static final Map<Class<?>, BinaryMessageDecoder<?>> DECODERS = Map.of(
+            ScheduleRequest.class, decoderFor(ScheduleRequest.getClassSchema()),
+            CancelRequest.class, decoderFor(CancelRequest.getClassSchema()),
+            DispatchTask.class, decoderFor(DispatchTask.getClassSchema()),
+            ExecutionReport.class, decoderFor(ExecutionReport.getClassSchema()),
+            StoredTask.class, decoderFor(StoredTask.getClassSchema()));
+
+    private WireCodec() {
+    }
+
+    private static <T> BinaryMessageDecoder<T> decoderFor(Schema readerSchema) {
+        return new BinaryMessageDecoder<>(SpecificData.getForSchema(readerSchema), readerSchema, STORE);
+    }
+
+    /** Single-object encoding of any generated ax record. */
+    public static byte[] encode(SpecificRecord record) {
+        BinaryMessageEncoder<SpecificRecord> encoder =
+                new BinaryMessageEncoder<>(SpecificData.getForSchema(record.getSchema()), record.getSchema());
+        try {
+            ByteBuffer buffer = encoder.encode(record);
+            byte[] bytes = new byte[buffer.remaining()];
+            buffer.get(bytes);
+            return bytes;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static boolean isSingleObject(byte[] bytes) {
+        return bytes != null && bytes.length >= 2 && bytes[0] == MAGIC_0 && bytes[1] == MAGIC_1;
+    }
+
+    /**
+     * Decodes a value from {@code ax.requests}: a {@link ScheduleRequest} or a {@link CancelRequest},
+     * single-object encoded or in the JSON forms of {@link JsonForms}.
+     *
+     * @throws InvalidRequestException naming what is wrong with the bytes
+     */
+    public static SpecificRecord decodeRequest(byte[] bytes) {
+        if (isSingleObject(bytes)) {
+            Schema writer = writerSchema(bytes);
+            if (writer.getFullName().equals(ScheduleRequest.getClassSchema().getFullName())) {
+                return decodeBinary(bytes, ScheduleRequest.class);
+            }
+            if (writer.getFullName().equals(CancelRequest.getClassSchema().getFullName())) {
+                return decodeBinary(bytes, CancelRequest.class);
+            }
+            throw new InvalidRequestException(null, "expected a ScheduleRequest or CancelRequest on the requests topic, got "
+                    + writer.getFullName());
+        }
+        return JsonForms.parseRequest(requireJson(bytes));
+    }
+
+    /** Decodes a value from {@code ax.results}: single-object encoded or JSON. */
+    public static ExecutionReport decodeReport(byte[] bytes) {
+        if (isSingleObject(bytes)) {
+            return decodeBinary(bytes, ExecutionReport.class);
+        }
+        return JsonForms.parseReport(requireJson(bytes));
+    }
+
+    /** Decodes a single-object encoded record whose writer schema resolves to {@code type}. */
+    public static <T> T decodeBinary(byte[] bytes, Class<T> type) {
+        if (!isSingleObject(bytes)) {
+            throw new InvalidRequestException(null, "not Avro single-object encoding (expected first bytes C3 01)");
+        }
+        Schema writer = writerSchema(bytes);
+        @SuppressWarnings("unchecked")
+        BinaryMessageDecoder<T> decoder = (BinaryMessageDecoder<T>) DECODERS.get(type);
+        if (decoder == null) {
+            throw new IllegalArgumentException("no decoder for " + type.getName());
+        }
+        try {
+            return decoder.decode(bytes);
+        } catch (IOException | RuntimeException e) {
+            throw new InvalidRequestException(null, "cannot decode " + writer.getFullName() + " as " + type.getSimpleName()
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static Schema writerSchema(byte[] bytes) {
+        if (bytes.length < HEADER_BYTES) {
+            throw new InvalidRequestException(null, "truncated single-object record: " + bytes.length + " bytes");
+        }
+        long fingerprint = ByteBuffer.wrap(bytes, 2, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+        Schema writer = AxSchemas.byFingerprint().get(fingerprint);
+        if (writer == null) {
+            throw new InvalidRequestException(null, "unknown schema fingerprint " + AxSchemas.hexLittleEndian(fingerprint)
+                    + " (not an ax schema, or written by a newer ax)");
+        }
+        return writer;
+    }
+
+    private static byte[] requireJson(byte[] bytes) {
+        if (bytes == null || bytes.length == 0) {
+            throw new InvalidRequestException(null, "empty value");
+        }
+        for (byte b : bytes) {
+            if (b == '{') {
+                return bytes;
+            }
+            if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
+                break;
+            }
+        }
+        throw new InvalidRequestException(null, "neither Avro single-object encoding (C3 01 ...) nor a JSON object ({...})");
+    }
+}

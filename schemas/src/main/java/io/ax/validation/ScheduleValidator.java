@@ -1,0 +1,105 @@
+package io.ax.validation;
+
+import io.ax.InvalidRequestException;
+import io.ax.schema.AtTrigger;
+import io.ax.schema.CronTrigger;
+import io.ax.schema.DelayTrigger;
+import io.ax.schema.IntervalTrigger;
+import io.ax.schema.ScheduleRequest;
+import io.ax.trigger.CronSchedule;
+import java.util.regex.Pattern;
+
+/** The rules every {@link ScheduleRequest} must meet, checked by the client before sending and by the scheduler on receipt. */
+public final class ScheduleValidator {
+    public static final int MAX_TASK_ID_CHARS = 256;
+    public static final int MAX_OWNER_CHARS = 256;
+    public static final int MAX_RETRIES = 100;
+    public static final int MAX_BACKOFF_INTERVALS = 100;
+    /** Ten years: further than any sane schedule, near enough to keep arithmetic far from overflow. */
+    public static final long MAX_DELAY_MS = 10L * 366 * 24 * 3600 * 1000;
+    private static final Pattern JOB_TYPE = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
+    private final ScheduleLimits limits;
+
+    public ScheduleValidator(ScheduleLimits limits) {
+        this.limits = limits;
+    }
+
+    /** @throws InvalidRequestException naming the first rule the task id breaks */
+    public static void validateTaskId(String taskId) {
+        if (taskId == null || taskId.isEmpty()) {
+            throw new InvalidRequestException("taskId", "missing taskId (the record key)");
+        }
+        if (taskId.length() > MAX_TASK_ID_CHARS) {
+            throw new InvalidRequestException("taskId", "taskId is longer than " + MAX_TASK_ID_CHARS + " chars: " + taskId.length());
+        }
+        if (taskId.chars().anyMatch(Character::isISOControl)) {
+            throw new InvalidRequestException("taskId", "taskId contains control characters");
+        }
+    }
+
+    /** @throws InvalidRequestException naming the first rule the request breaks */
+    public void validate(String taskId, ScheduleRequest request) {
+        validateTaskId(taskId);
+        if (request.getJobType() == null || !JOB_TYPE.matcher(request.getJobType()).matches()) {
+            throw new InvalidRequestException("jobType", "jobType must be 1-128 chars of A-Z a-z 0-9 . _ : -: \"" + request.getJobType() + "\"");
+        }
+        validateTrigger(request.getTrigger());
+        if (request.getPayload() != null && request.getPayload().remaining() > limits.maxPayloadBytes()) {
+            throw new InvalidRequestException("payload", "payload is " + request.getPayload().remaining()
+                    + " bytes, more than the limit of " + limits.maxPayloadBytes());
+        }
+        if (request.getPriority() < 0 || request.getPriority() > 9) {
+            throw new InvalidRequestException("priority", "priority must be 0-9: " + request.getPriority());
+        }
+        if (request.getOwner() != null && request.getOwner().length() > MAX_OWNER_CHARS) {
+            throw new InvalidRequestException("owner", "owner is longer than " + MAX_OWNER_CHARS + " chars");
+        }
+        if (request.getTimeoutMs() != null && (request.getTimeoutMs() < 1 || request.getTimeoutMs() > MAX_DELAY_MS)) {
+            throw new InvalidRequestException("timeoutMs", "timeoutMs must be between 1 and " + MAX_DELAY_MS + ": " + request.getTimeoutMs());
+        }
+        validateRetryPolicy(request);
+    }
+
+    private void validateTrigger(Object trigger) {
+        if (trigger instanceof AtTrigger at) {
+            if (at.getAtMs() < 0) {
+                throw new InvalidRequestException("at", "at must not be before 1970: " + at.getAtMs());
+            }
+        } else if (trigger instanceof DelayTrigger delay) {
+            if (delay.getDelayMs() < 0 || delay.getDelayMs() > MAX_DELAY_MS) {
+                throw new InvalidRequestException("delayMs", "delayMs must be between 0 and " + MAX_DELAY_MS + ": " + delay.getDelayMs());
+            }
+        } else if (trigger instanceof IntervalTrigger interval) {
+            if (interval.getEveryMs() < limits.minIntervalMs() || interval.getEveryMs() > MAX_DELAY_MS) {
+                throw new InvalidRequestException("everyMs", "everyMs must be between " + limits.minIntervalMs() + " and "
+                        + MAX_DELAY_MS + ": " + interval.getEveryMs());
+            }
+            if (interval.getStartAtMs() != null && interval.getStartAtMs() < 0) {
+                throw new InvalidRequestException("startAt", "startAt must not be before 1970: " + interval.getStartAtMs());
+            }
+        } else if (trigger instanceof CronTrigger cron) {
+            CronSchedule.parse(cron.getExpression(), cron.getZone());
+        } else {
+            throw new InvalidRequestException("trigger", "missing trigger");
+        }
+    }
+
+    private static void validateRetryPolicy(ScheduleRequest request) {
+        if (request.getMaxRetries() < 0 || request.getMaxRetries() > MAX_RETRIES) {
+            throw new InvalidRequestException("maxRetries", "maxRetries must be between 0 and " + MAX_RETRIES + ": " + request.getMaxRetries());
+        }
+        if (request.getBackoffMs() != null && (request.getBackoffMs() < 1 || request.getBackoffMs() > MAX_DELAY_MS)) {
+            throw new InvalidRequestException("backoffMs", "backoffMs must be between 1 and " + MAX_DELAY_MS + ": " + request.getBackoffMs());
+        }
+        if (request.getBackoffIntervalsMs().size() > MAX_BACKOFF_INTERVALS) {
+            throw new InvalidRequestException("backoffIntervalsMs", "backoffIntervalsMs has more than " + MAX_BACKOFF_INTERVALS + " entries");
+        }
+        for (long interval : request.getBackoffIntervalsMs()) {
+            if (interval < 1 || interval > MAX_DELAY_MS) {
+                throw new InvalidRequestException("backoffIntervalsMs", "every backoffIntervalsMs entry must be between 1 and "
+                        + MAX_DELAY_MS + ": " + interval);
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package io.ax.codec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ax.InvalidRequestException;
+import io.ax.schema.AtTrigger;
+import io.ax.schema.CancelRequest;
+import io.ax.schema.ExecutionReport;
+import io.ax.schema.IfExists;
+import io.ax.schema.IntervalTrigger;
+import io.ax.schema.ReportStatus;
+import io.ax.schema.ScheduleRequest;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class WireCodecTest {
+
+    @Test
+    void shouldRoundTripARequestInSingleObjectEncoding() {
+        ScheduleRequest request = ScheduleRequest.newBuilder().setJobType("email").setTrigger(new AtTrigger(1_000L))
+                .setPayload(ByteBuffer.wrap("hi".getBytes(StandardCharsets.UTF_8))).setPriority(7).setOwner("team")
+                .setBackoffIntervalsMs(List.of(5_000L, 30_000L)).setIfExists(IfExists.REPLACE).build();
+        byte[] bytes = WireCodec.encode(request);
+        assertThat(bytes[0]).isEqualTo((byte) 0xC3);
+        assertThat(bytes[1]).isEqualTo((byte) 0x01);
+        assertThat(WireCodec.decodeRequest(bytes)).isEqualTo(request);
+        assertThat(WireCodec.decodeRequest(WireCodec.encode(new CancelRequest("why")))).isEqualTo(new CancelRequest("why"));
+    }
+
+    @Test
+    void shouldReadTheDocumentedJsonForms() {
+        ScheduleRequest at = (ScheduleRequest) WireCodec.decodeRequest(
+                "{\"jobType\":\"email\",\"at\":\"2026-12-01T02:00:00Z\",\"payload\":{\"to\":\"a@b.c\"}}".getBytes(StandardCharsets.UTF_8));
+        assertThat(at.getTrigger()).isEqualTo(new AtTrigger(1_796_090_400_000L));
+        assertThat(StandardCharsets.UTF_8.decode(at.getPayload()).toString()).isEqualTo("{\"to\":\"a@b.c\"}");
+        assertThat(at.getPriority()).isEqualTo(4);
+        assertThat(at.getIfExists()).isEqualTo(IfExists.KEEP);
+
+        ScheduleRequest every = (ScheduleRequest) WireCodec.decodeRequest(
+                " {\"jobType\":\"sync\",\"everyMs\":60000,\"startAt\":0,\"maxRetries\":5}".getBytes(StandardCharsets.UTF_8));
+        assertThat(every.getTrigger()).isEqualTo(new IntervalTrigger(60_000L, 0L));
+        assertThat(every.getMaxRetries()).isEqualTo(5);
+
+        ScheduleRequest offset = (ScheduleRequest) WireCodec.decodeRequest(
+                "{\"jobType\":\"x\",\"at\":\"2026-12-01T10:00:00+08:00\"}".getBytes(StandardCharsets.UTF_8));
+        assertThat(offset.getTrigger()).isEqualTo(new AtTrigger(1_796_090_400_000L));
+
+        ExecutionReport report = WireCodec.decodeReport(("{\"executionId\":\"e1\",\"attempt\":2,\"status\":\"FAILED\","
+                + "\"retryable\":false,\"message\":\"boom\",\"workerId\":\"w\"}").getBytes(StandardCharsets.UTF_8));
+        assertThat(report.getStatus()).isEqualTo(ReportStatus.FAILED);
+        assertThat(report.getRetryable()).isFalse();
+        assertThat(report.getAttempt()).isEqualTo(2);
+    }
+
+    @Test
+    void shouldNameWhatIsWrongWithBadBytes() {
+        assertThatThrownBy(() -> WireCodec.decodeRequest(new byte[0])).isInstanceOf(InvalidRequestException.class)
+                .hasMessage("empty value");
+        assertThatThrownBy(() -> WireCodec.decodeRequest(new byte[] {(byte) 0xC3, 0x01, 0}))
+                .hasMessageContaining("truncated single-object record");
+        byte[] truncated = WireCodec.encode(ScheduleRequest.newBuilder().setJobType("email").setTrigger(new AtTrigger(1L)).build());
+        byte[] cut = java.util.Arrays.copyOf(truncated, 12);
+        assertThatThrownBy(() -> WireCodec.decodeRequest(cut)).isInstanceOf(InvalidRequestException.class)
+                .hasMessageContaining("cannot decode io.ax.schema.ScheduleRequest");
+    }
+}
