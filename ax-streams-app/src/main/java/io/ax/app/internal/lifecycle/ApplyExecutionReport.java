@@ -86,12 +86,12 @@ public final class ApplyExecutionReport {
     }
 
     private static String reasonOf(ExecutionReport report) {
-        String worker = report.getWorkerId() == null ? "" : " (worker " + report.getWorkerId() + ")";
+        String worker = report.getWorkerId() == null ? null : "worker " + report.getWorkerId();
         if (report.getStatus() == ReportStatus.FAILED) {
             return (report.getRetryable() ? "retryable failure: " : "non-retryable failure: ")
-                    + (report.getMessage() == null ? "no message" : report.getMessage()) + worker;
+                    + (report.getMessage() == null ? "no message" : report.getMessage()) + (worker == null ? "" : " (" + worker + ")");
         }
-        return worker.isEmpty() ? null : worker.strip();
+        return worker;
     }
 
     private void store(StoredTask task, StoredExecution execution, boolean executionEnded, long nowMs) {

@@ -35,7 +35,7 @@ class ApplyExecutionReportTest {
             assertThat(events).extracting(e -> e.get("from").asText() + "->" + e.get("to").asText())
                     .containsExactly("TRIGGERED->RUNNING", "RUNNING->SUCCESS");
             assertThat(events.get(1).get("executionId").asText()).isEqualTo(d.executionId());
-            assertThat(events.get(1).get("reason").asText()).isEqualTo("(worker w-1)");
+            assertThat(events.get(1).get("reason").asText()).isEqualTo("worker w-1");
         }
     }
 
