@@ -1,7 +1,7 @@
 package io.ax;
 
 /**
- * Header names on every {@code ax.dispatch} record, so a worker (or {@code kcat -f '%k %h'}) can route and
+ * Header names on every {@code ax.dispatch} record (and, where they apply, on {@code ax.dead-letter} records), so a worker (or {@code kcat -f '%k %h'}) can route and
  * report without decoding the value. Values are UTF-8 text.
  */
 public final class AxHeaders {
@@ -15,6 +15,8 @@ public final class AxHeaders {
     public static final String JOB_TYPE = "ax-job-type";
     /** The due time, epoch milliseconds, decimal. A worker never starts the task before it. */
     public static final String DUE_AT = "ax-due-at";
+    /** On {@code ax.dead-letter} records: why the execution failed for good. */
+    public static final String ERROR = "ax-error";
 
     private AxHeaders() {
     }

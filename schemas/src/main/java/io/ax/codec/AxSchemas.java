@@ -1,8 +1,11 @@
 package io.ax.codec;
 
 import io.ax.schema.CancelRequest;
+import io.ax.schema.DeadLetter;
 import io.ax.schema.DispatchTask;
 import io.ax.schema.ExecutionReport;
+import io.ax.schema.ReplayRequest;
+import io.ax.schema.RetryRecord;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.StateChange;
 import io.ax.schema.StoredTask;
@@ -32,7 +35,8 @@ public final class AxSchemas {
 
     private static final List<Schema> CURRENT = List.of(
             ScheduleRequest.getClassSchema(), CancelRequest.getClassSchema(), DispatchTask.getClassSchema(),
-            ExecutionReport.getClassSchema(), StateChange.getClassSchema(), StoredTask.getClassSchema());
+            ExecutionReport.getClassSchema(), StateChange.getClassSchema(), StoredTask.getClassSchema(),
+            ReplayRequest.getClassSchema(), RetryRecord.getClassSchema(), DeadLetter.getClassSchema());
 
     private static final Map<Long, Schema> BY_FINGERPRINT = load();
 

@@ -12,6 +12,7 @@ import io.ax.schema.DelayTrigger;
 import io.ax.schema.ExecutionReport;
 import io.ax.schema.IfExists;
 import io.ax.schema.IntervalTrigger;
+import io.ax.schema.ReplayRequest;
 import io.ax.schema.ReportStatus;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.SourceRecord;
@@ -37,8 +38,8 @@ import org.apache.avro.specific.SpecificRecord;
  *   <li>schedule: {@code {"jobType":"email","at":"2026-12-01T02:00:00Z","payload":{...}}}; one trigger of
  *       {@code at} (ISO-8601 or epoch millis), {@code delayMs}, {@code everyMs} (optional {@code startAt}),
  *       {@code cron} (optional {@code zone}); optional {@code priority}, {@code owner}, {@code timeoutMs},
- *       {@code maxRetries}, {@code backoffMs}, {@code backoffIntervalsMs}, {@code ifExists}.</li>
- *   <li>cancel: {@code {"cancel":true,"reason":"..."}}.</li>
+ *       {@code maxRetries}, {@code backoffMs}, {@code backoffIntervalsMs}, {@code jitter}, {@code ifExists}.</li>
+ *   <li>cancel: {@code {"cancel":true,"reason":"..."}}; replay a dead-lettered task: {@code {"replay":true}}.</li>
  *   <li>report: {@code {"executionId":"...","attempt":1,"status":"FAILED","retryable":false,"message":"..."}}.</li>
  *   <li>state change (output only): {@code {"taskId":...,"from":"PENDING","to":"TRIGGERED","at":"...",...}}.</li>
  * </ul>
@@ -48,28 +49,42 @@ public final class JsonForms {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private static final Set<String> SCHEDULE_FIELDS = Set.of("jobType", "at", "delayMs", "everyMs", "startAt", "cron",
-            "zone", "payload", "priority", "owner", "timeoutMs", "maxRetries", "backoffMs", "backoffIntervalsMs", "ifExists");
+            "zone", "payload", "priority", "owner", "timeoutMs", "maxRetries", "backoffMs", "backoffIntervalsMs", "jitter", "ifExists");
     private static final Set<String> CANCEL_FIELDS = Set.of("cancel", "reason");
+    private static final Set<String> REPLAY_FIELDS = Set.of("replay", "reason");
     private static final Set<String> REPORT_FIELDS = Set.of("executionId", "attempt", "status", "retryable", "message",
             "workerId", "reportedAt");
 
     private JsonForms() {
     }
 
-    /** A {@link ScheduleRequest} or {@link CancelRequest} from its JSON form. */
+    /** A {@link ScheduleRequest}, {@link CancelRequest} or {@link ReplayRequest} from its JSON form. */
     public static SpecificRecord parseRequest(byte[] json) {
         ObjectNode node = parseObject(json);
         if (node.has("cancel")) {
             return parseCancel(node);
         }
+        if (node.has("replay")) {
+            return parseReplay(node);
+        }
         return parseSchedule(node);
+    }
+
+    private static ReplayRequest parseReplay(ObjectNode node) {
+        rejectUnknown(node, REPLAY_FIELDS, "replay request");
+        requireTrue(node, "replay");
+        return ReplayRequest.newBuilder().setReason(optionalText(node, "reason")).build();
+    }
+
+    private static void requireTrue(ObjectNode node, String field) {
+        if (!node.get(field).isBoolean() || !node.get(field).booleanValue()) {
+            throw new InvalidRequestException(field, field + " must be true: " + node.get(field));
+        }
     }
 
     private static CancelRequest parseCancel(ObjectNode node) {
         rejectUnknown(node, CANCEL_FIELDS, "cancel request");
-        if (!node.get("cancel").isBoolean() || !node.get("cancel").booleanValue()) {
-            throw new InvalidRequestException("cancel", "cancel must be true: " + node.get("cancel"));
-        }
+        requireTrue(node, "cancel");
         return CancelRequest.newBuilder().setReason(optionalText(node, "reason")).build();
     }
 
@@ -93,6 +108,9 @@ public final class JsonForms {
         }
         if (node.has("backoffIntervalsMs")) {
             request.setBackoffIntervalsMs(longList(node, "backoffIntervalsMs"));
+        }
+        if (node.has("jitter")) {
+            request.setJitter(requiredBoolean(node, "jitter"));
         }
         String ifExists = optionalText(node, "ifExists");
         if (ifExists != null) {
@@ -140,11 +158,7 @@ public final class JsonForms {
                 .setWorkerId(optionalText(node, "workerId"))
                 .setReportedAtMs(node.has("reportedAt") ? requiredTime(node, "reportedAt") : null);
         if (node.has("retryable")) {
-            JsonNode retryable = node.get("retryable");
-            if (!retryable.isBoolean()) {
-                throw new InvalidRequestException("retryable", "retryable must be true or false: " + retryable);
-            }
-            report.setRetryable(retryable.booleanValue());
+            report.setRetryable(requiredBoolean(node, "retryable"));
         }
         return report.build();
     }
@@ -209,6 +223,14 @@ public final class JsonForms {
                     + String.join(", ", unknown) + " in " + what + " (allowed: "
                     + allowed.stream().sorted().collect(Collectors.joining(", ")) + ")");
         }
+    }
+
+    private static boolean requiredBoolean(ObjectNode node, String field) {
+        JsonNode value = node.get(field);
+        if (value == null || !value.isBoolean()) {
+            throw new InvalidRequestException(field, field + " must be true or false: " + value);
+        }
+        return value.booleanValue();
     }
 
     private static String requiredText(ObjectNode node, String field) {

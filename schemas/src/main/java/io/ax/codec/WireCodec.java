@@ -2,8 +2,11 @@ package io.ax.codec;
 
 import io.ax.InvalidRequestException;
 import io.ax.schema.CancelRequest;
+import io.ax.schema.DeadLetter;
 import io.ax.schema.DispatchTask;
 import io.ax.schema.ExecutionReport;
+import io.ax.schema.ReplayRequest;
+import io.ax.schema.RetryRecord;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.StoredTask;
 import java.io.IOException;
@@ -38,7 +41,10 @@ public final class WireCodec {
             CancelRequest.class, decoderFor(CancelRequest.getClassSchema()),
             DispatchTask.class, decoderFor(DispatchTask.getClassSchema()),
             ExecutionReport.class, decoderFor(ExecutionReport.getClassSchema()),
-            StoredTask.class, decoderFor(StoredTask.getClassSchema()));
+            StoredTask.class, decoderFor(StoredTask.getClassSchema()),
+            ReplayRequest.class, decoderFor(ReplayRequest.getClassSchema()),
+            RetryRecord.class, decoderFor(RetryRecord.getClassSchema()),
+            DeadLetter.class, decoderFor(DeadLetter.getClassSchema()));
 
     private WireCodec() {
     }
@@ -66,7 +72,7 @@ public final class WireCodec {
     }
 
     /**
-     * Decodes a value from {@code ax.requests}: a {@link ScheduleRequest} or a {@link CancelRequest},
+     * Decodes a value from {@code ax.requests}: a {@link ScheduleRequest}, {@link CancelRequest} or {@link ReplayRequest},
      * single-object encoded or in the JSON forms of {@link JsonForms}.
      *
      * @throws InvalidRequestException naming what is wrong with the bytes
@@ -80,7 +86,10 @@ public final class WireCodec {
             if (writer.getFullName().equals(CancelRequest.getClassSchema().getFullName())) {
                 return decodeBinary(bytes, CancelRequest.class);
             }
-            throw new InvalidRequestException(null, "expected a ScheduleRequest or CancelRequest on the requests topic, got "
+            if (writer.getFullName().equals(ReplayRequest.getClassSchema().getFullName())) {
+                return decodeBinary(bytes, ReplayRequest.class);
+            }
+            throw new InvalidRequestException(null, "expected a ScheduleRequest, CancelRequest or ReplayRequest on the requests topic, got "
                     + writer.getFullName());
         }
         return JsonForms.parseRequest(requireJson(bytes));

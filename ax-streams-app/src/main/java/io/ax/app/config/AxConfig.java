@@ -60,6 +60,18 @@ public final class AxConfig extends AbstractConfig {
     public static final String DEFAULT_TIMEOUT_MS_CONFIG = "ax.default.timeout.ms";
     private static final String DEFAULT_TIMEOUT_MS_DOC = "Execution timeout for tasks that set none, ms.";
 
+    public static final String RETRY_BACKOFF_MS_CONFIG = "ax.retry.backoff.ms";
+    private static final String RETRY_BACKOFF_MS_DOC = "Exponential backoff base for tasks that set neither backoffMs nor "
+            + "backoffIntervalsMs, ms: retry n waits base x 2^(n-1), capped, with equal jitter (a delay d becomes [d/2, d)).";
+
+    public static final String RETRY_BACKOFF_MAX_MS_CONFIG = "ax.retry.backoff.max.ms";
+    private static final String RETRY_BACKOFF_MAX_MS_DOC = "Cap of the exponential backoff, ms (explicit backoffIntervalsMs are not capped).";
+
+    public static final String RETENTION_MS_CONFIG = "ax.retention.ms";
+    private static final String RETENTION_MS_DOC = "How long a finished task (succeeded, failed or cancelled, with no "
+            + "occurrence ahead) stays in the task store, ms; then it is purged from every store and its taskId can be "
+            + "scheduled anew without ifExists protection.";
+
     public static final String MAX_PAYLOAD_BYTES_CONFIG = "ax.max.payload.bytes";
     private static final String MAX_PAYLOAD_BYTES_DOC = "Largest task payload accepted, bytes; larger requests are rejected on the state topic.";
 
@@ -81,6 +93,9 @@ public final class AxConfig extends AbstractConfig {
             .define(WHEEL_MAX_TIMERS_CONFIG, Type.INT, 200_000, Range.atLeast(1), Importance.LOW, WHEEL_MAX_TIMERS_DOC)
             .define(FIRE_BATCH_MAX_CONFIG, Type.INT, 5_000, Range.atLeast(1), Importance.LOW, FIRE_BATCH_MAX_DOC)
             .define(DEFAULT_TIMEOUT_MS_CONFIG, Type.LONG, 300_000L, Range.atLeast(1), Importance.MEDIUM, DEFAULT_TIMEOUT_MS_DOC)
+            .define(RETRY_BACKOFF_MS_CONFIG, Type.LONG, 1_000L, Range.atLeast(1), Importance.MEDIUM, RETRY_BACKOFF_MS_DOC)
+            .define(RETRY_BACKOFF_MAX_MS_CONFIG, Type.LONG, 600_000L, Range.atLeast(1), Importance.MEDIUM, RETRY_BACKOFF_MAX_MS_DOC)
+            .define(RETENTION_MS_CONFIG, Type.LONG, 7L * 24 * 3600 * 1000, Range.atLeast(0), Importance.MEDIUM, RETENTION_MS_DOC)
             .define(MAX_PAYLOAD_BYTES_CONFIG, Type.INT, ScheduleLimits.DEFAULT_MAX_PAYLOAD_BYTES, Range.between(0, 8 * 1024 * 1024),
                     Importance.LOW, MAX_PAYLOAD_BYTES_DOC)
             .define(MIN_INTERVAL_MS_CONFIG, Type.LONG, ScheduleLimits.DEFAULT_MIN_INTERVAL_MS, Range.atLeast(1),

@@ -23,8 +23,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * ax end to end in one process: a real embedded Kafka broker, the scheduler, a worker and a client. It
- * schedules a handful of tasks (one-shot, fixed interval, one whose handler fails, one cancelled, a duplicate
- * and a malformed request) and prints every state change from {@code ax.state} as it happens.
+ * schedules a handful of tasks (one-shot, fixed interval, one that succeeds on its third attempt, one no worker
+ * serves so it times out, one whose handler fails for good, one cancelled, a duplicate and a malformed
+ * request) and prints every state change from {@code ax.state} as it happens.
  */
 public final class Demo {
     private final PrintStream out;
@@ -54,13 +55,15 @@ public final class Demo {
                  AxClient client = AxClient.builder().bootstrapServers(bootstrap).clock(clock).build()) {
                 worker.start();
                 out.println("  scheduler running (exactly-once, topics " + String.join(", ", topics.all()) + ")");
-                out.println("  worker '" + worker.workerId() + "' handles job types: email, sync, report");
+                out.println("  worker '" + worker.workerId() + "' handles job types: email, sync, payment, report");
                 long startMs = clock.millis();
                 try (StateWatcher watcher = new StateWatcher(bootstrap, topics.state(), out, startMs)) {
                     watcher.start();
                     out.println();
-                    out.println("Scheduling: welcome-email in 2s, inventory-sync every 1.5s, nightly-report in 3s (its handler"
-                            + " fails), reminder in 6s (cancelled at 4s), a duplicate and a malformed request.");
+                    out.println("Scheduling: welcome-email in 2s; inventory-sync every 1.5s; charge-card in 1s (fails twice,"
+                            + " then succeeds on retry); legacy-export in 2s (no worker serves it: it times out after 1.5s,"
+                            + " retries once, then fails); nightly-report in 3s (its handler fails for good); reminder in 6s"
+                            + " (cancelled at 4s); a duplicate and a malformed request.");
                     out.println("State changes on " + topics.state() + " (what `kcat -C -t " + topics.state() + "` shows), seconds"
                             + " from now:");
                     scheduleDemoTasks(client, bootstrap, topics);
@@ -84,6 +87,7 @@ public final class Demo {
         return AxWorker.builder().bootstrapServers(bootstrap).groupId("ax-demo-workers").workerId("demo-worker")
                 .handler("email", context -> Result.success())
                 .handler("sync", context -> Result.success())
+                .handler("payment", context -> context.attempt() < 3 ? Result.retryable("card processor busy") : Result.success())
                 .handler("report", context -> Result.fatal("report database unreachable"))
                 .build();
     }
@@ -93,7 +97,11 @@ public final class Demo {
                 .payload("{\"to\":\"ada@example.com\"}").submit().get();
         client.schedule("welcome-email").jobType("email").after(Duration.ofSeconds(2)).submit().get();
         client.schedule("inventory-sync").jobType("sync").every(Duration.ofMillis(1500)).priority(7).submit().get();
-        client.schedule("nightly-report").jobType("report").after(Duration.ofSeconds(3)).maxRetries(0).submit().get();
+        client.schedule("nightly-report").jobType("report").after(Duration.ofSeconds(3)).submit().get();
+        client.schedule("charge-card").jobType("payment").after(Duration.ofSeconds(1)).maxRetries(3)
+                .backoff(Duration.ofMillis(500)).submit().get();
+        client.schedule("legacy-export").jobType("export").after(Duration.ofSeconds(2)).timeout(Duration.ofMillis(1500))
+                .maxRetries(1).backoff(Duration.ofMillis(500)).submit().get();
         client.schedule("reminder").jobType("email").after(Duration.ofSeconds(6)).submit().get();
         // What a typo from a shell looks like: rejected on ax.state, nothing else disturbed.
         try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),

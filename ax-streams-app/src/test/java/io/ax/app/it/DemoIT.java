@@ -17,11 +17,11 @@ import org.junit.jupiter.api.Test;
 class DemoIT {
 
     @Test
-    void shouldScheduleFireExecuteFailCancelAndRejectInTheDemo() throws Exception {
+    void shouldScheduleFireExecuteRetryTimeOutFailCancelAndRejectInTheDemo() throws Exception {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8);
 
-        Map<String, String> finalStates = new Demo(out, Clock.systemUTC(), Duration.ofSeconds(7)).run();
+        Map<String, String> finalStates = new Demo(out, Clock.systemUTC(), Duration.ofSeconds(8)).run();
 
         String printed = captured.toString(StandardCharsets.UTF_8);
         System.out.print(printed);
@@ -29,9 +29,13 @@ class DemoIT {
                 .containsEntry("nightly-report", "FAILED")
                 .containsEntry("reminder", "CANCELLED")
                 .containsEntry("inventory-sync", "CANCELLED")
-                .containsEntry("typo-task", "REJECTED");
+                .containsEntry("typo-task", "REJECTED")
+                .containsEntry("charge-card", "SUCCESS")
+                .containsEntry("legacy-export", "FAILED");
         assertThat(printed).contains("welcome-email    TRIGGERED → RUNNING")
                 .contains("IGNORED")
+                .contains("charge-card      RUNNING → RETRY_WAITING")
+                .contains("legacy-export    TRIGGERED → TIMED_OUT")
                 .contains("unknown field delayMS");
     }
 }

@@ -85,6 +85,15 @@ class SchedulerIT {
         return due;
     }
 
+    /**
+     * Runs one task through the whole loop first, so the measurement starts with every client joined and the
+     * first transactions behind us: this test is about firing on time, not about start-up.
+     */
+    private static void awaitPipelineLive(AxClient client, TopicRecorder state) {
+        client.schedule("warm-up").jobType("noop").after(Duration.ZERO).submit().join();
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(() -> successes(state) == 1);
+    }
+
     private static JsonNode json(byte[] value) {
         try {
             return MAPPER.readTree(value);
@@ -107,16 +116,18 @@ class SchedulerIT {
              AxClient client = AxClient.builder().bootstrapServers(broker.bootstrapServers()).topics(topics).build();
              TopicRecorder dispatch = new TopicRecorder(broker.bootstrapServers(), topics.dispatch(), CLOCK);
              TopicRecorder state = new TopicRecorder(broker.bootstrapServers(), topics.state(), CLOCK)) {
+            awaitPipelineLive(client, state);
             Map<String, Long> due = submit(client, 1000, CLOCK.instant().plusSeconds(2), Duration.ofSeconds(5));
 
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> successes(state) == 1000);
+                    .until(() -> successes(state) == 1001);
 
-            List<TopicRecorder.Seen> dispatched = dispatch.seen();
+            List<TopicRecorder.Seen> dispatched = dispatch.seen().stream().filter(s -> due.containsKey(s.record().key())).toList();
             Map<String, Long> perTask = dispatched.stream()
                     .collect(Collectors.groupingBy(s -> s.record().key(), Collectors.counting()));
             assertThat(perTask).hasSize(1000).allSatisfy((taskId, count) -> assertThat(count).as(taskId).isEqualTo(1));
             List<Long> lateness = new ArrayList<>();
+            List<Long> fireLateness = new ArrayList<>();
             for (TopicRecorder.Seen seen : dispatched) {
                 DispatchTask task = WireCodec.decodeBinary(seen.record().value(), DispatchTask.class);
                 long dueAtMs = due.get(seen.record().key());
@@ -125,10 +136,13 @@ class SchedulerIT {
                 assertThat(task.getFiredAtMs()).as("fired not before due").isGreaterThanOrEqualTo(dueAtMs);
                 assertThat(seen.seenAtMs()).as("visible not before due").isGreaterThanOrEqualTo(dueAtMs);
                 lateness.add(seen.seenAtMs() - dueAtMs);
+                fireLateness.add(task.getFiredAtMs() - dueAtMs);
             }
             lateness.sort(null);
-            System.out.printf("RESULT it-a n=1000 visible_lateness_ms p50=%d p99=%d max=%d%n",
-                    lateness.get(499), lateness.get(989), lateness.get(999));
+            fireLateness.sort(null);
+            System.out.printf("RESULT it-a n=1000 visible_lateness_ms p50=%d p99=%d max=%d fire_lateness_ms p50=%d p99=%d max=%d%n",
+                    lateness.get(499), lateness.get(989), lateness.get(999),
+                    fireLateness.get(499), fireLateness.get(989), fireLateness.get(999));
             assertThat(lateness.get(999)).as("every dispatch visible within 1 s of its due time").isLessThanOrEqualTo(1000);
         }
     }

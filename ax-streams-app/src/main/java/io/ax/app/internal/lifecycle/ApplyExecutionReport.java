@@ -1,5 +1,6 @@
 package io.ax.app.internal.lifecycle;
 
+import io.ax.app.internal.retry.RetryOrDeadLetter;
 import io.ax.app.internal.topology.SchedulerContext;
 import io.ax.schema.ExecutionReport;
 import io.ax.schema.ReportStatus;
@@ -9,16 +10,20 @@ import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
 
 /**
- * Applies a worker's {@link ExecutionReport}: STARTED → RUNNING, SUCCEEDED → SUCCESS, FAILED → FAILED;
- * HEARTBEAT only refreshes the execution's last sign of life. Reports for an unknown task, another
+ * Applies a worker's {@link ExecutionReport}: STARTED → RUNNING, SUCCEEDED → SUCCESS, FAILED → RETRY_WAITING
+ * or FAILED ({@link RetryOrDeadLetter}); HEARTBEAT only refreshes the execution's last sign of life. Reports for an unknown task, another
  * execution, an old attempt or a finished execution are recorded as IGNORED and change nothing; a report
  * whose transition the table forbids is REJECTED.
  */
 public final class ApplyExecutionReport {
     private final SchedulerContext ctx;
+    private final Attempts attempts;
+    private final RetryOrDeadLetter retryOrDeadLetter;
 
-    public ApplyExecutionReport(SchedulerContext ctx) {
+    public ApplyExecutionReport(SchedulerContext ctx, Attempts attempts, RetryOrDeadLetter retryOrDeadLetter) {
         this.ctx = ctx;
+        this.attempts = attempts;
+        this.retryOrDeadLetter = retryOrDeadLetter;
     }
 
     public void process(String taskId, ExecutionReport report, SourceRecord source) {
@@ -32,27 +37,37 @@ public final class ApplyExecutionReport {
         }
         StoredExecution execution = task.getExecution();
         if (report.getStatus() == ReportStatus.HEARTBEAT) {
-            store(task, StoredExecution.newBuilder(execution).setLastSignMs(nowMs).build(), false, nowMs);
+            store(task, StoredExecution.newBuilder(execution).setLastSignMs(nowMs).build(), nowMs);
             return;
         }
-        TaskState target = targetOf(report.getStatus());
         if (report.getStatus() == ReportStatus.STARTED && execution.getState() == TaskState.RUNNING) {
             ctx.events().ignored(taskId, task, report.getExecutionId(), report.getAttempt(),
                     "STARTED report ignored: execution is already RUNNING", source, nowMs);
             return;
         }
+        TaskState target = targetOf(report.getStatus());
         if (!StateMachine.isLegal(execution.getState(), target)) {
             ctx.events().rejected(taskId, report.getStatus() + " report not allowed for an execution in state "
                     + execution.getState(), source, nowMs);
             return;
         }
-        StoredExecution next = StoredExecution.newBuilder(execution)
-                .setState(target)
-                .setLastSignMs(nowMs)
-                .setLastError(report.getStatus() == ReportStatus.FAILED ? report.getMessage() : execution.getLastError())
-                .build();
-        ctx.events().transition(task, next, execution.getState(), reasonOf(report), nowMs);
-        store(task, next, StateMachine.isFinal(target), nowMs);
+        store(task, apply(task, execution, report, target, nowMs), nowMs);
+    }
+
+    private StoredExecution apply(StoredTask task, StoredExecution execution, ExecutionReport report, TaskState target,
+                                  long nowMs) {
+        String worker = report.getWorkerId() == null ? null : "worker " + report.getWorkerId();
+        if (report.getStatus() == ReportStatus.FAILED) {
+            String message = report.getMessage() == null ? "no message" : report.getMessage();
+            return retryOrDeadLetter.fail(task, execution, execution.getState(), false, report.getRetryable(), message,
+                    worker == null ? "" : " (" + worker + ")", nowMs);
+        }
+        StoredExecution next = StoredExecution.newBuilder(execution).setState(target).setLastSignMs(nowMs).build();
+        if (target == TaskState.SUCCESS) {
+            next = attempts.disarm(task.getTaskId(), next);
+        }
+        ctx.events().transition(task, next, execution.getState(), worker, nowMs);
+        return next;
     }
 
     /** Why the report concerns nothing current, or null when it applies to the current execution. */
@@ -71,6 +86,9 @@ public final class ApplyExecutionReport {
         if (StateMachine.isFinal(execution.getState())) {
             return "execution already " + execution.getState();
         }
+        if (execution.getState() == TaskState.RETRY_WAITING) {
+            return "attempt " + execution.getAttempt() + " already ended; the execution waits to retry";
+        }
         return null;
     }
 
@@ -85,20 +103,7 @@ public final class ApplyExecutionReport {
         }
     }
 
-    private static String reasonOf(ExecutionReport report) {
-        String worker = report.getWorkerId() == null ? null : "worker " + report.getWorkerId();
-        if (report.getStatus() == ReportStatus.FAILED) {
-            return (report.getRetryable() ? "retryable failure: " : "non-retryable failure: ")
-                    + (report.getMessage() == null ? "no message" : report.getMessage()) + (worker == null ? "" : " (" + worker + ")");
-        }
-        return worker;
-    }
-
-    private void store(StoredTask task, StoredExecution execution, boolean executionEnded, long nowMs) {
-        StoredTask.Builder updated = StoredTask.newBuilder(task).setExecution(execution);
-        if (executionEnded && task.getNextDueAtMs() == null) {
-            updated.setFinishedAtMs(nowMs);
-        }
-        ctx.tasks().put(task.getTaskId(), updated.build());
+    private void store(StoredTask task, StoredExecution execution, long nowMs) {
+        ctx.tasks().save(StoredTask.newBuilder(task).setExecution(execution).build(), nowMs);
     }
 }

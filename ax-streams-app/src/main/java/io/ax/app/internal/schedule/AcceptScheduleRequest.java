@@ -1,6 +1,9 @@
 package io.ax.app.internal.schedule;
 
+import io.ax.app.internal.store.Liveness;
+
 import io.ax.app.internal.topology.SchedulerContext;
+import io.ax.app.internal.wheel.TimerKind;
 import io.ax.schema.AtTrigger;
 import io.ax.schema.DelayTrigger;
 import io.ax.schema.IfExists;
@@ -12,7 +15,8 @@ import io.ax.validation.ScheduleValidator;
 
 /**
  * (new) → PENDING: validates a request, applies {@code ifExists} against a live task with the same taskId
- * (KEEP: ignored; REPLACE: the old one is cancelled), stores the task and sets its first timer.
+ * (KEEP: ignored; REPLACE: the old one is cancelled), stores the task and sets its first timer. A finished
+ * task (kept until its retention ends) does not block a new request with its taskId.
  */
 public final class AcceptScheduleRequest {
     private final SchedulerContext ctx;
@@ -59,9 +63,10 @@ public final class AcceptScheduleRequest {
                 .setExecution(null)
                 .setCancelled(false)
                 .setFinishedAtMs(null)
+                .setPurgeAtMs(null)
                 .build();
-        ctx.tasks().put(taskId, task);
-        ctx.timers().set(firstDueMs, request.getPriority(), taskId);
+        ctx.tasks().save(task, nowMs);
+        ctx.timers().set(firstDueMs, request.getPriority(), taskId, TimerKind.OCCURRENCE);
         ctx.events().pending(task, ExecutionIds.of(taskId, task.getIncarnation(), firstDueMs), firstDueMs,
                 replacing ? "replaces the live task (ifExists=REPLACE)" : null, nowMs);
     }

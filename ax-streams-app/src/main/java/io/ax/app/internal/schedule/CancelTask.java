@@ -1,7 +1,11 @@
 package io.ax.app.internal.schedule;
 
+import io.ax.app.internal.store.Liveness;
+
+import io.ax.app.internal.lifecycle.Attempts;
 import io.ax.app.internal.lifecycle.StateMachine;
 import io.ax.app.internal.topology.SchedulerContext;
+import io.ax.app.internal.wheel.TimerKind;
 import io.ax.schema.CancelRequest;
 import io.ax.schema.SourceRecord;
 import io.ax.schema.StoredExecution;
@@ -15,9 +19,11 @@ import io.ax.schema.TaskState;
  */
 public final class CancelTask {
     private final SchedulerContext ctx;
+    private final Attempts attempts;
 
-    public CancelTask(SchedulerContext ctx) {
+    public CancelTask(SchedulerContext ctx, Attempts attempts) {
         this.ctx = ctx;
+        this.attempts = attempts;
     }
 
     public void process(String taskId, CancelRequest request, SourceRecord source) {
@@ -33,25 +39,25 @@ public final class CancelTask {
             return;
         }
         String reason = "cancelled" + (request.getReason() == null ? "" : ": " + request.getReason());
-        ctx.tasks().put(taskId, endLive(task, TaskState.CANCELLED, reason, nowMs));
+        ctx.tasks().save(endLive(task, TaskState.CANCELLED, reason, nowMs), nowMs);
     }
 
     /**
-     * Ends everything {@code task} has ahead of it: the pending timer and the execution in flight. Returns the
-     * task marked cancelled; the caller stores it (or overwrites it, for a replace).
+     * Ends everything {@code task} has ahead of it: the pending timer and the execution in flight (its timers
+     * too). Returns the task marked cancelled; the caller stores it (or overwrites it, for a replace).
      */
     public StoredTask endLive(StoredTask task, TaskState to, String reason, long nowMs) {
-        StoredTask.Builder ended = StoredTask.newBuilder(task).setCancelled(true).setFinishedAtMs(nowMs);
+        StoredTask.Builder ended = StoredTask.newBuilder(task).setCancelled(true);
         Long nextDueAtMs = task.getNextDueAtMs();
         if (nextDueAtMs != null) {
-            ctx.timers().unset(nextDueAtMs, task.getTaskId());
+            ctx.timers().unset(nextDueAtMs, task.getTaskId(), TimerKind.OCCURRENCE);
             ctx.events().pendingEnded(task, ExecutionIds.of(task.getTaskId(), task.getIncarnation(), nextDueAtMs),
                     nextDueAtMs, to, reason, nowMs);
             ended.setNextDueAtMs(null);
         }
         StoredExecution execution = task.getExecution();
         if (execution != null && StateMachine.isInFlight(execution.getState())) {
-            StoredExecution cancelled = StoredExecution.newBuilder(execution).setState(to).build();
+            StoredExecution cancelled = StoredExecution.newBuilder(attempts.disarm(task.getTaskId(), execution)).setState(to).build();
             ctx.events().transition(task, cancelled, execution.getState(), reason, nowMs);
             if (execution.getState() != TaskState.RETRY_WAITING) {
                 ctx.outputs().dispatch(Dispatches.cancel(task, execution, ctx.settings().defaultTimeoutMs(), nowMs), nowMs);

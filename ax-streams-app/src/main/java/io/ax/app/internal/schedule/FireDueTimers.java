@@ -1,7 +1,10 @@
 package io.ax.app.internal.schedule;
 
+import io.ax.app.internal.lifecycle.Attempts;
 import io.ax.app.internal.lifecycle.StateMachine;
+import io.ax.app.internal.lifecycle.TimeOutSilentExecution;
 import io.ax.app.internal.topology.SchedulerContext;
+import io.ax.app.internal.wheel.TimerKind;
 import io.ax.app.internal.wheel.WheelTimer;
 import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
@@ -10,20 +13,29 @@ import java.util.Optional;
 import org.apache.kafka.streams.processor.Punctuator;
 
 /**
- * PENDING → TRIGGERED: the wall-clock punctuator. Each run fires the timers due by now (at most
- * {@code ax.fire.batch.max}, highest priority first): writes the dispatch, records the execution, and
- * times a periodic task's next occurrence, all in the stream task's exactly-once transaction.
+ * The wall-clock punctuator. Each run fires the timers due by now, at most {@code ax.fire.batch.max}, highest
+ * priority first, each in the stream task's exactly-once transaction:
+ * <ul>
+ *   <li>OCCURRENCE: PENDING → TRIGGERED, and a periodic task's next occurrence is timed;</li>
+ *   <li>RETRY: RETRY_WAITING → TRIGGERED with attempt + 1 and the same executionId;</li>
+ *   <li>TIMEOUT: a silent execution → TIMED_OUT ({@link TimeOutSilentExecution});</li>
+ *   <li>PURGE: a finished task's retention ended: it leaves the store.</li>
+ * </ul>
  *
  * <p>Never early: the wheel hands out only timers whose tick the clock has reached, and ticks round due
- * times up. A timer whose task was cancelled or replaced since it was set is a stale copy and is dropped.
- * Overlap policy: when a periodic occurrence comes due while the previous execution is still in flight,
- * the new one is SKIPPED.
+ * times up. A timer that no longer matches its task (cancelled, replaced, moved) is a stale copy: it is
+ * removed from the index and otherwise ignored. Overlap policy: when a periodic occurrence comes due while
+ * the previous execution is still in flight, the new one is SKIPPED.
  */
 public final class FireDueTimers implements Punctuator {
     private final SchedulerContext ctx;
+    private final Attempts attempts;
+    private final TimeOutSilentExecution timeouts;
 
-    public FireDueTimers(SchedulerContext ctx) {
+    public FireDueTimers(SchedulerContext ctx, Attempts attempts, TimeOutSilentExecution timeouts) {
         this.ctx = ctx;
+        this.attempts = attempts;
+        this.timeouts = timeouts;
     }
 
     @Override
@@ -32,12 +44,23 @@ public final class FireDueTimers implements Punctuator {
     }
 
     private void fire(WheelTimer timer, long nowMs) {
+        ctx.timers().fired(timer);
         StoredTask task = ctx.tasks().get(timer.taskId());
-        if (task == null || task.getNextDueAtMs() == null || task.getNextDueAtMs() != timer.dueAtMs()) {
+        if (task == null) {
             return;
         }
-        ctx.timers().fired(timer);
-        long dueAtMs = timer.dueAtMs();
+        switch (timer.kind()) {
+            case OCCURRENCE -> maybeFireOccurrence(task, timer.dueAtMs(), nowMs);
+            case RETRY -> maybeFireRetry(task, timer.dueAtMs(), nowMs);
+            case TIMEOUT -> timeouts.maybeTimeOut(task, timer.dueAtMs(), nowMs);
+            case PURGE -> ctx.tasks().maybePurge(task.getTaskId(), timer.dueAtMs());
+        }
+    }
+
+    private void maybeFireOccurrence(StoredTask task, long dueAtMs, long nowMs) {
+        if (task.getNextDueAtMs() == null || task.getNextDueAtMs() != dueAtMs) {
+            return;
+        }
         String executionId = ExecutionIds.of(task.getTaskId(), task.getIncarnation(), dueAtMs);
         StoredTask.Builder updated = StoredTask.newBuilder(task).setOccurrences(task.getOccurrences() + 1).setNextDueAtMs(null);
         StoredExecution previous = task.getExecution();
@@ -45,25 +68,31 @@ public final class FireDueTimers implements Punctuator {
             ctx.events().skipped(task, executionId, dueAtMs, "overlap: previous execution " + previous.getExecutionId()
                     + " is still " + previous.getState(), nowMs);
         } else {
-            updated.setExecution(dispatch(task, executionId, dueAtMs, nowMs));
+            StoredExecution execution = StoredExecution.newBuilder()
+                    .setExecutionId(executionId)
+                    .setAttempt(1)
+                    .setState(TaskState.PENDING)
+                    .setDueAtMs(dueAtMs)
+                    .setFiredAtMs(nowMs)
+                    .setLastSignMs(nowMs)
+                    .build();
+            updated.setExecution(attempts.dispatch(task, execution, TaskState.PENDING, null, nowMs));
         }
         maybeTimeNextOccurrence(task, updated, dueAtMs, nowMs);
-        ctx.tasks().put(task.getTaskId(), updated.build());
+        ctx.tasks().save(updated.build(), nowMs);
     }
 
-    private StoredExecution dispatch(StoredTask task, String executionId, long dueAtMs, long nowMs) {
-        StoredExecution execution = StoredExecution.newBuilder()
-                .setExecutionId(executionId)
-                .setAttempt(1)
-                .setState(TaskState.TRIGGERED)
-                .setDueAtMs(dueAtMs)
-                .setFiredAtMs(nowMs)
-                .setLastSignMs(nowMs)
-                .setLastError(null)
-                .build();
-        ctx.outputs().dispatch(Dispatches.run(task, execution, ctx.settings().defaultTimeoutMs(), nowMs), nowMs);
-        ctx.events().transition(task, execution, TaskState.PENDING, null, nowMs);
-        return execution;
+    private void maybeFireRetry(StoredTask task, long dueAtMs, long nowMs) {
+        StoredExecution execution = task.getExecution();
+        if (execution == null || execution.getState() != TaskState.RETRY_WAITING || execution.getRetryAtMs() == null
+                || execution.getRetryAtMs() != dueAtMs) {
+            return;
+        }
+        int attempt = execution.getAttempt() + 1;
+        StoredExecution next = StoredExecution.newBuilder(execution).setAttempt(attempt).setRetryAtMs(null).build();
+        String reason = "attempt " + attempt + " of " + (task.getRequest().getMaxRetries() + 1);
+        ctx.tasks().save(StoredTask.newBuilder(task)
+                .setExecution(attempts.dispatch(task, next, TaskState.RETRY_WAITING, reason, nowMs)).build(), nowMs);
     }
 
     private void maybeTimeNextOccurrence(StoredTask task, StoredTask.Builder updated, long dueAtMs, long nowMs) {
@@ -76,7 +105,7 @@ public final class FireDueTimers implements Punctuator {
         if (next.get().skipped() > 0) {
             updated.setOccurrences(updated.getOccurrences() + next.get().skipped());
         }
-        ctx.timers().set(nextDueMs, task.getRequest().getPriority(), task.getTaskId());
+        ctx.timers().set(nextDueMs, task.getRequest().getPriority(), task.getTaskId(), TimerKind.OCCURRENCE);
         ctx.events().pending(task, ExecutionIds.of(task.getTaskId(), task.getIncarnation(), nextDueMs), nextDueMs,
                 next.get().skipped() > 0 ? next.get().skipped() + " occurrence(s) missed while late (misfire: fire once, then resume)" : null,
                 nowMs);

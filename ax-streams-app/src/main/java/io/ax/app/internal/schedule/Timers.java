@@ -1,6 +1,7 @@
 package io.ax.app.internal.schedule;
 
 import io.ax.app.internal.store.TimerIndex;
+import io.ax.app.internal.wheel.TimerKind;
 import io.ax.app.internal.wheel.TimingWheel;
 import io.ax.app.internal.wheel.WheelTimer;
 import java.util.function.Consumer;
@@ -45,12 +46,12 @@ public final class Timers {
     }
 
     /** Sets a timer, durably. */
-    public void set(long dueAtMs, int priority, String taskId) {
-        index.put(dueAtMs, taskId, priority);
-        Bytes key = TimerIndex.key(dueAtMs, taskId);
+    public void set(long dueAtMs, int priority, String taskId, TimerKind kind) {
+        index.put(dueAtMs, taskId, kind, priority);
+        Bytes key = TimerIndex.key(dueAtMs, taskId, kind);
         if (watermark != null && key.compareTo(watermark) <= 0) {
             // Within the loaded window (so within the horizon): the wheel must hold it too.
-            if (!wheel.add(new WheelTimer(dueAtMs, priority, taskId))) {
+            if (!wheel.add(new WheelTimer(dueAtMs, priority, taskId, kind))) {
                 throw new IllegalStateException("timer inside the loaded window is beyond the wheel horizon: " + dueAtMs);
             }
         } else {
@@ -59,19 +60,18 @@ public final class Timers {
     }
 
     /** Removes a timer from the index; a copy left in the wheel fires stale and the caller ignores it. */
-    public void unset(long dueAtMs, String taskId) {
-        index.delete(dueAtMs, taskId);
+    public void unset(long dueAtMs, String taskId, TimerKind kind) {
+        index.delete(dueAtMs, taskId, kind);
     }
 
     /** Removes a fired timer from the index. */
     public void fired(WheelTimer timer) {
-        index.delete(timer.dueAtMs(), timer.taskId());
+        index.delete(timer.dueAtMs(), timer.taskId(), timer.kind());
     }
 
     /**
      * Loads what came within the horizon, then fires through {@code handler} the timers due by
-     * {@code nowMs}, at most {@code limit}. The handler must call {@link #fired} or {@link #unset} for
-     * timers that are still current.
+     * {@code nowMs}, at most {@code limit}. The handler calls {@link #fired} for each, current or stale.
      */
     public int fireDue(long nowMs, Consumer<WheelTimer> handler, int limit) {
         refill();
@@ -100,7 +100,8 @@ public final class Timers {
                     nextDue = dueAtMs;
                     break;
                 }
-                wheel.add(new WheelTimer(dueAtMs, TimerIndex.priority(timer.value), TimerIndex.taskId(timer.key)));
+                wheel.add(new WheelTimer(dueAtMs, TimerIndex.priority(timer.value), TimerIndex.taskId(timer.key),
+                        TimerIndex.kind(timer.key)));
                 watermark = timer.key;
             }
         }

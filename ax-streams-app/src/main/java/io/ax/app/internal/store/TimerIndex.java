@@ -1,5 +1,6 @@
 package io.ax.app.internal.store;
 
+import io.ax.app.internal.wheel.TimerKind;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.utils.Bytes;
@@ -7,11 +8,12 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * The durable truth of every pending timer of one partition: a RocksDB store keyed by 8-byte big-endian
- * due time followed by the taskId's UTF-8 bytes, so a range scan yields timers in due order. The value is
- * one byte, the task's priority. Changelogged like every store.
+ * The durable truth of every pending timer of one partition: a RocksDB store keyed by
+ * {@code 8-byte big-endian due time | taskId UTF-8 | 0x00 | kind}, so a range scan yields timers in due
+ * order. The value is one byte, the task's priority. Changelogged like every store.
  *
- * <p>Due times are non-negative (validated on accept), so big-endian byte order is numeric order.
+ * <p>Due times are non-negative (validated on accept), so big-endian byte order is numeric order. TaskIds
+ * contain no control characters (validated), so the 0x00 separator is unambiguous.
  */
 public final class TimerIndex {
     private final KeyValueStore<Bytes, byte[]> store;
@@ -20,9 +22,10 @@ public final class TimerIndex {
         this.store = store;
     }
 
-    public static Bytes key(long dueAtMs, String taskId) {
+    public static Bytes key(long dueAtMs, String taskId, TimerKind kind) {
         byte[] id = taskId.getBytes(StandardCharsets.UTF_8);
-        return Bytes.wrap(ByteBuffer.allocate(Long.BYTES + id.length).putLong(dueAtMs).put(id).array());
+        return Bytes.wrap(ByteBuffer.allocate(Long.BYTES + id.length + 2).putLong(dueAtMs).put(id).put((byte) 0)
+                .put(kind.code()).array());
     }
 
     public static long dueAtMs(Bytes key) {
@@ -31,15 +34,20 @@ public final class TimerIndex {
 
     public static String taskId(Bytes key) {
         byte[] bytes = key.get();
-        return new String(bytes, Long.BYTES, bytes.length - Long.BYTES, StandardCharsets.UTF_8);
+        return new String(bytes, Long.BYTES, bytes.length - Long.BYTES - 2, StandardCharsets.UTF_8);
     }
 
-    public void put(long dueAtMs, String taskId, int priority) {
-        store.put(key(dueAtMs, taskId), new byte[] {(byte) priority});
+    public static TimerKind kind(Bytes key) {
+        byte[] bytes = key.get();
+        return TimerKind.of(bytes[bytes.length - 1]);
     }
 
-    public void delete(long dueAtMs, String taskId) {
-        store.delete(key(dueAtMs, taskId));
+    public void put(long dueAtMs, String taskId, TimerKind kind, int priority) {
+        store.put(key(dueAtMs, taskId, kind), new byte[] {(byte) priority});
+    }
+
+    public void delete(long dueAtMs, String taskId, TimerKind kind) {
+        store.delete(key(dueAtMs, taskId, kind));
     }
 
     /** Timers from {@code fromInclusive} (null = the first) onwards, in due order. Close the iterator. */

@@ -12,16 +12,20 @@ import org.apache.kafka.streams.Topology;
  *
  * <pre>
  * ax.requests ─┐                                  ┌─► ax.dispatch
- *              ├─► ax-scheduler (tasks, timers) ──┤
- * ax.results ──┘     └ wall-clock punctuator      └─► ax.state
+ * ax.results ──┼─► ax-scheduler (tasks, timers) ──┼─► ax.state
+ * ax.retry ────┘     └ wall-clock punctuator      ├─► ax.retry (read back: times the retry)
+ *                                                 └─► ax.dead-letter
  * </pre>
  */
 public final class AxTopology {
     public static final String REQUESTS_SOURCE = "ax-requests-source";
     public static final String RESULTS_SOURCE = "ax-results-source";
+    public static final String RETRY_SOURCE = "ax-retry-source";
     public static final String SCHEDULER = "ax-scheduler";
     public static final String DISPATCH_SINK = "ax-dispatch-sink";
     public static final String STATE_SINK = "ax-state-sink";
+    public static final String RETRY_SINK = "ax-retry-sink";
+    public static final String DEAD_LETTER_SINK = "ax-dead-letter-sink";
 
     private AxTopology() {
     }
@@ -35,11 +39,15 @@ public final class AxTopology {
         Topology topology = new Topology();
         topology.addSource(REQUESTS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.requests());
         topology.addSource(RESULTS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.results());
-        topology.addProcessor(SCHEDULER, () -> new TaskProcessor(settings), REQUESTS_SOURCE, RESULTS_SOURCE);
+        topology.addSource(RETRY_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.retry());
+        topology.addProcessor(SCHEDULER, () -> new TaskProcessor(settings), REQUESTS_SOURCE, RESULTS_SOURCE, RETRY_SOURCE);
         topology.addStateStore(AxStores.tasks(), SCHEDULER);
         topology.addStateStore(AxStores.timers(), SCHEDULER);
         topology.addSink(DISPATCH_SINK, topics.dispatch(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
         topology.addSink(STATE_SINK, topics.state(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
+        topology.addSink(RETRY_SINK, topics.retry(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
+        topology.addSink(DEAD_LETTER_SINK, topics.deadLetter(), Serdes.String().serializer(), Serdes.ByteArray().serializer(),
+                SCHEDULER);
         return topology;
     }
 }

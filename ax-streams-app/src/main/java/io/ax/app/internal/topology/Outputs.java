@@ -3,7 +3,9 @@ package io.ax.app.internal.topology;
 import io.ax.AxHeaders;
 import io.ax.codec.JsonForms;
 import io.ax.codec.WireCodec;
+import io.ax.schema.DeadLetter;
 import io.ax.schema.DispatchTask;
+import io.ax.schema.RetryRecord;
 import io.ax.schema.StateChange;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -11,7 +13,7 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 
 /**
- * Where the scheduler's output goes: the dispatch and state sinks of {@link AxTopology}. Everything
+ * Where the scheduler's output goes: the dispatch, state, retry and dead-letter sinks of {@link AxTopology}. Everything
  * forwarded in one processing step or punctuation commits in the same exactly-once transaction as the
  * store updates made in it.
  */
@@ -31,6 +33,22 @@ public final class Outputs {
         headers.add(AxHeaders.JOB_TYPE, utf8(task.getJobType()));
         headers.add(AxHeaders.DUE_AT, utf8(Long.toString(task.getDueAtMs())));
         context.forward(new Record<>(task.getTaskId(), WireCodec.encode(task), nowMs, headers), AxTopology.DISPATCH_SINK);
+    }
+
+    /** Writes the RETRY_WAITING log record the scheduler times the next attempt from. */
+    public void retry(String taskId, RetryRecord retry, long nowMs) {
+        context.forward(new Record<>(taskId, WireCodec.encode(retry), nowMs, new RecordHeaders()), AxTopology.RETRY_SINK);
+    }
+
+    /** Writes a failed execution to the dead-letter topic, with headers for kcat. */
+    public void deadLetter(DeadLetter letter, long nowMs) {
+        DispatchTask dispatch = letter.getDispatch();
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(AxHeaders.EXECUTION_ID, utf8(dispatch.getExecutionId()));
+        headers.add(AxHeaders.ATTEMPT, utf8(Integer.toString(dispatch.getAttempt())));
+        headers.add(AxHeaders.JOB_TYPE, utf8(dispatch.getJobType()));
+        headers.add(AxHeaders.ERROR, utf8(letter.getReason()));
+        context.forward(new Record<>(dispatch.getTaskId(), WireCodec.encode(letter), nowMs, headers), AxTopology.DEAD_LETTER_SINK);
     }
 
     /** Writes one JSON line to the state topic. */

@@ -2,16 +2,24 @@ package io.ax.app.internal.topology;
 
 import io.ax.InvalidRequestException;
 import io.ax.app.internal.lifecycle.ApplyExecutionReport;
+import io.ax.app.internal.lifecycle.Attempts;
 import io.ax.app.internal.lifecycle.Events;
+import io.ax.app.internal.lifecycle.TimeOutSilentExecution;
+import io.ax.app.internal.retry.ApplyRetryRecord;
+import io.ax.app.internal.retry.RetryOrDeadLetter;
 import io.ax.app.internal.schedule.AcceptScheduleRequest;
 import io.ax.app.internal.schedule.CancelTask;
 import io.ax.app.internal.schedule.FireDueTimers;
+import io.ax.app.internal.schedule.ReplayTask;
 import io.ax.app.internal.schedule.Timers;
 import io.ax.app.internal.store.AxStores;
+import io.ax.app.internal.store.TaskStore;
 import io.ax.app.internal.store.TimerIndex;
 import io.ax.app.internal.wheel.TimingWheel;
 import io.ax.codec.WireCodec;
 import io.ax.schema.CancelRequest;
+import io.ax.schema.ReplayRequest;
+import io.ax.schema.RetryRecord;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.SourceRecord;
 import io.ax.validation.ScheduleValidator;
@@ -25,7 +33,8 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
  * The one processor node of the scheduler. One instance per stream task (partition) owns every task keyed
- * to it: requests and reports arrive here (co-partitioned), and a wall-clock punctuator fires its timers.
+ * to it: requests, reports and retry records arrive here (co-partitioned), and a wall-clock punctuator fires
+ * its timers.
  * It only routes; each transition lives in its own class.
  *
  * <p>A record that cannot be decoded or breaks a rule becomes a REJECTED event on {@code ax.state} naming
@@ -37,7 +46,9 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     private SchedulerContext ctx;
     private AcceptScheduleRequest acceptScheduleRequest;
     private CancelTask cancelTask;
+    private ReplayTask replayTask;
     private ApplyExecutionReport applyExecutionReport;
+    private ApplyRetryRecord applyRetryRecord;
 
     public TaskProcessor(SchedulerSettings settings) {
         this.settings = settings;
@@ -51,11 +62,17 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         Timers timers = new Timers(new TimerIndex(context.getStateStore(AxStores.TIMERS)),
                 new TimingWheel(settings.tickMs(), settings.wheelSize(), nowMs), settings.maxWheelTimers());
         timers.rebuild(nowMs);
-        ctx = new SchedulerContext(context.getStateStore(AxStores.TASKS), timers, outputs, new Events(outputs), settings, context);
-        cancelTask = new CancelTask(ctx);
+        TaskStore tasks = new TaskStore(context.getStateStore(AxStores.TASKS), timers, settings.retentionMs());
+        ctx = new SchedulerContext(tasks, timers, outputs, new Events(outputs), settings, context);
+        Attempts attempts = new Attempts(ctx);
+        RetryOrDeadLetter retryOrDeadLetter = new RetryOrDeadLetter(ctx, attempts);
+        cancelTask = new CancelTask(ctx, attempts);
         acceptScheduleRequest = new AcceptScheduleRequest(ctx, cancelTask);
-        applyExecutionReport = new ApplyExecutionReport(ctx);
-        context.schedule(Duration.ofMillis(settings.tickMs()), PunctuationType.WALL_CLOCK_TIME, new FireDueTimers(ctx));
+        replayTask = new ReplayTask(ctx);
+        applyExecutionReport = new ApplyExecutionReport(ctx, attempts, retryOrDeadLetter);
+        applyRetryRecord = new ApplyRetryRecord(ctx);
+        context.schedule(Duration.ofMillis(settings.tickMs()), PunctuationType.WALL_CLOCK_TIME,
+                new FireDueTimers(ctx, attempts, new TimeOutSilentExecution(ctx, retryOrDeadLetter)));
     }
 
     @Override
@@ -63,10 +80,13 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         SourceRecord source = sourceOf(context.recordMetadata().orElseThrow());
         try {
             ScheduleValidator.validateTaskId(record.key());
-            if (source.getTopic().equals(settings.topics().requests())) {
+            String topic = source.getTopic();
+            if (topic.equals(settings.topics().requests())) {
                 processRequest(record, source);
-            } else {
+            } else if (topic.equals(settings.topics().results())) {
                 applyExecutionReport.process(record.key(), WireCodec.decodeReport(record.value()), source);
+            } else {
+                applyRetryRecord.process(record.key(), WireCodec.decodeBinary(record.value(), RetryRecord.class), source);
             }
         } catch (InvalidRequestException e) {
             ctx.events().rejected(record.key(), e.getMessage(), source, ctx.nowMs());
@@ -77,6 +97,8 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         SpecificRecord request = WireCodec.decodeRequest(record.value());
         if (request instanceof CancelRequest cancel) {
             cancelTask.process(record.key(), cancel, source);
+        } else if (request instanceof ReplayRequest replay) {
+            replayTask.process(record.key(), replay, source);
         } else {
             acceptScheduleRequest.process(record.key(), (ScheduleRequest) request, record.timestamp(), source);
         }

@@ -6,7 +6,10 @@ import io.ax.AxHeaders;
 import io.ax.AxTopics;
 import io.ax.app.config.AxConfig;
 import io.ax.codec.WireCodec;
+import io.ax.app.internal.store.AxStores;
+import io.ax.schema.DeadLetter;
 import io.ax.schema.DispatchTask;
+import io.ax.schema.RetryRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +25,8 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
 
 /**
@@ -38,6 +43,8 @@ final class SchedulerHarness implements AutoCloseable {
     private final TestInputTopic<String, byte[]> results;
     private final TestOutputTopic<String, byte[]> dispatch;
     private final TestOutputTopic<String, byte[]> state;
+    private final TestOutputTopic<String, byte[]> retry;
+    private final TestOutputTopic<String, byte[]> deadLetter;
     private Instant now = T0;
 
     SchedulerHarness(Path stateDir) {
@@ -55,6 +62,8 @@ final class SchedulerHarness implements AutoCloseable {
         results = driver.createInputTopic(topics.results(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
         dispatch = driver.createOutputTopic(topics.dispatch(), Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
         state = driver.createOutputTopic(topics.state(), Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
+        retry = driver.createOutputTopic(topics.retry(), Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
+        deadLetter = driver.createOutputTopic(topics.deadLetter(), Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
     }
 
     static Path tempDir() {
@@ -109,6 +118,37 @@ final class SchedulerHarness implements AutoCloseable {
                     record.timestamp()));
         }
         return out;
+    }
+
+    /** Retry records written since the last call. */
+    List<RetryRecord> retries() {
+        return retry.readValuesToList().stream().map(v -> WireCodec.decodeBinary(v, RetryRecord.class)).toList();
+    }
+
+    /** Dead letters written since the last call. */
+    List<DeadLetter> deadLetters() {
+        return deadLetter.readValuesToList().stream().map(v -> WireCodec.decodeBinary(v, DeadLetter.class)).toList();
+    }
+
+    /** Tasks in the task store (exact: counts the entries). */
+    long storedTasks() {
+        return count(driver.getKeyValueStore(AxStores.TASKS));
+    }
+
+    /** Timers in the timer index. */
+    long storedTimers() {
+        return count(driver.getKeyValueStore(AxStores.TIMERS));
+    }
+
+    private static long count(KeyValueStore<?, ?> store) {
+        long n = 0;
+        try (KeyValueIterator<?, ?> all = store.all()) {
+            while (all.hasNext()) {
+                all.next();
+                n++;
+            }
+        }
+        return n;
     }
 
     /** State events written since the last call, as JSON trees. */

@@ -12,7 +12,7 @@ class TimingWheelTest {
     private final List<WheelTimer> fired = new ArrayList<>();
 
     private static WheelTimer timer(long dueAtMs) {
-        return new WheelTimer(dueAtMs, 4, "t" + dueAtMs);
+        return new WheelTimer(dueAtMs, 4, "t" + dueAtMs, TimerKind.OCCURRENCE);
     }
 
     @Test
@@ -81,10 +81,10 @@ class TimingWheelTest {
     @Test
     void shouldFireAtMostTheLimitHighestPriorityFirst() {
         TimingWheel wheel = new TimingWheel(TICK, 8, 1000);
-        wheel.add(new WheelTimer(1010, 1, "low"));
-        wheel.add(new WheelTimer(1010, 9, "high"));
-        wheel.add(new WheelTimer(1010, 5, "mid"));
-        wheel.add(new WheelTimer(1020, 9, "next-tick"));
+        wheel.add(new WheelTimer(1010, 1, "low", TimerKind.OCCURRENCE));
+        wheel.add(new WheelTimer(1010, 9, "high", TimerKind.OCCURRENCE));
+        wheel.add(new WheelTimer(1010, 5, "mid", TimerKind.OCCURRENCE));
+        wheel.add(new WheelTimer(1020, 9, "next-tick", TimerKind.OCCURRENCE));
         assertThat(wheel.poll(1020, fired::add, 2)).isEqualTo(2);
         assertThat(fired).extracting(WheelTimer::taskId).containsExactly("high", "mid");
         assertThat(wheel.poll(1020, fired::add, 2)).isEqualTo(2);

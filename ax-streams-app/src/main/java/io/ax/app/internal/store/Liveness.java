@@ -1,4 +1,4 @@
-package io.ax.app.internal.schedule;
+package io.ax.app.internal.store;
 
 import io.ax.app.internal.lifecycle.StateMachine;
 import io.ax.schema.StoredTask;
