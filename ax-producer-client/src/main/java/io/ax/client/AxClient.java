@@ -6,6 +6,7 @@ import io.ax.codec.AvroTrust;
 import io.ax.client.internal.ProducerDefaults;
 import io.ax.client.internal.RequestSender;
 import io.ax.schema.CancelRequest;
+import io.ax.schema.ReplayRequest;
 import io.ax.validation.ScheduleLimits;
 import io.ax.validation.ScheduleValidator;
 import java.time.Clock;
@@ -87,6 +88,20 @@ public final class AxClient implements AutoCloseable {
     public CompletableFuture<RecordMetadata> cancel(String taskId, String reason) {
         ScheduleValidator.validateTaskId(taskId);
         return sender.send(taskId, new CancelRequest(reason));
+    }
+
+    /**
+     * Asks the scheduler to run a dead-lettered task again: a task whose last execution ended FAILED gets a new
+     * execution, due now, with a new executionId. The outcome appears on the state topic: PENDING (then
+     * TRIGGERED), or IGNORED when the task is unknown, still live, or did not end FAILED.
+     *
+     * @param reason free text recorded on the new execution's PENDING event, may be null
+     * @return completes when Kafka acknowledged the request, or exceptionally when sending failed
+     * @throws InvalidRequestException when the taskId is empty, too long or has control characters
+     */
+    public CompletableFuture<RecordMetadata> replay(String taskId, String reason) {
+        ScheduleValidator.validateTaskId(taskId);
+        return sender.send(taskId, new ReplayRequest(reason));
     }
 
     /** Sends buffered requests now and waits for them to complete. */

@@ -8,6 +8,7 @@ import io.ax.InvalidRequestException;
 import io.ax.codec.WireCodec;
 import io.ax.schema.AtTrigger;
 import io.ax.schema.CancelRequest;
+import io.ax.schema.ReplayRequest;
 import io.ax.schema.CronTrigger;
 import io.ax.schema.DelayTrigger;
 import io.ax.schema.IfExists;
@@ -166,6 +167,15 @@ class AxClientSendTest {
         client.cancel("invoice-42");
 
         assertThat(WireCodec.decodeRequest(onlySent().value())).isEqualTo(new CancelRequest(null));
+    }
+
+    @Test
+    void shouldSendReplayRequest() {
+        client.replay("invoice-42", "smtp fixed");
+
+        ProducerRecord<String, byte[]> sent = onlySent();
+        assertThat(sent.key()).isEqualTo("invoice-42");
+        assertThat(WireCodec.decodeRequest(sent.value())).isEqualTo(new ReplayRequest("smtp fixed"));
     }
 
     @Test

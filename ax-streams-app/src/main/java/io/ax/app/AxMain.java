@@ -3,14 +3,16 @@ package io.ax.app;
 import io.ax.app.cli.BrokerCommand;
 import io.ax.codec.AvroTrust;
 import io.ax.app.cli.DemoCommand;
+import io.ax.app.cli.ReplayCommand;
 import io.ax.app.cli.RunCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code ax} launcher: {@code ax broker}, {@code ax run}, {@code ax demo}. */
+/** The {@code ax} launcher: {@code ax demo}, {@code ax broker}, {@code ax run}, {@code ax replay}. */
 @Command(name = "ax", mixinStandardHelpOptions = true, version = "ax 0.1.0",
         description = "A Kafka-native distributed task scheduler.",
-        subcommands = {DemoCommand.class, BrokerCommand.class, RunCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DemoCommand.class, BrokerCommand.class, RunCommand.class, ReplayCommand.class,
+                CommandLine.HelpCommand.class})
 public final class AxMain {
     static {
         AvroTrust.ensureAxSchemasTrusted();

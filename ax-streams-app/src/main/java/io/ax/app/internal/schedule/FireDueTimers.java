@@ -90,7 +90,7 @@ public final class FireDueTimers implements Punctuator {
         }
         int attempt = execution.getAttempt() + 1;
         StoredExecution next = StoredExecution.newBuilder(execution).setAttempt(attempt).setRetryAtMs(null).build();
-        String reason = "attempt " + attempt + " of " + (task.getRequest().getMaxRetries() + 1);
+        String reason = "retry " + execution.getAttempt() + " of " + task.getRequest().getMaxRetries();
         ctx.tasks().save(StoredTask.newBuilder(task)
                 .setExecution(attempts.dispatch(task, next, TaskState.RETRY_WAITING, reason, nowMs)).build(), nowMs);
     }

@@ -48,7 +48,7 @@ class LifecycleTest {
             assertThat(second.header(AxHeaders.ATTEMPT)).isEqualTo("2");
             assertThat(ax.events()).singleElement().satisfies(e -> {
                 assertThat(e.get("from").asText() + "->" + e.get("to").asText()).isEqualTo("RETRY_WAITING->TRIGGERED");
-                assertThat(e.get("reason").asText()).isEqualTo("attempt 2 of 3");
+                assertThat(e.get("reason").asText()).isEqualTo("retry 1 of 2");
             });
             ax.report("t1", report(second, "SUCCEEDED", ""));
             assertThat(ax.transitions()).containsExactly("SUCCESS");
