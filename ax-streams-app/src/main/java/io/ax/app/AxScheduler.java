@@ -33,9 +33,9 @@ public final class AxScheduler implements AutoCloseable {
     private final KafkaStreams streams;
     private final CountDownLatch running = new CountDownLatch(1);
 
-    private AxScheduler(AxConfig config) {
+    private AxScheduler(AxConfig config, int partitions) {
         Properties props = config.streamsProperties();
-        streams = new KafkaStreams(AxTopology.build(config), props);
+        streams = new KafkaStreams(AxTopology.build(config, partitions), props);
         streams.setUncaughtExceptionHandler(e -> {
             // A bug, not bad input (bad input is rejected on ax.state): log it and let Streams replace the thread.
             log.error("Stream thread failed; replacing it", e);
@@ -51,12 +51,13 @@ public final class AxScheduler implements AutoCloseable {
 
     /** Creates or checks the topics, then starts processing. */
     public static AxScheduler start(AxConfig config) {
+        int partitions;
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 config.getString(AxConfig.BOOTSTRAP_SERVERS_CONFIG)))) {
-            TopicSetup.ensure(admin, config.topics(), config.getInt(AxConfig.TOPIC_PARTITIONS_CONFIG),
+            partitions = TopicSetup.ensure(admin, config.topics(), config.getInt(AxConfig.TOPIC_PARTITIONS_CONFIG),
                     config.getShort(AxConfig.TOPIC_REPLICATION_CONFIG));
         }
-        AxScheduler scheduler = new AxScheduler(config);
+        AxScheduler scheduler = new AxScheduler(config, partitions);
         scheduler.streams.start();
         return scheduler;
     }

@@ -24,6 +24,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,6 +76,13 @@ class LifecycleIT {
                  TopicRecorder state = new TopicRecorder(bootstrap, topics.state(), CLOCK);
                  TopicRecorder deadLetters = new TopicRecorder(bootstrap, topics.deadLetter(), CLOCK)) {
                 worker.start();
+                String misplaced = "misplaced-task";
+                int wrongPartition = 1 - io.ax.app.internal.topology.KeyPartition.of(misplaced, 2);
+                try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap),
+                        new StringSerializer(), new ByteArraySerializer())) {
+                    raw.send(new ProducerRecord<>(topics.requests(), wrongPartition, misplaced,
+                            "{\"jobType\":\"mail\",\"delayMs\":0}".getBytes(StandardCharsets.UTF_8))).get();
+                }
                 client.schedule("flaky-1").jobType("flaky").after(Duration.ZERO).backoff(Duration.ofMillis(200)).submit().get();
                 client.schedule("mail-1").jobType("mail").after(Duration.ZERO).maxRetries(1)
                         .backoff(Duration.ofMillis(200)).submit().get();
@@ -94,6 +106,12 @@ class LifecycleIT {
                 List<String> executionIds = events(state, "mail-1").stream().map(e -> e.path("executionId").asText())
                         .distinct().toList();
                 assertThat(executionIds).as("the replay is a new execution").hasSize(2);
+
+                assertThat(events(state, misplaced)).singleElement().satisfies(e -> {
+                    assertThat(e.get("to").asText()).isEqualTo("REJECTED");
+                    assertThat(e.get("reason").asText()).contains("belongs on partition " + (1 - wrongPartition))
+                            .contains("kcat: -X partitioner=murmur2_random");
+                });
             }
         }
     }

@@ -19,7 +19,7 @@ public final class Docs {
 
     /** {@code describe()} of the topology with default settings. */
     public static String topology() {
-        return AxTopology.build(new AxConfig(Map.of(AxConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092"))).describe() + "\n";
+        return AxTopology.build(new AxConfig(Map.of(AxConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092")), 0).describe() + "\n";
     }
 
     /** The settings of {@link AxConfig} as a Markdown table. */

@@ -38,7 +38,8 @@ public final class TopicSetup {
         }
     }
 
-    public static void ensure(Admin admin, AxTopics topics, int partitions, short replicationFactor) {
+    /** @return the partition count the co-partitioned topics share */
+    public static int ensure(Admin admin, AxTopics topics, int partitions, short replicationFactor) {
         Map<String, Integer> existing = describe(admin, topics.all());
         List<NewTopic> missing = new ArrayList<>();
         for (String topic : topics.all()) {
@@ -48,7 +49,9 @@ public final class TopicSetup {
             }
         }
         create(admin, missing);
-        checkCoPartitioned(describe(admin, topics.coPartitioned()), topics);
+        Map<String, Integer> counts = describe(admin, topics.coPartitioned());
+        checkCoPartitioned(counts, topics);
+        return counts.values().iterator().next();
     }
 
     /** Missing co-partitioned topics take the count of the existing ones, so a partial setup is completed consistently. */

@@ -30,8 +30,9 @@ public final class AxTopology {
     private AxTopology() {
     }
 
-    public static Topology build(AxConfig config) {
-        return build(SchedulerSettings.from(config));
+    /** The topology for input topics of {@code partitions} partitions (0: unknown, as in docs and tests). */
+    public static Topology build(AxConfig config, int partitions) {
+        return build(SchedulerSettings.from(config, partitions));
     }
 
     public static Topology build(SchedulerSettings settings) {

@@ -80,6 +80,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         SourceRecord source = sourceOf(context.recordMetadata().orElseThrow());
         try {
             ScheduleValidator.validateTaskId(record.key());
+            requireKeyPartition(record.key(), source);
             String topic = source.getTopic();
             if (topic.equals(settings.topics().requests())) {
                 processRequest(record, source);
@@ -101,6 +102,21 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             replayTask.process(record.key(), replay, source);
         } else {
             acceptScheduleRequest.process(record.key(), (ScheduleRequest) request, record.timestamp(), source);
+        }
+    }
+
+    /**
+     * Every record about a task must reach the partition that owns it. ax (Java producers, Kafka Streams) places
+     * keys with murmur2; a producer with another partitioner (librdkafka's default, so kcat's) would split a
+     * task's requests, reports and retries over partitions that do not know each other. Refuse such records with
+     * a reason that says how to produce them instead.
+     */
+    private void requireKeyPartition(String taskId, SourceRecord source) {
+        int expected = KeyPartition.of(taskId, settings.partitions());
+        if (expected >= 0 && expected != source.getPartition()) {
+            throw new InvalidRequestException("taskId", "taskId " + taskId + " belongs on partition " + expected + " of "
+                    + source.getTopic() + " (murmur2 of the key, the Java client's default) but arrived on partition "
+                    + source.getPartition() + "; produce with the default Java partitioner (kcat: -X partitioner=murmur2_random)");
         }
     }
 

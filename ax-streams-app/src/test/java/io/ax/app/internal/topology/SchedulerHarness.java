@@ -57,7 +57,7 @@ final class SchedulerHarness implements AutoCloseable {
         props.put(AxConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.putAll(overrides);
         AxConfig config = new AxConfig(props);
-        driver = new TopologyTestDriver(AxTopology.build(config), config.streamsProperties(), T0);
+        driver = new TopologyTestDriver(AxTopology.build(config, 1), config.streamsProperties(), T0);
         requests = driver.createInputTopic(topics.requests(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
         results = driver.createInputTopic(topics.results(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
         dispatch = driver.createOutputTopic(topics.dispatch(), Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
