@@ -4,13 +4,19 @@ import io.ax.AxTopics;
 import io.ax.codec.AvroTrust;
 import io.ax.worker.internal.ClientConfigs;
 import io.ax.worker.internal.DispatchLoop;
-import io.ax.worker.internal.DispatchRunner;
+import io.ax.worker.internal.ExecutionRunner;
+import io.ax.worker.internal.Heartbeats;
+import io.ax.worker.internal.KafkaReportSink;
+import io.ax.worker.internal.Outcomes;
 import io.ax.worker.internal.Reports;
+import io.ax.worker.internal.WorkerParts;
 import io.ax.worker.internal.Sleeper;
 import io.ax.worker.internal.WorkerIds;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -28,17 +34,24 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Consumes the dispatch topic in a consumer group, runs the {@link JobHandler} registered for each task's job
- * type, and reports STARTED and then SUCCEEDED or FAILED to the results topic.
+ * type, and reports STARTED, HEARTBEATs while it runs, then SUCCEEDED or FAILED to the results topic.
  *
- * <p>Guarantees: at-least-once (a batch's offsets are committed only after its handlers finished and their
- * reports were acknowledged; a crash redelivers); only committed dispatches are read
- * ({@code read_committed}); a handler never starts before its task's due time by this worker's clock.
- * Dispatches whose job type has no handler here are skipped without a report, because another worker group
- * may serve them (see {@link #skippedUnknownJobType()}); cancel signals are ignored for now.
+ * <p>Guarantees: at-least-once (a dispatch's offset is committed only after its handler finished and its reports
+ * were acknowledged, tracked per partition when handlers finish out of order; a crash means redelivery, never
+ * loss); pair handlers with an idempotency guard ({@code io.ax.worker.idempotency}) for one effect per
+ * executionId. Only committed dispatches are read ({@code read_committed}); a handler never starts before its
+ * task's due time by this worker's clock. Each job type runs at most its limit of handlers at once on threads of
+ * its own, so a slow job type cannot delay another; when a job type has {@link Builder#maxWaitingPerJobType}
+ * dispatches waiting the worker pauses fetching until it drains (never drops, never stalls the poll loop). A
+ * cancel signal interrupts the matching handler ({@link JobContext#isCancelled()}).
  *
- * <p>{@link #start()} runs the loop on its own non-daemon thread, which keeps the JVM alive like Kafka
- * Streams' threads; {@link #close()} stops it. Loading this class makes Avro trust {@code io.ax.schema}, so
- * {@code -Dorg.apache.avro.SERIALIZABLE_PACKAGES} is not needed.
+ * <p>Bad input: a dispatch that cannot be decoded is reported FAILED (not retryable) with the reason and
+ * committed past. A job type with no handler here is skipped, logged and counted ({@link #skippedUnknownJobType()}),
+ * because another worker group may serve it; {@link Builder#failUnknownJobTypes()} reports it FAILED instead.
+ *
+ * <p>{@link #start()} runs the loop on its own non-daemon thread, which keeps the JVM alive like Kafka Streams'
+ * threads; {@link #close(Duration)} shuts down gracefully. Loading this class makes Avro trust
+ * {@code io.ax.schema}, so {@code -Dorg.apache.avro.SERIALIZABLE_PACKAGES} is not needed.
  */
 public final class AxWorker implements AutoCloseable {
     static {
@@ -46,27 +59,24 @@ public final class AxWorker implements AutoCloseable {
     }
 
     private static final Logger log = LoggerFactory.getLogger(AxWorker.class);
-    private static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration DEFAULT_GRACE = Duration.ofSeconds(30);
     private static final Duration INTERRUPTED_HANDLERS_GRACE = Duration.ofSeconds(5);
     private static final Duration POLL_TIMEOUT = Duration.ofSeconds(1);
 
     private enum State { CREATED, RUNNING, CLOSED }
 
     private final String workerId;
-    private final DispatchRunner runner;
     private final DispatchLoop loop;
-    private final ExecutorService handlerThreads;
     private final Thread loopThread;
     private final AtomicReference<State> state = new AtomicReference<>(State.CREATED);
 
-    private AxWorker(String workerId, DispatchRunner runner, DispatchLoop loop, ExecutorService handlerThreads) {
+    private AxWorker(String workerId, DispatchLoop loop) {
         this.workerId = workerId;
-        this.runner = runner;
         this.loop = loop;
-        this.handlerThreads = handlerThreads;
         this.loopThread = new Thread(loop, "ax-worker-" + workerId);
     }
 
+    /** Starts configuring a worker. */
     public static Builder builder() {
         return new Builder();
     }
@@ -84,17 +94,21 @@ public final class AxWorker implements AutoCloseable {
         log.info("Worker {} started", workerId);
     }
 
-    /** Same as {@link #close(Duration)} with 30 seconds. */
+    /** Same as {@link #close(Duration)} with a 30-second grace period. */
     @Override
     public void close() {
-        close(DEFAULT_CLOSE_TIMEOUT);
+        close(DEFAULT_GRACE);
     }
 
     /**
-     * Stops polling, lets the running batch finish and commit for up to {@code timeout}, then interrupts the
-     * handlers still running (their dispatches are redelivered) and closes the Kafka clients. Idempotent.
+     * Shuts down gracefully: stops fetching and starting handlers (dispatches not started yet are left for
+     * redelivery), lets running handlers finish for up to {@code grace}, reporting and committing them; then
+     * interrupts the ones still running, which are reported as retryable failures; a handler that ignores the
+     * interrupt for 5 more seconds is reported retryable and left uncommitted. Finally closes the Kafka clients.
+     * Blocks until done. Idempotent.
      */
-    public void close(Duration timeout) {
+    public void close(Duration grace) {
+        Objects.requireNonNull(grace, "grace");
         State previous = state.getAndSet(State.CLOSED);
         if (previous == State.CLOSED) {
             return;
@@ -105,17 +119,21 @@ public final class AxWorker implements AutoCloseable {
         }
         loop.stop();
         try {
-            loopThread.join(Math.max(1, timeout.toMillis()));
+            loopThread.join(Math.max(1, grace.toMillis()));
             if (loopThread.isAlive()) {
-                log.warn("Worker {}: handlers still running after {}; interrupting them", workerId, timeout);
-                handlerThreads.shutdownNow();
+                log.warn("Worker {}: handlers still running after {}; interrupting them", workerId, grace);
+                loop.interruptHandlers();
+                loopThread.join(INTERRUPTED_HANDLERS_GRACE.toMillis());
+            }
+            if (loopThread.isAlive()) {
+                loop.abandon();
                 loopThread.join(INTERRUPTED_HANDLERS_GRACE.toMillis());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         if (loopThread.isAlive()) {
-            log.error("Worker {} did not stop: a handler ignores interruption; its Kafka clients stay open", workerId);
+            log.error("Worker {} did not stop; its Kafka clients may stay open", workerId);
         } else {
             log.info("Worker {} closed", workerId);
         }
@@ -131,9 +149,14 @@ public final class AxWorker implements AutoCloseable {
         return workerId;
     }
 
-    /** How many dispatches were skipped because no handler here serves their job type. */
+    /** How many dispatches had a job type no handler here serves (skipped, or reported FAILED in strict mode). */
     public long skippedUnknownJobType() {
-        return runner.skippedUnknownJobType();
+        return loop.skippedUnknownJobType();
+    }
+
+    /** How many dispatch records could not be decoded (reported FAILED, not retryable, when their headers allowed). */
+    public long undecodableDispatches() {
+        return loop.undecodable();
     }
 
     /** Configures an {@link AxWorker}. Not thread-safe. */
@@ -144,7 +167,11 @@ public final class AxWorker implements AutoCloseable {
         private AxTopics topics = AxTopics.defaults();
         private Clock clock = Clock.systemUTC();
         private int concurrency = 4;
+        private int maxWaitingPerJobType = 100;
+        private boolean failUnknownJobTypes;
         private final Map<String, JobHandler> handlers = new LinkedHashMap<>();
+        private final Map<String, Integer> limits = new HashMap<>();
+        private final List<Class<? extends Throwable>> fatalExceptions = new ArrayList<>();
         private final Map<String, Object> consumerProperties = new HashMap<>();
         private final Map<String, Object> producerProperties = new HashMap<>();
         private Consumer<String, byte[]> consumer;
@@ -184,16 +211,22 @@ public final class AxWorker implements AutoCloseable {
             return this;
         }
 
-        /** Handler threads, so at most this many handlers run at once; default 4. */
+        /** How many handlers of one job type may run at once, unless its handler was given a limit; default 4. */
         public Builder concurrency(int concurrency) {
-            if (concurrency < 1) {
-                throw new IllegalArgumentException("concurrency must be >= 1: " + concurrency);
-            }
-            this.concurrency = concurrency;
+            this.concurrency = requireAtLeastOne("concurrency", concurrency);
             return this;
         }
 
-        /** Runs dispatches of {@code jobType} with {@code handler}. At least one is required. */
+        /**
+         * How many dispatches of one job type may wait for a free handler before the worker pauses fetching;
+         * default 100. Up to this backlog a slow job type does not hold back any other.
+         */
+        public Builder maxWaitingPerJobType(int maxWaiting) {
+            this.maxWaitingPerJobType = requireAtLeastOne("maxWaitingPerJobType", maxWaiting);
+            return this;
+        }
+
+        /** Runs dispatches of {@code jobType} with {@code handler}, at most {@link #concurrency} at once. */
         public Builder handler(String jobType, JobHandler handler) {
             Objects.requireNonNull(jobType, "jobType");
             Objects.requireNonNull(handler, "handler");
@@ -206,9 +239,38 @@ public final class AxWorker implements AutoCloseable {
             return this;
         }
 
+        /** Runs dispatches of {@code jobType} with {@code handler}, at most {@code maxConcurrency} at once. */
+        public Builder handler(String jobType, int maxConcurrency, JobHandler handler) {
+            requireAtLeastOne("maxConcurrency of " + jobType, maxConcurrency);
+            handler(jobType, handler);
+            limits.put(jobType, maxConcurrency);
+            return this;
+        }
+
         /**
-         * Any Kafka consumer setting. Defaults: {@code auto.offset.reset=earliest}, {@code max.poll.records} =
-         * 10 x concurrency. Fixed, because the guarantees rest on them: {@code enable.auto.commit=false},
+         * Exceptions (and their subclasses) that fail an attempt for good when a handler throws them; any other
+         * exception is a retryable failure. May be called more than once.
+         */
+        @SafeVarargs
+        public final Builder fatalExceptions(Class<? extends Throwable>... types) {
+            for (Class<? extends Throwable> type : types) {
+                fatalExceptions.add(Objects.requireNonNull(type, "fatal exception type"));
+            }
+            return this;
+        }
+
+        /**
+         * Reports a dispatch whose job type has no handler here FAILED (not retryable) instead of skipping it.
+         * Use it only when this worker group is the only one reading the dispatch topic.
+         */
+        public Builder failUnknownJobTypes() {
+            this.failUnknownJobTypes = true;
+            return this;
+        }
+
+        /**
+         * Any Kafka consumer setting. Defaults: {@code auto.offset.reset=earliest}, {@code max.poll.records=500}.
+         * Fixed, because the guarantees rest on them: {@code enable.auto.commit=false},
          * {@code isolation.level=read_committed}, the deserializers.
          */
         public Builder consumerProperty(String key, Object value) {
@@ -244,9 +306,10 @@ public final class AxWorker implements AutoCloseable {
                 throw new IllegalStateException("AxWorker has no bootstrap servers: call bootstrapServers(\"host:port\")");
             }
             String id = workerId != null ? workerId : WorkerIds.defaultId();
-            DispatchRunner runner = new DispatchRunner(handlers, new Reports(id, clock), clock, sleeper);
+            Map<String, Integer> laneLimits = new LinkedHashMap<>();
+            handlers.keySet().forEach(jobType -> laneLimits.put(jobType, limits.getOrDefault(jobType, concurrency)));
             Consumer<String, byte[]> dispatches = consumer != null ? consumer
-                    : new KafkaConsumer<>(ClientConfigs.consumer(bootstrapServers, groupId, id, concurrency, consumerProperties));
+                    : new KafkaConsumer<>(ClientConfigs.consumer(bootstrapServers, groupId, id, consumerProperties));
             Producer<String, byte[]> results;
             try {
                 results = producer != null ? producer
@@ -255,9 +318,23 @@ public final class AxWorker implements AutoCloseable {
                 dispatches.close();
                 throw e;
             }
-            ExecutorService handlerThreads = Executors.newFixedThreadPool(concurrency, threadsNamed("ax-handler-" + id + "-"));
-            DispatchLoop loop = new DispatchLoop(dispatches, results, runner, handlerThreads, topics, POLL_TIMEOUT);
-            return new AxWorker(id, runner, loop, handlerThreads);
+            Reports reports = new Reports(id, clock);
+            KafkaReportSink sink = new KafkaReportSink(results, topics.results());
+            Heartbeats heartbeats = new Heartbeats(id);
+            ExecutionRunner runner = new ExecutionRunner(handlers, reports, sink, new Outcomes(fatalExceptions),
+                    heartbeats, clock, sleeper);
+            int threads = laneLimits.values().stream().mapToInt(Integer::intValue).sum();
+            ExecutorService handlerThreads = Executors.newFixedThreadPool(threads, threadsNamed("ax-handler-" + id + "-"));
+            WorkerParts parts = new WorkerParts(dispatches, results, topics, runner, reports, sink, heartbeats,
+                    handlerThreads, laneLimits, maxWaitingPerJobType, failUnknownJobTypes);
+            return new AxWorker(id, new DispatchLoop(parts, POLL_TIMEOUT));
+        }
+
+        private static int requireAtLeastOne(String name, int value) {
+            if (value < 1) {
+                throw new IllegalArgumentException(name + " must be >= 1: " + value);
+            }
+            return value;
         }
 
         private static ThreadFactory threadsNamed(String prefix) {

@@ -3,7 +3,10 @@ package io.ax.worker;
 import java.time.Duration;
 import java.time.Instant;
 
-/** What a {@link JobHandler} knows about the attempt it runs. Immutable. */
+/**
+ * What a {@link JobHandler} knows about the attempt it runs, and how it talks back while it runs. The
+ * attempt's fields never change; {@link #heartbeat()} and {@link #isCancelled()} may be called from any thread.
+ */
 public interface JobContext {
     /** The task's id, as given when it was scheduled. */
     String taskId();
@@ -34,4 +37,17 @@ public interface JobContext {
 
     /** How long the scheduler waits for a sign of life before it times the attempt out. */
     Duration timeout();
+
+    /**
+     * Reports a sign of life now (a HEARTBEAT on the results topic). The worker already sends one every third of
+     * {@link #timeout()} while the handler runs; call this to say more, e.g. after each chunk of a long job.
+     */
+    void heartbeat();
+
+    /**
+     * Whether a cancel signal arrived for this execution. The worker also interrupts the handler's thread when one
+     * arrives, so blocking calls end with {@link InterruptedException}; a handler that does not block should poll
+     * this and stop early. A cancelled execution's result is recorded but no longer changes the task.
+     */
+    boolean isCancelled();
 }

@@ -15,20 +15,17 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * acknowledged; only committed dispatches are read; the worker's own (de)serializers).
  */
 public final class ClientConfigs {
-    /** Records per poll, per handler thread: a batch is a few rounds of handlers, short next to max.poll.interval.ms. */
-    static final int MAX_POLL_RECORDS_PER_THREAD = 10;
 
     private ClientConfigs() {
     }
 
-    public static Map<String, Object> consumer(String bootstrapServers, String groupId, String workerId, int concurrency,
+    public static Map<String, Object> consumer(String bootstrapServers, String groupId, String workerId,
                                                Map<String, Object> overrides) {
         Map<String, Object> config = new HashMap<>();
         putIfNotNull(config, ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, workerId);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_POLL_RECORDS_PER_THREAD * concurrency);
         config.putAll(overrides);
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

@@ -9,20 +9,33 @@ import java.time.Instant;
 
 /**
  * A {@link JobContext} read once from a decoded {@link DispatchTask}, so handlers never see Avro types.
- * Immutable: the payload is copied in and out. (Not a record, because a record would expose its array.)
+ * Its fields are immutable (the payload is copied in and out); heartbeats and the cancel flag go to the
+ * worker through an {@link ExecutionControl}. (Not a record, because a record would expose its array.)
  */
 public final class DispatchJobContext implements JobContext {
     private final DispatchTask task;
     private final byte[] payload;
+    private final ExecutionControl control;
 
-    private DispatchJobContext(DispatchTask task, byte[] payload) {
+    private DispatchJobContext(DispatchTask task, byte[] payload, ExecutionControl control) {
         this.task = task;
         this.payload = payload;
+        this.control = control;
     }
 
     /** Takes ownership of {@code task}: the caller must not change it afterwards. */
-    public static DispatchJobContext of(DispatchTask task) {
-        return new DispatchJobContext(task, bytes(task.getPayload()));
+    public static DispatchJobContext of(DispatchTask task, ExecutionControl control) {
+        return new DispatchJobContext(task, bytes(task.getPayload()), control);
+    }
+
+    @Override
+    public void heartbeat() {
+        control.heartbeat();
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return control.isCancelled();
     }
 
     @Override

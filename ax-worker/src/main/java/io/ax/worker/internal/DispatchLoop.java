@@ -2,13 +2,16 @@ package io.ax.worker.internal;
 
 import io.ax.AxTopics;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -20,52 +23,73 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The worker's poll loop: poll a batch of dispatches, run them on the handler threads, wait for every
- * handler and for its reports to be acknowledged, then commit. So a crash means redelivery, never loss.
+ * The worker's poll loop. It never waits for a handler: it polls, hands each RUN to its job type's lane,
+ * applies completions, and commits per partition the lowest offset not yet done ({@link OffsetTracker}), so a
+ * crash means redelivery, never loss. It polls at least every {@code busyPollTimeout} while work is in flight,
+ * so it stays far inside {@code max.poll.interval.ms} however long handlers take; when a lane's queue is full
+ * it pauses every assigned partition and resumes them once the lanes have room.
  *
- * <p>Per partition the commit covers the longest prefix of the batch that is dealt with; the consumer is
- * rewound to the first record that is not (interrupted before its due time, or a report not acknowledged),
- * which is polled again. The loop never polls while a batch runs, so a rebalance cannot revoke a partition
- * under a running handler; a batch that outlives {@code max.poll.interval.ms} loses the group membership,
- * its commit fails, and its records are redelivered to the new owner.
+ * <p>On a rebalance it commits what is done for the revoked partitions and drops their waiting executions
+ * (the new owner gets them); handlers already running finish, and their reports still go out.
  *
- * <p>Runs on one thread; only {@link #stop()} may be called from another.
+ * <p>Shutdown, driven by {@code AxWorker.close}: {@link #stop()} stops fetching and starting handlers and drops
+ * waiting ones (not reported, not committed: redelivered); the loop keeps polling (all partitions paused, so the
+ * group membership holds) and committing until the running handlers are done. {@link #interruptHandlers()}
+ * interrupts them (they report retryable); {@link #abandon()} reports the ones that ignore interruption as
+ * retryable, leaves their offsets uncommitted, and ends the loop. Then the clients are closed.
+ *
+ * <p>Runs on one thread; {@link #stop()}, {@link #interruptHandlers()} and {@link #abandon()} may be called
+ * from any thread.
  */
 public final class DispatchLoop implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(DispatchLoop.class);
+    private static final Duration BUSY_POLL_TIMEOUT = Duration.ofMillis(50);
 
     private final Consumer<String, byte[]> consumer;
     private final Producer<String, byte[]> producer;
-    private final DispatchRunner runner;
-    private final ExecutorService handlerThreads;
     private final AxTopics topics;
+    private final Intake intake;
+    private final ExecutionRunner runner;
+    private final Lanes lanes;
+    private final ExecutorService handlerThreads;
+    private final Heartbeats heartbeats;
+    private final Reports reports;
+    private final ReportSink sink;
     private final Duration pollTimeout;
+    private final OffsetTracker offsets = new OffsetTracker();
+    private final Set<Execution> inFlight = new HashSet<>();
+    private final ConcurrentLinkedQueue<Runnable> fromOtherThreads = new ConcurrentLinkedQueue<>();
     private volatile boolean stopping;
+    private volatile boolean interruptRequested;
+    private volatile boolean abandonRequested;
+    private boolean interrupted;
 
-    public DispatchLoop(Consumer<String, byte[]> consumer, Producer<String, byte[]> producer, DispatchRunner runner,
-                        ExecutorService handlerThreads, AxTopics topics, Duration pollTimeout) {
-        this.consumer = consumer;
-        this.producer = producer;
-        this.runner = runner;
-        this.handlerThreads = handlerThreads;
-        this.topics = topics;
+    public DispatchLoop(WorkerParts parts, Duration pollTimeout) {
+        this.consumer = parts.consumer();
+        this.producer = parts.producer();
+        this.topics = parts.topics();
+        this.runner = parts.runner();
+        this.reports = parts.reports();
+        this.sink = parts.sink();
+        this.heartbeats = parts.heartbeats();
+        this.handlerThreads = parts.handlerThreads();
+        this.intake = new Intake(runner, reports, sink, parts.failUnknownJobTypes());
+        this.lanes = new Lanes(parts.limits(), parts.queueCapacity(), handlerThreads,
+                execution -> runner.run(execution, completion -> fromOtherThreads.add(() -> apply(completion))));
         this.pollTimeout = pollTimeout;
     }
 
     @Override
     public void run() {
         try {
-            consumer.subscribe(List.of(topics.dispatch()));
+            consumer.subscribe(List.of(topics.dispatch()), new Rebalance());
             while (!stopping) {
-                processBatch(consumer.poll(pollTimeout));
+                accept(poll(inFlight.isEmpty() ? pollTimeout : BUSY_POLL_TIMEOUT));
+                applyCompletions();
+                maybePauseOrResume();
+                commit(offsets.toCommit(null));
             }
-        } catch (WakeupException e) {
-            if (!stopping) {
-                log.error("Worker loop woken up without being stopped; stopping", e);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            log.warn("Worker loop interrupted; stopping. Uncommitted dispatches will be redelivered");
+            drain();
         } catch (Throwable e) {
             log.error("Worker loop stopped by an unexpected error; uncommitted dispatches will be redelivered", e);
         } finally {
@@ -73,34 +97,39 @@ public final class DispatchLoop implements Runnable {
         }
     }
 
-    /** Asks the loop to finish its current batch and stop; thread-safe. */
+    /** Stops fetching and starting handlers; the loop ends when the running ones are done. Thread-safe. */
     public void stop() {
         stopping = true;
         consumer.wakeup();
     }
 
-    /** Runs one batch to completion and commits what is dealt with. Visible for testing. */
-    public void processBatch(ConsumerRecords<String, byte[]> records) throws InterruptedException {
-        if (records.isEmpty()) {
-            return;
-        }
-        Map<TopicPartition, List<InFlight>> batch = submit(records);
-        Map<TopicPartition, OffsetAndMetadata> commits = new HashMap<>();
-        Map<TopicPartition, Long> rewinds = new HashMap<>();
-        for (Map.Entry<TopicPartition, List<InFlight>> partition : batch.entrySet()) {
-            maybeAdvance(partition.getKey(), partition.getValue(), commits, rewinds);
-        }
-        commit(commits);
-        rewinds.forEach((partition, offset) -> {
-            log.warn("Rewinding {} to offset {}: dispatches from there were not dealt with and will be redelivered",
-                    partition, offset);
-            consumer.seek(partition, offset);
-        });
+    /** Interrupts the running handlers (after the grace period). Thread-safe. */
+    public void interruptHandlers() {
+        interruptRequested = true;
+        consumer.wakeup();
+    }
+
+    /** Gives up on handlers that ignore interruption and ends the loop. Thread-safe. */
+    public void abandon() {
+        abandonRequested = true;
+        consumer.wakeup();
+    }
+
+    /** Dispatches skipped because no handler here serves their job type (or reported, in strict mode). */
+    public long skippedUnknownJobType() {
+        return intake.skippedUnknownJobType();
+    }
+
+    /** Dispatch records that could not be decoded (reported FAILED when their headers allowed). */
+    public long undecodable() {
+        return intake.undecodable();
     }
 
     /** Closes the handler threads and both clients; called by the loop thread when it ends, or instead of it. */
     public void closeClients() {
+        lanes.close();
         handlerThreads.shutdownNow();
+        heartbeats.close();
         try {
             producer.close();
         } catch (RuntimeException e) {
@@ -113,57 +142,138 @@ public final class DispatchLoop implements Runnable {
         }
     }
 
-    private Map<TopicPartition, List<InFlight>> submit(ConsumerRecords<String, byte[]> records) {
-        Map<TopicPartition, List<InFlight>> batch = new HashMap<>();
-        for (TopicPartition partition : records.partitions()) {
-            List<InFlight> inFlight = new ArrayList<>();
-            for (ConsumerRecord<String, byte[]> record : records.records(partition)) {
-                RecordReports reports = new RecordReports(producer, topics.results());
-                inFlight.add(new InFlight(record, handlerThreads.submit(() -> runner.run(record, reports)), reports));
-            }
-            batch.put(partition, inFlight);
-        }
-        return batch;
-    }
-
-    /**
-     * Waits for every record of the partition (even past one not dealt with, so nothing from this batch still
-     * runs when the rewound records are polled again), then notes how far the partition may be committed.
-     */
-    private static void maybeAdvance(TopicPartition partition, List<InFlight> inFlight,
-                                     Map<TopicPartition, OffsetAndMetadata> commits, Map<TopicPartition, Long> rewinds)
-            throws InterruptedException {
-        Long firstUndone = null;
-        for (InFlight record : inFlight) {
-            if (!record.awaitDone() && firstUndone == null) {
-                firstUndone = record.record().offset();
-            }
-        }
-        long firstOffset = inFlight.get(0).record().offset();
-        long nextOffset = inFlight.get(inFlight.size() - 1).record().offset() + 1;
-        long commitOffset = firstUndone == null ? nextOffset : firstUndone;
-        if (commitOffset > firstOffset) {
-            commits.put(partition, new OffsetAndMetadata(commitOffset));
-        }
-        if (firstUndone != null) {
-            rewinds.put(partition, firstUndone);
+    private ConsumerRecords<String, byte[]> poll(Duration timeout) {
+        try {
+            return consumer.poll(timeout);
+        } catch (WakeupException e) {
+            return ConsumerRecords.empty(); // stop(), interruptHandlers() or abandon(): the loop looks at the flags
         }
     }
 
-    private void commit(Map<TopicPartition, OffsetAndMetadata> offsets) {
-        if (offsets.isEmpty()) {
+    private void accept(ConsumerRecords<String, byte[]> records) {
+        for (ConsumerRecord<String, byte[]> record : records) {
+            TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+            offsets.register(partition, record.offset());
+            Runnable settled = () -> fromOtherThreads.add(() -> offsets.complete(partition, record.offset()));
+            Execution execution = intake.take(record, this::cancel, settled);
+            if (execution != null) {
+                inFlight.add(execution);
+                lanes.submit(execution);
+            }
+        }
+    }
+
+    private void cancel(String executionId) {
+        inFlight.stream().filter(e -> e.executionId().equals(executionId)).forEach(e -> {
+            log.info("Cancelling {}", e);
+            e.cancel();
+        });
+    }
+
+    private void applyCompletions() {
+        for (Runnable task = fromOtherThreads.poll(); task != null; task = fromOtherThreads.poll()) {
+            task.run();
+        }
+    }
+
+    private void apply(Completion completion) {
+        Execution execution = completion.execution();
+        inFlight.remove(execution);
+        switch (completion.kind()) {
+            case DONE -> offsets.complete(execution.partition(), execution.offset());
+            case NOT_STARTED -> log.debug("Leaving {} uncommitted", execution);
+            case NOT_ACKNOWLEDGED -> maybeRunAgain(execution);
+            case WORKER_ERROR -> {
+                stopping = true;
+                abandonRequested = true;
+            }
+        }
+    }
+
+    private void maybeRunAgain(Execution execution) {
+        if (stopping || !offsets.isPending(execution.partition(), execution.offset())) {
+            return;
+        }
+        Execution again = new Execution(execution.record(), execution.task());
+        inFlight.add(again);
+        lanes.submit(again);
+    }
+
+    private void maybePauseOrResume() {
+        if (stopping || lanes.isFull()) {
+            consumer.pause(consumer.assignment());
+        } else if (!consumer.paused().isEmpty()) {
+            consumer.resume(consumer.paused());
+        }
+    }
+
+    private void drain() {
+        log.info("Stopping: {} handlers running; waiting dispatches are left for redelivery", inFlight.size());
+        lanes.close();
+        lanes.dropWaiting(e -> true).forEach(inFlight::remove);
+        while (!inFlight.isEmpty() && !abandonRequested) {
+            maybePauseOrResume();
+            poll(BUSY_POLL_TIMEOUT);
+            applyCompletions();
+            commit(offsets.toCommit(null));
+            maybeInterrupt();
+        }
+        for (Execution execution : inFlight) {
+            log.error("Handler of {} ignored interruption; reporting it retryable, leaving it uncommitted", execution);
+            sink.send(execution.taskId(), reports.failed(execution.executionId(), execution.task().getAttempt(), true,
+                    "the worker shut down and the handler did not stop"), error -> { });
+        }
+        applyCompletions();
+        commit(offsets.toCommit(null));
+    }
+
+    private void maybeInterrupt() {
+        if (interruptRequested && !interrupted) {
+            interrupted = true;
+            log.warn("Grace period over: interrupting {} running handlers", inFlight.size());
+            inFlight.forEach(Execution::interruptForShutdown);
+        }
+    }
+
+    private void commit(Map<TopicPartition, OffsetAndMetadata> toCommit) {
+        if (toCommit.isEmpty()) {
             return;
         }
         try {
             try {
-                consumer.commitSync(offsets);
+                consumer.commitSync(toCommit);
             } catch (WakeupException e) {
-                // stop() was called during the batch; the wakeup is spent, so finish this commit, then stop.
-                consumer.commitSync(offsets);
+                consumer.commitSync(toCommit); // the wakeup was meant for poll; it is spent now
             }
+            offsets.committed(toCommit);
         } catch (CommitFailedException | RebalanceInProgressException e) {
-            log.warn("Could not commit {}: the group rebalanced, so these dispatches will be redelivered to their new owner",
-                    offsets, e);
+            log.warn("Could not commit {}: the group rebalanced; these dispatches will be redelivered", toCommit, e);
+        }
+    }
+
+    private void forget(Collection<TopicPartition> partitions) {
+        offsets.forget(partitions);
+        lanes.dropWaiting(e -> partitions.contains(e.partition())).forEach(inFlight::remove);
+    }
+
+    /** Runs inside poll(), on the loop thread. */
+    private final class Rebalance implements ConsumerRebalanceListener {
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            applyCompletions();
+            commit(offsets.toCommit(partitions));
+            forget(partitions);
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            log.info("Assigned {}", partitions);
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            log.warn("Lost {} without a clean revocation; their unfinished dispatches will be redelivered", partitions);
+            forget(partitions);
         }
     }
 }

@@ -22,6 +22,10 @@ public final class Reports {
         return report(executionId, attempt, ReportStatus.STARTED, true, null);
     }
 
+    public ExecutionReport heartbeat(String executionId, int attempt) {
+        return report(executionId, attempt, ReportStatus.HEARTBEAT, true, null);
+    }
+
     /** SUCCEEDED, or FAILED with the result's retryable flag and message. */
     public ExecutionReport finished(String executionId, int attempt, Result result) {
         if (result.isSuccess()) {

@@ -1,0 +1,22 @@
+package io.ax.worker.internal;
+
+/** What a running handler can ask of the worker through its {@link io.ax.worker.JobContext}. Thread-safe. */
+public interface ExecutionControl {
+    /** A control for contexts that run outside a worker: heartbeats go nowhere, nothing is cancelled. */
+    ExecutionControl DETACHED = new ExecutionControl() {
+        @Override
+        public void heartbeat() {
+        }
+
+        @Override
+        public boolean isCancelled() {
+            return false;
+        }
+    };
+
+    /** Reports HEARTBEAT now. */
+    void heartbeat();
+
+    /** Whether a cancel signal arrived for this execution. */
+    boolean isCancelled();
+}

@@ -1,0 +1,173 @@
+package io.ax.worker.internal;
+
+import io.ax.schema.DispatchTask;
+import io.ax.worker.JobHandler;
+import io.ax.worker.Result;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+/**
+ * Runs one {@link Execution} on a handler thread: wait for its due time, report STARTED, run the handler with
+ * heartbeats, report how it ended, and hand a {@link Completion} to the loop once every report is acknowledged.
+ *
+ * <p>Never starts a handler before the task's {@code dueAt} by the worker's clock. A handler that throws is a
+ * retryable failure unless the exception is declared fatal ({@link Outcomes}). An execution cancelled before it
+ * started is reported FAILED (not retryable) without running; one interrupted by a shutdown is reported
+ * retryable. Thread-safe: one instance serves all handler threads. The handler map must not change.
+ */
+public final class ExecutionRunner {
+    /** MDC keys set while a handler runs, so the handler's own log lines carry the task. */
+    public static final String MDC_TASK_ID = "ax.taskId";
+    public static final String MDC_EXECUTION_ID = "ax.executionId";
+
+    private static final Logger log = LoggerFactory.getLogger(ExecutionRunner.class);
+
+    private final Map<String, JobHandler> handlers;
+    private final Reports reports;
+    private final ReportSink sink;
+    private final Outcomes outcomes;
+    private final Heartbeats heartbeats;
+    private final Clock clock;
+    private final Sleeper sleeper;
+
+    public ExecutionRunner(Map<String, JobHandler> handlers, Reports reports, ReportSink sink, Outcomes outcomes,
+                           Heartbeats heartbeats, Clock clock, Sleeper sleeper) {
+        this.handlers = Map.copyOf(handlers);
+        this.reports = reports;
+        this.sink = sink;
+        this.outcomes = outcomes;
+        this.heartbeats = heartbeats;
+        this.clock = clock;
+        this.sleeper = sleeper;
+    }
+
+    boolean serves(String jobType) {
+        return handlers.containsKey(jobType);
+    }
+
+    /** Runs {@code execution} on the calling thread; calls {@code done} exactly once, maybe from another thread. */
+    void run(Execution execution, Consumer<Completion> done) {
+        execution.attach(Thread.currentThread());
+        try {
+            Acks acks = new Acks(error -> done.accept(new Completion(execution,
+                    error == null ? Completion.Kind.DONE : Completion.Kind.NOT_ACKNOWLEDGED)));
+            if (!execution.isCancelled() && !waitUntilDue(execution) && !execution.isCancelled()) {
+                log.info("Stopped before the due time of {}; not started, it will be redelivered", execution);
+                done.accept(new Completion(execution, Completion.Kind.NOT_STARTED));
+                return;
+            }
+            if (execution.isCancelled()) {
+                log.info("Cancelled before it started: {}", execution);
+                send(execution, reports.failed(execution.executionId(), execution.task().getAttempt(), false,
+                        "cancelled before the handler started"), acks);
+            } else {
+                execute(execution, acks);
+            }
+            acks.seal();
+        } catch (VirtualMachineError e) {
+            log.error("Handler of {} threw {}; stopping the worker without committing it", execution, e.toString());
+            done.accept(new Completion(execution, Completion.Kind.WORKER_ERROR));
+            throw e;
+        } finally {
+            execution.detach();
+        }
+    }
+
+    private void execute(Execution execution, Acks acks) {
+        DispatchTask task = execution.task();
+        send(execution, reports.started(task.getExecutionId(), task.getAttempt()), acks);
+        log.debug("Started {} jobType={}", execution, task.getJobType());
+        Heartbeats.Beat beat = heartbeats.start(task.getTimeoutMs(), () -> heartbeat(execution));
+        Result result;
+        try {
+            result = runHandler(execution, new ExecutionControl() {
+                @Override
+                public void heartbeat() {
+                    beat.beat();
+                }
+
+                @Override
+                public boolean isCancelled() {
+                    return execution.isCancelled();
+                }
+            });
+        } finally {
+            beat.stop();
+        }
+        send(execution, reports.finished(task.getExecutionId(), task.getAttempt(), result), acks);
+        if (result.isSuccess()) {
+            log.debug("Succeeded {}", execution);
+        } else {
+            log.info("Failed {} retryable={} message={}", execution, result.isRetryable(), result.message());
+        }
+    }
+
+    private Result runHandler(Execution execution, ExecutionControl control) {
+        MDC.put(MDC_TASK_ID, execution.taskId());
+        MDC.put(MDC_EXECUTION_ID, execution.executionId());
+        try {
+            return explain(execution, outcomes.of(handlers.get(execution.jobType())
+                    .handle(DispatchJobContext.of(execution.task(), control))));
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Throwable e) {
+            log.warn("Handler threw for {}", execution, e);
+            return explain(execution, outcomes.of(e));
+        } finally {
+            MDC.remove(MDC_TASK_ID);
+            MDC.remove(MDC_EXECUTION_ID);
+        }
+    }
+
+    /** A failure caused by a cancel signal or a shutdown says so; a shutdown never makes a failure final. */
+    private static Result explain(Execution execution, Result result) {
+        if (result.isSuccess()) {
+            return result;
+        }
+        if (execution.isCancelled()) {
+            return Result.fatal("cancelled while running: " + result.message());
+        }
+        if (execution.isStopping()) {
+            return Result.retryable("interrupted by worker shutdown: " + result.message());
+        }
+        return result;
+    }
+
+    private void heartbeat(Execution execution) {
+        sink.send(execution.taskId(), reports.heartbeat(execution.executionId(), execution.task().getAttempt()), error -> {
+            if (error != null) {
+                log.warn("A heartbeat for {} was not acknowledged: {}", execution, error.toString());
+            }
+        });
+    }
+
+    private void send(Execution execution, io.ax.schema.ExecutionReport report, Acks acks) {
+        Consumer<Exception> ack = acks.expect();
+        sink.send(execution.taskId(), report, error -> {
+            if (error != null) {
+                log.error("A {} report for {} was not acknowledged; it will run again", report.getStatus(), execution, error);
+            }
+            ack.accept(error);
+        });
+    }
+
+    /** @return false when interrupted before the due time: the handler must not run */
+    private boolean waitUntilDue(Execution execution) {
+        long waitMs = execution.task().getDueAtMs() - clock.millis();
+        while (waitMs > 0) {
+            log.debug("Holding {} for {} ms until its due time", execution, waitMs);
+            try {
+                sleeper.sleep(Duration.ofMillis(waitMs));
+            } catch (InterruptedException e) {
+                return false;
+            }
+            waitMs = execution.task().getDueAtMs() - clock.millis();
+        }
+        return true;
+    }
+}

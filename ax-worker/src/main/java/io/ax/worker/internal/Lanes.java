@@ -1,0 +1,111 @@
+package io.ax.worker.internal;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+/**
+ * One lane per job type: a queue and a limit on how many of its executions run at once. Executions run on one
+ * shared pool whose size is the sum of the limits, so a lane at its limit never takes a thread from another
+ * lane: a slow job type cannot delay a fast one. A lane whose queue reaches {@code queueCapacity} makes
+ * {@link #isFull()} true, and the loop then pauses fetching (backpressure) until it drains.
+ *
+ * <p>Thread-safe: the loop submits, handler threads finish.
+ */
+final class Lanes {
+    private static final class Lane {
+        final int limit;
+        final ArrayDeque<Execution> queue = new ArrayDeque<>();
+        int running;
+
+        Lane(int limit) {
+            this.limit = limit;
+        }
+    }
+
+    private final Map<String, Lane> lanes = new LinkedHashMap<>();
+    private final ExecutorService threads;
+    private final int queueCapacity;
+    private final Consumer<Execution> body;
+    private boolean closed;
+
+    /** @param body runs one execution on a pool thread; must not throw except for a VirtualMachineError */
+    Lanes(Map<String, Integer> limits, int queueCapacity, ExecutorService threads, Consumer<Execution> body) {
+        limits.forEach((jobType, limit) -> lanes.put(jobType, new Lane(limit)));
+        this.queueCapacity = queueCapacity;
+        this.threads = threads;
+        this.body = body;
+    }
+
+    static int threadsNeeded(Map<String, Integer> limits) {
+        return limits.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    synchronized void submit(Execution execution) {
+        Lane lane = lanes.get(execution.jobType());
+        lane.queue.add(execution);
+        maybeStart(lane);
+    }
+
+    /** Whether some job type has {@code queueCapacity} executions waiting. */
+    synchronized boolean isFull() {
+        for (Lane lane : lanes.values()) {
+            if (lane.queue.size() >= queueCapacity) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Removes the waiting (not started) executions that match; they will not run here. */
+    synchronized List<Execution> dropWaiting(Predicate<Execution> which) {
+        List<Execution> dropped = new ArrayList<>();
+        for (Lane lane : lanes.values()) {
+            for (Iterator<Execution> it = lane.queue.iterator(); it.hasNext(); ) {
+                Execution execution = it.next();
+                if (which.test(execution)) {
+                    it.remove();
+                    dropped.add(execution);
+                }
+            }
+        }
+        return dropped;
+    }
+
+    /** Starts nothing more; waiting executions stay queued until {@link #dropWaiting dropped}. */
+    synchronized void close() {
+        closed = true;
+    }
+
+    private void maybeStart(Lane lane) {
+        while (!closed && lane.running < lane.limit && !lane.queue.isEmpty()) {
+            Execution execution = lane.queue.poll();
+            lane.running++;
+            try {
+                threads.execute(() -> {
+                    try {
+                        body.accept(execution);
+                    } finally {
+                        finished(lane);
+                    }
+                });
+            } catch (RejectedExecutionException e) {
+                lane.running--;
+                lane.queue.addFirst(execution);
+                return;
+            }
+        }
+    }
+
+    private synchronized void finished(Lane lane) {
+        lane.running--;
+        maybeStart(lane);
+    }
+}

@@ -1,0 +1,191 @@
+package io.ax.worker.testing;
+
+import io.ax.worker.JobContext;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A {@link JobContext} for unit tests: build it with the fields the handler reads, then inspect how often the
+ * handler called {@link #heartbeat()}, or {@link #cancel()} it from the test. Thread-safe.
+ *
+ * <pre>{@code
+ * TestJobContext context = TestJobContext.builder("invoice-42").jobType("email").payload("{\"to\":\"a@b.c\"}").build();
+ * assertThat(HandlerTester.create().run(handler, context)).isEqualTo(Result.success());
+ * }</pre>
+ */
+public final class TestJobContext implements JobContext {
+    private final String taskId;
+    private final String executionId;
+    private final int attempt;
+    private final String jobType;
+    private final byte[] payload;
+    private final Instant dueAt;
+    private final String owner;
+    private final int priority;
+    private final Duration timeout;
+    private final AtomicInteger heartbeats = new AtomicInteger();
+    private final AtomicBoolean cancelled = new AtomicBoolean();
+
+    private TestJobContext(Builder b) {
+        this.taskId = b.taskId;
+        this.executionId = b.executionId != null ? b.executionId : b.taskId + "-execution";
+        this.attempt = b.attempt;
+        this.jobType = b.jobType;
+        this.payload = b.payload;
+        this.dueAt = b.dueAt;
+        this.owner = b.owner;
+        this.priority = b.priority;
+        this.timeout = b.timeout;
+    }
+
+    /** Starts a context for {@code taskId}; executionId defaults to {@code taskId + "-execution"}. */
+    public static Builder builder(String taskId) {
+        return new Builder(taskId);
+    }
+
+    /** Signals cancellation, as a cancel dispatch would (the worker also interrupts the handler's thread). */
+    public void cancel() {
+        cancelled.set(true);
+    }
+
+    /** How many times the handler called {@link #heartbeat()}. */
+    public int heartbeats() {
+        return heartbeats.get();
+    }
+
+    @Override
+    public void heartbeat() {
+        heartbeats.incrementAndGet();
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return cancelled.get();
+    }
+
+    @Override
+    public String taskId() {
+        return taskId;
+    }
+
+    @Override
+    public String executionId() {
+        return executionId;
+    }
+
+    @Override
+    public int attempt() {
+        return attempt;
+    }
+
+    @Override
+    public String jobType() {
+        return jobType;
+    }
+
+    @Override
+    public byte[] payload() {
+        return payload == null ? null : payload.clone();
+    }
+
+    @Override
+    public String payloadAsString() {
+        return payload == null ? null : new String(payload, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public Instant dueAt() {
+        return dueAt;
+    }
+
+    @Override
+    public String owner() {
+        return owner;
+    }
+
+    @Override
+    public int priority() {
+        return priority;
+    }
+
+    @Override
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /** Builds a {@link TestJobContext}. Defaults: attempt 1, jobType "test", due at the epoch, priority 4, timeout 5 min. */
+    public static final class Builder {
+        private final String taskId;
+        private String executionId;
+        private int attempt = 1;
+        private String jobType = "test";
+        private byte[] payload;
+        private Instant dueAt = Instant.EPOCH;
+        private String owner;
+        private int priority = 4;
+        private Duration timeout = Duration.ofMinutes(5);
+
+        private Builder(String taskId) {
+            this.taskId = Objects.requireNonNull(taskId, "taskId");
+        }
+
+        public Builder executionId(String executionId) {
+            this.executionId = Objects.requireNonNull(executionId, "executionId");
+            return this;
+        }
+
+        public Builder attempt(int attempt) {
+            if (attempt < 1) {
+                throw new IllegalArgumentException("attempt must be >= 1: " + attempt);
+            }
+            this.attempt = attempt;
+            return this;
+        }
+
+        public Builder jobType(String jobType) {
+            this.jobType = Objects.requireNonNull(jobType, "jobType");
+            return this;
+        }
+
+        public Builder payload(byte[] payload) {
+            this.payload = payload == null ? null : payload.clone();
+            return this;
+        }
+
+        /** The payload as UTF-8 text, e.g. JSON. */
+        public Builder payload(String payload) {
+            return payload(payload == null ? null : payload.getBytes(StandardCharsets.UTF_8));
+        }
+
+        public Builder dueAt(Instant dueAt) {
+            this.dueAt = Objects.requireNonNull(dueAt, "dueAt");
+            return this;
+        }
+
+        public Builder owner(String owner) {
+            this.owner = owner;
+            return this;
+        }
+
+        public Builder priority(int priority) {
+            if (priority < 0 || priority > 9) {
+                throw new IllegalArgumentException("priority must be 0-9: " + priority);
+            }
+            this.priority = priority;
+            return this;
+        }
+
+        public Builder timeout(Duration timeout) {
+            this.timeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        public TestJobContext build() {
+            return new TestJobContext(this);
+        }
+    }
+}
