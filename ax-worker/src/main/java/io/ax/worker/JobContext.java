@@ -2,6 +2,7 @@ package io.ax.worker;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * What a {@link JobHandler} knows about the attempt it runs, and how it talks back while it runs. The
@@ -50,4 +51,18 @@ public interface JobContext {
      * this and stop early. A cancelled execution's result is recorded but no longer changes the task.
      */
     boolean isCancelled();
+
+    /**
+     * The progress checkpoint an earlier attempt of this execution saved with {@link #saveProgress}, so a retry
+     * can resume where it stopped; empty on a first attempt or when nothing was saved.
+     */
+    Optional<String> lastProgress();
+
+    /**
+     * Saves a progress checkpoint (at most 4096 chars; e.g. the last processed offset or page): it goes to the
+     * scheduler as a HEARTBEAT, and a later attempt of this execution reads it from {@link #lastProgress()}.
+     *
+     * @throws IllegalArgumentException when {@code progress} is null or longer than 4096 chars
+     */
+    void saveProgress(String progress);
 }

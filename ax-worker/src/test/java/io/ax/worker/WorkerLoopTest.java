@@ -224,6 +224,25 @@ class WorkerLoopTest {
     }
 
     @Test
+    void shouldHandTheLastCheckpointToTheHandlerAndReportTheNewOnes() {
+        DispatchTask task = Dispatches.task("t0", "work", NOW);
+        task.setAttempt(2);
+        task.setProgress("page-7");
+        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        start(b -> b.handler("work", context -> {
+            seen.add(context.lastProgress().orElse("none"));
+            context.saveProgress("page-8");
+            context.saveProgress("page-9");
+            return Result.retryable("page 10 failed");
+        }), List.of(record(task, 0, 0)));
+
+        await().atMost(DEADLINE).until(() -> finalReport("t0") != null);
+        assertThat(seen).containsExactly("page-7");
+        assertThat(reports(ReportStatus.HEARTBEAT)).extracting(ExecutionReport::getProgress).containsExactly("page-8", "page-9");
+        assertThat(reports(ReportStatus.HEARTBEAT)).allSatisfy(r -> assertThat(r.getAttempt()).isEqualTo(2));
+    }
+
+    @Test
     void shouldFailForGoodOnADeclaredFatalExceptionOrItsSubclassAndRetryOnOthers() {
         start(b -> b.fatalExceptions(IllegalArgumentException.class).handler("work", context -> {
             switch (context.taskId()) {

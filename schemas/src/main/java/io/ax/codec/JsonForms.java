@@ -53,7 +53,7 @@ public final class JsonForms {
     private static final Set<String> CANCEL_FIELDS = Set.of("cancel", "reason");
     private static final Set<String> REPLAY_FIELDS = Set.of("replay", "reason");
     private static final Set<String> REPORT_FIELDS = Set.of("executionId", "attempt", "status", "retryable", "message",
-            "workerId", "reportedAt");
+            "workerId", "reportedAt", "progress");
 
     private JsonForms() {
     }
@@ -156,6 +156,7 @@ public final class JsonForms {
                 .setStatus(parseEnum("status", ReportStatus.class, requiredText(node, "status")))
                 .setMessage(optionalText(node, "message"))
                 .setWorkerId(optionalText(node, "workerId"))
+                .setProgress(optionalText(node, "progress"))
                 .setReportedAtMs(node.has("reportedAt") ? requiredTime(node, "reportedAt") : null);
         if (node.has("retryable")) {
             report.setRetryable(requiredBoolean(node, "retryable"));

@@ -15,6 +15,8 @@ public final class ScheduleValidator {
     public static final int MAX_OWNER_CHARS = 256;
     public static final int MAX_RETRIES = 100;
     public static final int MAX_BACKOFF_INTERVALS = 100;
+    /** Longest progress checkpoint a report may carry. */
+    public static final int MAX_PROGRESS_CHARS = 4096;
     /** Ten years: further than any sane schedule, near enough to keep arithmetic far from overflow. */
     public static final long MAX_DELAY_MS = 10L * 366 * 24 * 3600 * 1000;
     private static final Pattern JOB_TYPE = Pattern.compile("[A-Za-z0-9._:-]{1,128}");

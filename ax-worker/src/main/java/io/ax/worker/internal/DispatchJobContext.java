@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * A {@link JobContext} read once from a decoded {@link DispatchTask}, so handlers never see Avro types.
@@ -36,6 +37,16 @@ public final class DispatchJobContext implements JobContext {
     @Override
     public boolean isCancelled() {
         return control.isCancelled();
+    }
+
+    @Override
+    public Optional<String> lastProgress() {
+        return Optional.ofNullable(task.getProgress());
+    }
+
+    @Override
+    public void saveProgress(String progress) {
+        control.saveProgress(Progress.check(progress));
     }
 
     @Override

@@ -12,6 +12,10 @@ public interface ExecutionControl {
         public boolean isCancelled() {
             return false;
         }
+
+        @Override
+        public void saveProgress(String progress) {
+        }
     };
 
     /** Reports HEARTBEAT now. */
@@ -19,4 +23,7 @@ public interface ExecutionControl {
 
     /** Whether a cancel signal arrived for this execution. */
     boolean isCancelled();
+
+    /** Reports a HEARTBEAT carrying {@code progress}, which the next attempt of this execution gets back. */
+    void saveProgress(String progress);
 }

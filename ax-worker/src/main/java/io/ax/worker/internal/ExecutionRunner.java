@@ -95,6 +95,11 @@ public final class ExecutionRunner {
                 public boolean isCancelled() {
                     return execution.isCancelled();
                 }
+
+                @Override
+                public void saveProgress(String progress) {
+                    sendBestEffort(execution, reports.progress(execution.executionId(), task.getAttempt(), progress));
+                }
             });
         } finally {
             beat.stop();
@@ -139,9 +144,14 @@ public final class ExecutionRunner {
     }
 
     private void heartbeat(Execution execution) {
-        sink.send(execution.taskId(), reports.heartbeat(execution.executionId(), execution.task().getAttempt()), error -> {
+        sendBestEffort(execution, reports.heartbeat(execution.executionId(), execution.task().getAttempt()));
+    }
+
+    /** Heartbeats and checkpoints are signs of life, not outcomes: the offset commit does not wait for them. */
+    private void sendBestEffort(Execution execution, io.ax.schema.ExecutionReport report) {
+        sink.send(execution.taskId(), report, error -> {
             if (error != null) {
-                log.warn("A heartbeat for {} was not acknowledged: {}", execution, error.toString());
+                log.warn("A {} report for {} was not acknowledged: {}", report.getStatus(), execution, error.toString());
             }
         });
     }

@@ -26,6 +26,13 @@ public final class Reports {
         return report(executionId, attempt, ReportStatus.HEARTBEAT, true, null);
     }
 
+    /** A HEARTBEAT carrying a progress checkpoint for the next attempt. */
+    public ExecutionReport progress(String executionId, int attempt, String progress) {
+        ExecutionReport report = heartbeat(executionId, attempt);
+        report.setProgress(progress);
+        return report;
+    }
+
     /** SUCCEEDED, or FAILED with the result's retryable flag and message. */
     public ExecutionReport finished(String executionId, int attempt, Result result) {
         if (result.isSuccess()) {
@@ -39,7 +46,7 @@ public final class Reports {
     }
 
     private ExecutionReport report(String executionId, int attempt, ReportStatus status, boolean retryable, String message) {
-        return new ExecutionReport(executionId, attempt, status, retryable, message, workerId, clock.millis());
+        return new ExecutionReport(executionId, attempt, status, retryable, message, workerId, clock.millis(), null);
     }
 
     private static String truncate(String message) {

@@ -1,10 +1,14 @@
 package io.ax.worker.testing;
 
 import io.ax.worker.JobContext;
+import io.ax.worker.internal.Progress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -29,6 +33,8 @@ public final class TestJobContext implements JobContext {
     private final Duration timeout;
     private final AtomicInteger heartbeats = new AtomicInteger();
     private final AtomicBoolean cancelled = new AtomicBoolean();
+    private final String lastProgress;
+    private final List<String> savedProgress = new CopyOnWriteArrayList<>();
 
     private TestJobContext(Builder b) {
         this.taskId = b.taskId;
@@ -40,6 +46,7 @@ public final class TestJobContext implements JobContext {
         this.owner = b.owner;
         this.priority = b.priority;
         this.timeout = b.timeout;
+        this.lastProgress = b.lastProgress;
     }
 
     /** Starts a context for {@code taskId}; executionId defaults to {@code taskId + "-execution"}. */
@@ -65,6 +72,21 @@ public final class TestJobContext implements JobContext {
     @Override
     public boolean isCancelled() {
         return cancelled.get();
+    }
+
+    /** Every checkpoint the handler saved, oldest first. */
+    public List<String> savedProgress() {
+        return List.copyOf(savedProgress);
+    }
+
+    @Override
+    public Optional<String> lastProgress() {
+        return Optional.ofNullable(lastProgress);
+    }
+
+    @Override
+    public void saveProgress(String progress) {
+        savedProgress.add(Progress.check(progress));
     }
 
     @Override
@@ -128,6 +150,7 @@ public final class TestJobContext implements JobContext {
         private String owner;
         private int priority = 4;
         private Duration timeout = Duration.ofMinutes(5);
+        private String lastProgress;
 
         private Builder(String taskId) {
             this.taskId = Objects.requireNonNull(taskId, "taskId");
@@ -181,6 +204,12 @@ public final class TestJobContext implements JobContext {
 
         public Builder timeout(Duration timeout) {
             this.timeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /** The checkpoint an earlier attempt saved, as a retry would see it. */
+        public Builder lastProgress(String lastProgress) {
+            this.lastProgress = lastProgress;
             return this;
         }
 

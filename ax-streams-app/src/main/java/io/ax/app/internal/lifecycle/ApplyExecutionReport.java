@@ -8,6 +8,7 @@ import io.ax.schema.SourceRecord;
 import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
+import io.ax.validation.ScheduleValidator;
 
 /**
  * Applies a worker's {@link ExecutionReport}: STARTED → RUNNING, SUCCEEDED → SUCCESS, FAILED → RETRY_WAITING
@@ -35,7 +36,11 @@ public final class ApplyExecutionReport {
                     report.getStatus() + " report ignored: " + staleReason, source, nowMs);
             return;
         }
-        StoredExecution execution = task.getExecution();
+        if (report.getProgress() != null && report.getProgress().length() > ScheduleValidator.MAX_PROGRESS_CHARS) {
+            ctx.events().rejected(taskId, "progress is longer than " + ScheduleValidator.MAX_PROGRESS_CHARS + " chars", source, nowMs);
+            return;
+        }
+        StoredExecution execution = withProgress(task.getExecution(), report);
         if (report.getStatus() == ReportStatus.HEARTBEAT) {
             store(task, StoredExecution.newBuilder(execution).setLastSignMs(nowMs).build(), nowMs);
             return;
@@ -68,6 +73,14 @@ public final class ApplyExecutionReport {
         }
         ctx.events().transition(task, next, execution.getState(), worker, nowMs);
         return next;
+    }
+
+    /** The execution with the report's progress checkpoint, if it carries one: the next attempt gets it. */
+    private static StoredExecution withProgress(StoredExecution execution, ExecutionReport report) {
+        if (report.getProgress() == null) {
+            return execution;
+        }
+        return StoredExecution.newBuilder(execution).setProgress(report.getProgress()).build();
     }
 
     /** Why the report concerns nothing current, or null when it applies to the current execution. */

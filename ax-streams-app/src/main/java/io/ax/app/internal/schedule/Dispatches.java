@@ -35,6 +35,7 @@ public final class Dispatches {
                 .setFiredAtMs(nowMs)
                 .setPriority(request.getPriority())
                 .setOwner(request.getOwner())
-                .setTimeoutMs(request.getTimeoutMs() != null ? request.getTimeoutMs() : defaultTimeoutMs);
+                .setTimeoutMs(request.getTimeoutMs() != null ? request.getTimeoutMs() : defaultTimeoutMs)
+                .setProgress(execution.getProgress());
     }
 }

@@ -56,6 +56,26 @@ class LifecycleTest {
     }
 
     @Test
+    void shouldHandTheLatestProgressCheckpointToTheNextAttempt() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            Dispatched first = fire(ax, "t1", "{\"jobType\":\"j\",\"delayMs\":0,\"backoffMs\":100,\"jitter\":false}");
+            assertThat(first.task().getProgress()).isNull();
+            ax.report("t1", report(first, "HEARTBEAT", ",\"progress\":\"row 500\""));
+            ax.report("t1", report(first, "HEARTBEAT", ",\"progress\":\"row 900\""));
+            ax.report("t1", report(first, "FAILED", ""));
+            ax.advanceMs(100);
+            Dispatched second = ax.dispatches().get(0);
+            assertThat(second.task().getAttempt()).isEqualTo(2);
+            assertThat(second.task().getProgress()).isEqualTo("row 900");
+            ax.report("t1", report(second, "HEARTBEAT", ",\"progress\":\"" + "x".repeat(4097) + "\""));
+            assertThat(ax.events()).last().satisfies(e -> {
+                assertThat(e.get("to").asText()).isEqualTo("REJECTED");
+                assertThat(e.get("reason").asText()).isEqualTo("progress is longer than 4096 chars");
+            });
+        }
+    }
+
+    @Test
     void shouldDoubleTheBackoffAndDeadLetterWithTheWholeHistoryWhenRetriesRunOut() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             Dispatched d = fire(ax, "t1", "{\"jobType\":\"j\",\"delayMs\":0,\"maxRetries\":2,\"backoffMs\":100,\"jitter\":false}");
