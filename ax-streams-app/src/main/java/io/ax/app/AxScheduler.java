@@ -4,6 +4,7 @@ import io.ax.AxException;
 import io.ax.app.config.AxConfig;
 import io.ax.app.internal.setup.TopicSetup;
 import io.ax.app.internal.topology.AxTopology;
+import io.ax.app.internal.wakeup.AxClientSupplier;
 import io.ax.codec.AvroTrust;
 import java.time.Duration;
 import java.util.Map;
@@ -35,7 +36,7 @@ public final class AxScheduler implements AutoCloseable {
 
     private AxScheduler(AxConfig config, int partitions) {
         Properties props = config.streamsProperties();
-        streams = new KafkaStreams(AxTopology.build(config, partitions), props);
+        streams = new KafkaStreams(AxTopology.build(config, partitions), props, new AxClientSupplier());
         streams.setUncaughtExceptionHandler(e -> {
             // A bug, not bad input (bad input is rejected on ax.state): log it and let Streams replace the thread.
             log.error("Stream thread failed; replacing it", e);

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 import org.apache.avro.message.BinaryMessageDecoder;
 import org.apache.avro.message.BinaryMessageEncoder;
@@ -46,6 +47,8 @@ public final class WireCodec {
             RetryRecord.class, decoderFor(RetryRecord.getClassSchema()),
             DeadLetter.class, decoderFor(DeadLetter.getClassSchema()));
 
+    private static final Map<Schema, BinaryMessageEncoder<SpecificRecord>> ENCODERS = new ConcurrentHashMap<>();
+
     private WireCodec() {
     }
 
@@ -55,8 +58,9 @@ public final class WireCodec {
 
     /** Single-object encoding of any generated ax record. */
     public static byte[] encode(SpecificRecord record) {
-        BinaryMessageEncoder<SpecificRecord> encoder =
-                new BinaryMessageEncoder<>(SpecificData.getForSchema(record.getSchema()), record.getSchema());
+        // An encoder computes its schema's fingerprint when built (schema normalisation, CRC-64): build each once.
+        BinaryMessageEncoder<SpecificRecord> encoder = ENCODERS.computeIfAbsent(record.getSchema(),
+                schema -> new BinaryMessageEncoder<>(SpecificData.getForSchema(schema), schema));
         try {
             ByteBuffer buffer = encoder.encode(record);
             byte[] bytes = new byte[buffer.remaining()];

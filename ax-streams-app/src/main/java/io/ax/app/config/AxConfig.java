@@ -1,10 +1,14 @@
 package io.ax.app.config;
 
 import io.ax.AxTopics;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
 import io.ax.validation.ScheduleLimits;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -114,6 +118,18 @@ public final class AxConfig extends AbstractConfig {
         }, () -> "a power of two >= 2");
     }
 
+    /** The static group member id: application id, host, and a hash of the state dir (unique per live instance). */
+    String instanceId() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            host = "unknown-host";
+        }
+        String stateDir = Path.of(getString(STATE_DIR_CONFIG)).toAbsolutePath().normalize().toString();
+        return getString(APPLICATION_ID_CONFIG) + "-" + host + "-" + Integer.toHexString(stateDir.hashCode());
+    }
+
     public AxTopics topics() {
         return new AxTopics(getString(TOPIC_PREFIX_CONFIG));
     }
@@ -138,9 +154,17 @@ public final class AxConfig extends AbstractConfig {
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         // Under exactly-once a dispatch is visible only when its transaction commits: commit often.
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 50);
-        // An idle stream thread blocks in poll(); the wall-clock punctuator can run no more often than that.
-        props.put(StreamsConfig.POLL_MS_CONFIG, tickMs());
+        // An idle stream thread blocks in poll() for poll.ms; ax's consumer returns early when a timer is due
+        // (TimerAwareConsumer), so a long poll keeps an idle scheduler cheap without making timers late.
+        props.put(StreamsConfig.POLL_MS_CONFIG, 100);
         props.put(StreamsConfig.producerPrefix("linger.ms"), 5);
+        // Failover: a dead instance's partitions (and so its timers) move after the session timeout, not Kafka's 45 s.
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
+        // Static membership: an instance restarted on the same host and state dir takes its partitions back at
+        // once instead of waiting for its old session to time out. Two live instances never share both.
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instanceId());
+        // Requests, results and retries need no timestamp alignment across partitions: never wait for an empty one.
+        props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, -1L);
         props.put(StreamsConfig.consumerPrefix("max.poll.records"), 2000);
         Map<String, Object> overrides = new HashMap<>(originalsWithPrefix(STREAMS_PREFIX));
         props.putAll(overrides);

@@ -40,9 +40,12 @@ public final class Docs {
                 .append("| Streams key | ax's value | why |\n|---|---|---|\n")
                 .append("| `processing.guarantee` | `exactly_once_v2` | fire = dispatch + store update + state event in one transaction |\n")
                 .append("| `commit.interval.ms` | `50` | under exactly-once a dispatch is visible only when its transaction commits |\n")
-                .append("| `poll.ms` | `ax.wheel.tick.ms` | an idle stream thread blocks in poll; the punctuator cannot run more often |\n")
+                .append("| `poll.ms` | `100` | an idle stream thread blocks in poll this long; ax's consumer returns early when a timer is due |\n")
                 .append("| `producer.linger.ms` | `5` | Streams' own default (100 ms) would delay every dispatch |\n")
-                .append("| `consumer.max.poll.records` | `2000` | |\n");
+                .append("| `consumer.max.poll.records` | `2000` | |\n")
+                .append("| `consumer.session.timeout.ms` | `10000` | a dead instance's partitions and timers move after 10 s, not 45 s |\n")
+                .append("| `consumer.group.instance.id` | application id + host + hash of `ax.state.dir` | static membership: an instance restarted in place takes its partitions back at once |\n")
+                .append("| `max.task.idle.ms` | `-1` | the input topics need no timestamp alignment: never wait for an empty partition |\n");
         return md.toString();
     }
 

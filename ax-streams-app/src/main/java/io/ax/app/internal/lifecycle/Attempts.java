@@ -1,5 +1,6 @@
 package io.ax.app.internal.lifecycle;
 
+import io.ax.app.internal.metrics.FireLateness;
 import io.ax.app.internal.schedule.Dispatches;
 import io.ax.app.internal.topology.SchedulerContext;
 import io.ax.app.internal.wheel.TimerKind;
@@ -13,9 +14,11 @@ import io.ax.schema.TaskState;
  */
 public final class Attempts {
     private final SchedulerContext ctx;
+    private final FireLateness fireLateness;
 
-    public Attempts(SchedulerContext ctx) {
+    public Attempts(SchedulerContext ctx, FireLateness fireLateness) {
         this.ctx = ctx;
+        this.fireLateness = fireLateness;
     }
 
     /**
@@ -33,6 +36,7 @@ public final class Attempts {
                 .build();
         ctx.timers().set(timeoutAtMs, task.getRequest().getPriority(), task.getTaskId(), TimerKind.TIMEOUT);
         ctx.outputs().dispatch(Dispatches.run(task, triggered, ctx.settings().defaultTimeoutMs(), nowMs), nowMs);
+        fireLateness.record(from == TaskState.RETRY_WAITING ? execution.getRetryAtMs() : execution.getDueAtMs(), nowMs);
         ctx.events().transition(task, triggered, from, reason, nowMs);
         return triggered;
     }

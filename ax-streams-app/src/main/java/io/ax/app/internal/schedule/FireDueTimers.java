@@ -89,7 +89,7 @@ public final class FireDueTimers implements Punctuator {
             return;
         }
         int attempt = execution.getAttempt() + 1;
-        StoredExecution next = StoredExecution.newBuilder(execution).setAttempt(attempt).setRetryAtMs(null).build();
+        StoredExecution next = StoredExecution.newBuilder(execution).setAttempt(attempt).build();
         String reason = "retry " + execution.getAttempt() + " of " + task.getRequest().getMaxRetries();
         ctx.tasks().save(StoredTask.newBuilder(task)
                 .setExecution(attempts.dispatch(task, next, TaskState.RETRY_WAITING, reason, nowMs)).build(), nowMs);

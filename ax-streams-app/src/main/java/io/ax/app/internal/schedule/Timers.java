@@ -78,6 +78,15 @@ public final class Timers {
         return wheel.poll(nowMs, handler, limit);
     }
 
+    /**
+     * The earliest time a timer of this partition can fire: from the wheel, or a timer in the index that a refill
+     * has yet to load. Never later than the true next fire time; it may be earlier (then a punctuation finds
+     * nothing to do). {@code Long.MAX_VALUE}: no timer at all.
+     */
+    public long nextFireMs() {
+        return Math.min(wheel.nextFireMs(), nextUnloadedDueMs);
+    }
+
     /** Timers held in memory. */
     public int inWheel() {
         return wheel.size();

@@ -5,6 +5,8 @@ import io.ax.app.internal.lifecycle.ApplyExecutionReport;
 import io.ax.app.internal.lifecycle.Attempts;
 import io.ax.app.internal.lifecycle.Events;
 import io.ax.app.internal.lifecycle.TimeOutSilentExecution;
+import io.ax.app.internal.metrics.FireLateness;
+import io.ax.app.internal.wakeup.WakeUps;
 import io.ax.app.internal.retry.ApplyRetryRecord;
 import io.ax.app.internal.retry.RetryOrDeadLetter;
 import io.ax.app.internal.schedule.AcceptScheduleRequest;
@@ -49,6 +51,8 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     private ReplayTask replayTask;
     private ApplyExecutionReport applyExecutionReport;
     private ApplyRetryRecord applyRetryRecord;
+    private FireLateness fireLateness;
+    private long lastPunctuationMs;
 
     public TaskProcessor(SchedulerSettings settings) {
         this.settings = settings;
@@ -64,15 +68,37 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         timers.rebuild(nowMs);
         TaskStore tasks = new TaskStore(context.getStateStore(AxStores.TASKS), timers, settings.retentionMs());
         ctx = new SchedulerContext(tasks, timers, outputs, new Events(outputs), settings, context);
-        Attempts attempts = new Attempts(ctx);
+        fireLateness = new FireLateness(context.metrics(), context.taskId().toString());
+        Attempts attempts = new Attempts(ctx, fireLateness);
         RetryOrDeadLetter retryOrDeadLetter = new RetryOrDeadLetter(ctx, attempts);
         cancelTask = new CancelTask(ctx, attempts);
         acceptScheduleRequest = new AcceptScheduleRequest(ctx, cancelTask);
         replayTask = new ReplayTask(ctx);
         applyExecutionReport = new ApplyExecutionReport(ctx, attempts, retryOrDeadLetter);
         applyRetryRecord = new ApplyRetryRecord(ctx);
-        context.schedule(Duration.ofMillis(settings.tickMs()), PunctuationType.WALL_CLOCK_TIME,
-                new FireDueTimers(ctx, attempts, new TimeOutSilentExecution(ctx, retryOrDeadLetter)));
+        FireDueTimers fireDueTimers = new FireDueTimers(ctx, attempts, new TimeOutSilentExecution(ctx, retryOrDeadLetter));
+        lastPunctuationMs = nowMs;
+        context.schedule(Duration.ofMillis(settings.tickMs()), PunctuationType.WALL_CLOCK_TIME, wallClockMs -> {
+            fireDueTimers.punctuate(wallClockMs);
+            lastPunctuationMs = wallClockMs;
+            publishWakeUp();
+        });
+        publishWakeUp();
+    }
+
+    /**
+     * Tells the stream thread's consumer when this partition next needs a punctuation: the first punctuation time
+     * (the schedule runs every tick from the last one) at or after the earliest timer can fire.
+     */
+    private void publishWakeUp() {
+        long fireAtMs = ctx.timers().nextFireMs();
+        if (fireAtMs == Long.MAX_VALUE) {
+            WakeUps.set(this, Long.MAX_VALUE);
+            return;
+        }
+        long tickMs = settings.tickMs();
+        long ticks = fireAtMs <= lastPunctuationMs ? 1 : (fireAtMs - lastPunctuationMs + tickMs - 1) / tickMs;
+        WakeUps.set(this, lastPunctuationMs + ticks * tickMs);
     }
 
     @Override
@@ -92,6 +118,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         } catch (InvalidRequestException e) {
             ctx.events().rejected(record.key(), e.getMessage(), source, ctx.nowMs());
         }
+        publishWakeUp();
     }
 
     private void processRequest(Record<String, byte[]> record, SourceRecord source) {
@@ -117,6 +144,14 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             throw new InvalidRequestException("taskId", "taskId " + taskId + " belongs on partition " + expected + " of "
                     + source.getTopic() + " (murmur2 of the key, the Java client's default) but arrived on partition "
                     + source.getPartition() + "; produce with the default Java partitioner (kcat: -X partitioner=murmur2_random)");
+        }
+    }
+
+    @Override
+    public void close() {
+        WakeUps.clear(this);
+        if (fireLateness != null) {
+            fireLateness.close();
         }
     }
 

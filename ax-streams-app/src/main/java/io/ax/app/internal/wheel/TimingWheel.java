@@ -64,6 +64,22 @@ public final class TimingWheel {
         return (currentTick + mask) * tickMs;
     }
 
+    /**
+     * When the earliest timer held can fire: the start of its tick (at or after the current one), or
+     * {@code Long.MAX_VALUE} when the wheel is empty. Scans at most {@code wheelSize} slots.
+     */
+    public long nextFireMs() {
+        if (size == 0) {
+            return Long.MAX_VALUE;
+        }
+        for (long tick = currentTick; tick <= currentTick + mask; tick++) {
+            if (!slots.get(slotOf(tick)).isEmpty()) {
+                return tick * tickMs;
+            }
+        }
+        throw new IllegalStateException("wheel holds " + size + " timers in no slot");
+    }
+
     /** Timers held. */
     public int size() {
         return size;

@@ -36,6 +36,19 @@ class FireDueTimersTest {
     }
 
     @Test
+    void shouldMeasureFireLatenessInTheSchedulersMetrics() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            ax.request("on-time", "{\"jobType\":\"j\",\"delayMs\":100}");
+            ax.request("late", "{\"jobType\":\"j\",\"delayMs\":0}");
+            ax.advanceMs(100); // "late" was due at 0 and fires now, 100 ms late; "on-time" fires at its due time
+            assertThat(ax.dispatches()).hasSize(2);
+            assertThat(ax.metric("fired-total")).isEqualTo(2);
+            assertThat(ax.metric("fire-lateness-max")).isEqualTo(100);
+            assertThat(ax.metric("fire-lateness-avg")).isEqualTo(50);
+        }
+    }
+
+    @Test
     void shouldRoundUnalignedDueTimeUpToTheNextTick() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             ax.request("t1", "{\"jobType\":\"email\",\"delayMs\":1005}");

@@ -130,6 +130,14 @@ final class SchedulerHarness implements AutoCloseable {
         return deadLetter.readValuesToList().stream().map(v -> WireCodec.decodeBinary(v, DeadLetter.class)).toList();
     }
 
+    /** The value of one of the scheduler's own metrics (group ax-scheduler-metrics). */
+    double metric(String name) {
+        return driver.metrics().entrySet().stream()
+                .filter(e -> e.getKey().group().equals("ax-scheduler-metrics") && e.getKey().name().equals(name))
+                .map(e -> ((Number) e.getValue().metricValue()).doubleValue())
+                .findFirst().orElseThrow(() -> new AssertionError("no metric " + name));
+    }
+
     /** Tasks in the task store (exact: counts the entries). */
     long storedTasks() {
         return count(driver.getKeyValueStore(AxStores.TASKS));

@@ -102,6 +102,19 @@ class TimingWheelTest {
     }
 
     @Test
+    void shouldTellWhenItsEarliestTimerCanFire() {
+        TimingWheel wheel = new TimingWheel(TICK, 8, 1000);
+        assertThat(wheel.nextFireMs()).isEqualTo(Long.MAX_VALUE);
+        wheel.add(timer(1042));
+        wheel.add(timer(1061));
+        assertThat(wheel.nextFireMs()).isEqualTo(1050);
+        wheel.poll(1050, fired::add, 100);
+        assertThat(wheel.nextFireMs()).isEqualTo(1070);
+        wheel.add(timer(900));
+        assertThat(wheel.nextFireMs()).as("overdue: the current tick").isEqualTo(1060);
+    }
+
+    @Test
     void shouldRejectASizeThatIsNotAPowerOfTwo() {
         assertThatThrownBy(() -> new TimingWheel(TICK, 12, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("power of two");
