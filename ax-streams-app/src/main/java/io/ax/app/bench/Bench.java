@@ -1,0 +1,75 @@
+package io.ax.app.bench;
+
+import io.ax.app.broker.EmbeddedKafkaBroker;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * {@code ax bench <scenario>}: runs one scenario against an embedded broker started here (default) or an
+ * existing cluster, prints progress as it goes and one {@code RESULT ...} line per result at the end. The
+ * scheduler under test always runs as a child JVM ({@link ChildScheduler}); the broker, client, worker and
+ * the read_committed trackers run in this process.
+ */
+public final class Bench {
+    /** Every scenario by name, in the order the help lists them. */
+    public static final Map<String, Supplier<Scenario>> SCENARIOS = scenarios();
+
+    private Bench() {
+    }
+
+    private static Map<String, Supplier<Scenario>> scenarios() {
+        Map<String, Supplier<Scenario>> all = new LinkedHashMap<>();
+        all.put("raw", RawScenario::new);
+        all.put("ingest", IngestScenario::new);
+        all.put("burst", BurstScenario::new);
+        all.put("steady", SteadyScenario::new);
+        all.put("capacity", CapacityScenario::new);
+        all.put("recovery", RecoveryScenario::new);
+        all.put("idle", IdleScenario::new);
+        return all;
+    }
+
+    /**
+     * Runs {@code scenario} and prints its RESULT lines to {@code results}; returns them.
+     *
+     * @param schedulerSettings extra ax settings for the scheduler child JVMs ({@code -D key=value} of {@code ax run})
+     * @throws IllegalArgumentException for an unknown scenario
+     */
+    public static List<ResultLine> run(String scenario, BenchOptions options, Map<String, String> schedulerSettings,
+                                       Clock clock, PrintStream results, PrintStream progress) throws Exception {
+        Supplier<Scenario> factory = SCENARIOS.get(scenario);
+        if (factory == null) {
+            throw new IllegalArgumentException("unknown scenario '" + scenario + "'; one of " + SCENARIOS.keySet());
+        }
+        String runId = Long.toString(clock.millis() % 100_000_000L, 36).toLowerCase(Locale.ROOT);
+        Path workDir = Files.createTempDirectory("ax-bench-");
+        EmbeddedKafkaBroker broker = null;
+        try {
+            String bootstrap = options.bootstrap();
+            if (bootstrap == null) {
+                progress.println("[bench] starting an embedded Kafka broker in this process...");
+                broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults()
+                        .withDefaultPartitions(options.partitions()));
+                bootstrap = broker.bootstrapServers();
+            }
+            progress.println("[bench] " + scenario + " against " + bootstrap + ", scratch dir " + workDir);
+            BenchContext context = new BenchContext(bootstrap, options, schedulerSettings, clock, progress, workDir, runId);
+            List<ResultLine> lines = factory.get().run(context);
+            lines.forEach(line -> results.println(line));
+            results.flush();
+            return lines;
+        } finally {
+            if (broker != null) {
+                broker.close();
+            }
+            BenchFiles.deleteRecursively(workDir);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package io.ax.app.bench;
+
+import java.util.List;
+
+/**
+ * What the command line asked for. Sizes left {@code null} take the scenario's default.
+ *
+ * @param bootstrap    an existing Kafka cluster, or {@code null} for an embedded broker in this process
+ * @param n            tasks or records to measure (raw, ingest, burst)
+ * @param ratePerS     tasks per second (steady, capacity)
+ * @param durationS    seconds of load (steady, capacity) or of sampling (idle)
+ * @param pending      timers held while measuring (capacity, recovery)
+ * @param partitions   partitions of ax's topics and of the raw baseline's topic
+ * @param childJvmOpts extra JVM options of the scheduler's child JVM (e.g. {@code -Xmx2g})
+ */
+public record BenchOptions(String bootstrap, Integer n, Integer ratePerS, Integer durationS, Integer pending,
+                           int partitions, List<String> childJvmOpts) {
+    public BenchOptions {
+        positive("n", n);
+        positive("rate", ratePerS);
+        positive("duration", durationS);
+        positive("pending", pending);
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be >= 1: " + partitions);
+        }
+        childJvmOpts = List.copyOf(childJvmOpts);
+    }
+
+    public int nOr(int defaultN) {
+        return n == null ? defaultN : n;
+    }
+
+    public int rateOr(int defaultRate) {
+        return ratePerS == null ? defaultRate : ratePerS;
+    }
+
+    public int durationOr(int defaultS) {
+        return durationS == null ? defaultS : durationS;
+    }
+
+    public int pendingOr(int defaultPending) {
+        return pending == null ? defaultPending : pending;
+    }
+
+    private static void positive(String name, Integer value) {
+        if (value != null && value < 1) {
+            throw new IllegalArgumentException(name + " must be >= 1: " + value);
+        }
+    }
+}

@@ -1,0 +1,118 @@
+package io.ax.app.bench;
+
+import io.ax.codec.WireCodec;
+import io.ax.schema.DispatchKind;
+import io.ax.schema.DispatchTask;
+import java.time.Clock;
+import java.util.BitSet;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.function.IntToLongFunction;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+
+/**
+ * Checks the dispatch topic against what was scheduled, as a {@code read_committed} worker would see it: for
+ * tasks {@code <prefix><i>} (i below n), the lateness of each first-attempt RUN dispatch (visible here − the
+ * due time the bench asked for), and the guarantees:
+ * <ul>
+ *   <li><b>early</b>: visible before its due time, or {@code firedAtMs < dueAtMs} in the record, or a
+ *       {@code dueAtMs} other than the one asked for;</li>
+ *   <li><b>dup</b>: another dispatch of an (executionId, attempt) already seen. A one-shot task has a single
+ *       executionId, so (task number, attempt) identifies it;</li>
+ *   <li><b>lost</b>: {@code n − }{@link #dispatched()} once the run is over.</li>
+ * </ul>
+ * Bookkeeping is a BitSet per first attempts (retries, rare here, go to a small set): 1M tasks cost ~125 KB.
+ */
+public final class DispatchTracker extends TopicTail {
+    private final TaskKeys keys;
+    private final int n;
+    private final IntToLongFunction dueMsOf;
+    private final BitSet firstAttemptSeen;
+    private final Set<Long> retriesSeen = new HashSet<>();
+    private final LatencyRecorder visibleLateness = new LatencyRecorder();
+    private volatile int dispatched;
+    private volatile long early;
+    private volatile long dup;
+    private volatile long lastVisibleAtMs;
+
+    private DispatchTracker(String bootstrap, String dispatchTopic, Clock clock, TaskKeys keys, int n,
+                            IntToLongFunction dueMsOf) {
+        super(bootstrap, dispatchTopic, clock);
+        this.keys = keys;
+        this.n = n;
+        this.dueMsOf = dueMsOf;
+        this.firstAttemptSeen = new BitSet(n);
+    }
+
+    /**
+     * Starts tailing {@code dispatchTopic}.
+     *
+     * @param dueMsOf the due time the bench asked for task i; read when its dispatch arrives, so it must be
+     *                published (e.g. an AtomicLongArray) before the request is sent
+     */
+    public static DispatchTracker start(String bootstrap, String dispatchTopic, Clock clock, TaskKeys keys, int n,
+                                        IntToLongFunction dueMsOf) {
+        DispatchTracker tracker = new DispatchTracker(bootstrap, dispatchTopic, clock, keys, n, dueMsOf);
+        tracker.start();
+        return tracker;
+    }
+
+    @Override
+    void onBatch(ConsumerRecords<String, byte[]> records, long seenAtMs) {
+        for (ConsumerRecord<String, byte[]> record : records) {
+            int index = keys.indexOf(record.key(), n);
+            if (index >= 0) {
+                check(index, WireCodec.decodeBinary(record.value(), DispatchTask.class), seenAtMs);
+            }
+        }
+    }
+
+    private void check(int index, DispatchTask task, long seenAtMs) {
+        if (task.getKind() != DispatchKind.RUN) {
+            return;
+        }
+        long dueMs = dueMsOf.applyAsLong(index);
+        if (seenAtMs < dueMs || task.getFiredAtMs() < task.getDueAtMs() || task.getDueAtMs() != dueMs) {
+            early++;
+        }
+        if (task.getAttempt() != 1) {
+            if (!retriesSeen.add(((long) index << 16) | task.getAttempt())) {
+                dup++;
+            }
+            return;
+        }
+        if (firstAttemptSeen.get(index)) {
+            dup++;
+            return;
+        }
+        firstAttemptSeen.set(index);
+        visibleLateness.record(seenAtMs - dueMs);
+        lastVisibleAtMs = seenAtMs;
+        dispatched++;
+    }
+
+    /** Distinct tasks whose first attempt was dispatched. */
+    public int dispatched() {
+        checkHealthy();
+        return dispatched;
+    }
+
+    public long early() {
+        return early;
+    }
+
+    public long dup() {
+        return dup;
+    }
+
+    /** Visible − due of each task's first dispatch, ms. */
+    public LatencyRecorder visibleLateness() {
+        return visibleLateness;
+    }
+
+    /** When the latest first dispatch became visible (bench clock, ms); 0 before any. */
+    public long lastVisibleAtMs() {
+        return lastVisibleAtMs;
+    }
+}

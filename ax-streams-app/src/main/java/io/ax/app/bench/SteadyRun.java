@@ -1,0 +1,93 @@
+package io.ax.app.bench;
+
+import io.ax.AxTopics;
+import io.ax.client.AxClient;
+import io.ax.worker.AxWorker;
+import io.ax.worker.Result;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * An open-loop steady load on a running scheduler: {@code rate} tasks per second for {@code duration}, each due
+ * {@value #LEAD_MS} ms after it is sent, paced by a {@link Pacer} on the clock, with a no-op {@link AxWorker}
+ * in this process. Measures dispatch visibility lateness ({@link DispatchTracker}) and handler start lateness
+ * (handler start − due, on the worker's threads). One task runs through the whole loop first, so start-up
+ * (group joins, first transactions) is not measured.
+ */
+final class SteadyRun {
+    static final long LEAD_MS = 2_000;
+    private static final TaskKeys WARM_UP = new TaskKeys("warmup-");
+
+    /** What one run saw. */
+    record Outcome(int n, double submitPerS, DispatchTracker dispatch, LatencyRecorder handlerLateness, int handled) {
+        /** Adds {@code dispatch_p99_ms p50_ms p99_ms max_ms early lost dup}, keys prefixed by {@code prefix}. */
+        ResultLine addTo(ResultLine line, String prefix) {
+            line.add(prefix + "dispatch_p99_ms", dispatch.visibleLateness().percentileMs(99));
+            handlerLateness.addTo(line, prefix);
+            return line.add(prefix + "early", dispatch.early() + handlerLateness.early())
+                    .add(prefix + "lost", n - dispatch.dispatched()).add(prefix + "dup", dispatch.dup());
+        }
+    }
+
+    private SteadyRun() {
+    }
+
+    /** Runs the load against the scheduler started under {@code label}; closes its worker, client and tracker. */
+    static Outcome run(BenchContext context, String label, int ratePerS, int durationS) throws Exception {
+        Clock clock = context.clock();
+        AxTopics topics = context.topics(label);
+        int n = Math.multiplyExact(ratePerS, durationS);
+        AtomicLongArray dueMs = new AtomicLongArray(n);
+        LatencyRecorder handlerLateness = new LatencyRecorder();
+        AtomicInteger handled = new AtomicInteger();
+        AtomicInteger warmedUp = new AtomicInteger();
+        AxWorker worker = AxWorker.builder().bootstrapServers(context.bootstrap()).topics(topics).clock(clock)
+                .groupId(context.name(label) + "-workers").concurrency(8)
+                .handler(Submitter.JOB_TYPE, job -> {
+                    long startedMs = clock.millis();
+                    if (TaskKeys.TASKS.indexOf(job.taskId(), n) >= 0) {
+                        handlerLateness.record(startedMs - job.dueAt().toEpochMilli());
+                        handled.incrementAndGet();
+                    } else if (WARM_UP.indexOf(job.taskId(), 1) == 0) {
+                        warmedUp.incrementAndGet();
+                    }
+                    return Result.success();
+                }).build();
+        try (worker; AxClient client = context.client(topics);
+             DispatchTracker dispatch = DispatchTracker.start(context.bootstrap(), topics.dispatch(), clock,
+                     TaskKeys.TASKS, n, dueMs::get)) {
+            worker.start();
+            Submitter submitter = new Submitter(client);
+            submitter.submit(WARM_UP.key(0), clock.millis());
+            if (!Await.until(clock, Duration.ofSeconds(90), () -> warmedUp.get() > 0)) {
+                throw new IllegalStateException(label + ": the warm-up task did not run within 90 s");
+            }
+            try (Progress progress = context.progress(label, () -> "sent %d/%d, dispatched %d, handled %d".formatted(
+                    submitter.sent() - 1, n, dispatch.dispatched(), handled.get()))) {
+                double submitPerS = submitPaced(clock, submitter, dueMs, n, ratePerS);
+                Await.until(clock, Duration.ofSeconds(30), Duration.ofSeconds(15), () -> dispatch.dispatched() + handled.get(),
+                        () -> dispatch.dispatched() >= n && handled.get() >= n);
+                Thread.sleep(500); // let duplicates, if any, show up
+                submitter.checkNoFailures();
+                return new Outcome(n, submitPerS, dispatch, handlerLateness, handled.get());
+            }
+        }
+    }
+
+    private static double submitPaced(Clock clock, Submitter submitter, AtomicLongArray dueMs, int n, int ratePerS)
+            throws InterruptedException {
+        Pacer pacer = new Pacer(clock, ratePerS);
+        long startMs = clock.millis();
+        int i = 0;
+        while (i < n) {
+            for (int permits = pacer.awaitPermits(); permits > 0 && i < n; permits--, i++) {
+                long due = clock.millis() + LEAD_MS;
+                dueMs.set(i, due); // published before the send, so the tracker reads it when the dispatch arrives
+                submitter.submit(TaskKeys.TASKS.key(i), due);
+            }
+        }
+        return n * 1000.0 / Math.max(1, clock.millis() - startMs);
+    }
+}

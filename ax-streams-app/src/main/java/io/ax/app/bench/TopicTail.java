@@ -1,0 +1,88 @@
+package io.ax.app.bench;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * Reads every partition of a topic from the beginning as a {@code read_committed} consumer on its own thread
+ * and hands each polled batch to {@link #onBatch} with the wall-clock time it became visible here. No consumer
+ * group (partitions are assigned directly), so reading starts at once, without a rebalance.
+ *
+ * <p>Subclasses keep compact per-task bookkeeping; {@link #onBatch} runs on the tail's thread only.
+ */
+abstract class TopicTail implements AutoCloseable {
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final Thread thread;
+    private volatile Throwable failure;
+
+    TopicTail(String bootstrap, String topic, Clock clock) {
+        consumer = new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10,
+                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000),
+                new StringDeserializer(), new ByteArrayDeserializer());
+        List<PartitionInfo> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30));
+        if (partitions == null || partitions.isEmpty()) {
+            consumer.close();
+            throw new IllegalStateException("topic " + topic + " does not exist");
+        }
+        List<TopicPartition> assigned = partitions.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+        consumer.assign(assigned);
+        consumer.seekToBeginning(assigned);
+        thread = new Thread(() -> loop(clock), "bench-tail-" + topic);
+        thread.setDaemon(true);
+    }
+
+    /** Starts reading; call once, after the subclass is constructed. */
+    final void start() {
+        thread.start();
+    }
+
+    /** Called on the tail's thread with each non-empty batch and when it was read (ms, bench clock). */
+    abstract void onBatch(ConsumerRecords<String, byte[]> records, long seenAtMs);
+
+    /** Throws if the tail's thread failed, so a broken measurement is not reported as a result. */
+    final void checkHealthy() {
+        if (failure != null) {
+            throw new IllegalStateException("reading failed: " + failure, failure);
+        }
+    }
+
+    private void loop(Clock clock) {
+        try {
+            while (running.get()) {
+                ConsumerRecords<String, byte[]> records = consumer.poll(Duration.ofMillis(50));
+                if (!records.isEmpty()) {
+                    onBatch(records, clock.millis());
+                }
+            }
+        } catch (WakeupException e) {
+            // closing
+        } catch (RuntimeException | Error e) {
+            failure = e;
+        } finally {
+            consumer.close(Duration.ofSeconds(5));
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        running.set(false);
+        consumer.wakeup();
+        thread.join(10_000);
+    }
+}

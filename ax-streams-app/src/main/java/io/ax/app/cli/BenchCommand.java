@@ -1,0 +1,70 @@
+package io.ax.app.cli;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import io.ax.app.bench.Bench;
+import io.ax.app.bench.BenchOptions;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code ax bench <scenario>}: measures the scheduler (a child JVM) on an embedded broker or a given cluster.
+ * Progress goes to stderr; the results to stdout, one {@code RESULT scenario=... n=... key=value ...} line each.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Benchmark the scheduler; it runs as a child JVM, on an embedded broker unless --bootstrap is given.",
+                "Scenarios: raw (producer/consumer baseline), ingest (accept rate vs raw), burst (n due at one instant),",
+                "steady (R/s, lateness), capacity (P pending timers: heap, disk, lateness), recovery (kill -9, restart,",
+                "restore), idle (CPU). Progress on stderr; results on stdout as 'RESULT scenario=<name> n=<N> key=value ...'."})
+public final class BenchCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "SCENARIO", description = "raw, ingest, burst, steady, capacity, recovery or idle.")
+    String scenario;
+
+    @Option(names = "--bootstrap", description = "An existing Kafka cluster (default: an embedded broker in this process).")
+    String bootstrap;
+
+    @Option(names = "--n", description = "Tasks or records (raw, ingest: 100000; burst: 1000000).")
+    Integer n;
+
+    @Option(names = "--rate", description = "Tasks per second (steady, capacity: 1000).")
+    Integer rate;
+
+    @Option(names = "--duration", description = "Seconds of load (steady: 60, capacity: 30) or of CPU sampling (idle: 20).")
+    Integer duration;
+
+    @Option(names = "--pending", description = "Pending timers held (capacity: 10000000, recovery: 200000).")
+    Integer pending;
+
+    @Option(names = "--partitions", defaultValue = "6", description = "Partitions of ax's topics (default: ${DEFAULT-VALUE}).")
+    int partitions;
+
+    @Option(names = "--child-jvm-opt", description = "A JVM option for the scheduler's child JVM, e.g. -Xmx2g (repeatable).")
+    List<String> childJvmOpts = new ArrayList<>();
+
+    @Option(names = {"-D", "--set"}, description = "An ax setting for the scheduler under test, key=value (as ax run -D).")
+    Map<String, String> settings = new HashMap<>();
+
+    @Override
+    public Integer call() throws Exception {
+        quietLogs();
+        BenchOptions options = new BenchOptions(bootstrap, n, rate, duration, pending, partitions, childJvmOpts);
+        Bench.run(scenario, options, settings, Clock.systemUTC(), System.out, System.err);
+        return 0;
+    }
+
+    /** The bench prints its own progress; the clients' and worker's INFO lines would drown it. */
+    private static void quietLogs() {
+        ((Logger) LoggerFactory.getLogger("io.ax")).setLevel(Level.WARN);
+        ((Logger) LoggerFactory.getLogger("org.apache.kafka")).setLevel(Level.ERROR);
+        ((Logger) LoggerFactory.getLogger("kafka")).setLevel(Level.ERROR);
+    }
+}

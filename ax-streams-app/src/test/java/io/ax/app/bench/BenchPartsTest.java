@@ -1,0 +1,91 @@
+package io.ax.app.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.Test;
+
+class BenchPartsTest {
+    @Test
+    void shouldIndexOnlyOwnKeysBelowTheLimit() {
+        TaskKeys keys = new TaskKeys("task-");
+
+        assertThat(keys.indexOf(keys.key(17), 100)).isEqualTo(17);
+        assertThat(keys.indexOf("task-100", 100)).isEqualTo(-1);
+        assertThat(keys.indexOf("warmup-0", 100)).isEqualTo(-1);
+        assertThat(keys.indexOf("task-", 100)).isEqualTo(-1);
+        assertThat(keys.indexOf("task-1x", 100)).isEqualTo(-1);
+        assertThat(keys.indexOf("task-99999999999", Integer.MAX_VALUE)).isEqualTo(-1);
+    }
+
+    @Test
+    void shouldCountNegativeLatenessAsEarlyAndRecordItAsZero() {
+        LatencyRecorder recorder = new LatencyRecorder();
+        for (int ms = 1; ms <= 100; ms++) {
+            recorder.record(ms);
+        }
+        recorder.record(-5);
+
+        assertThat(recorder.early()).isEqualTo(1);
+        assertThat(recorder.count()).isEqualTo(101);
+        assertThat(recorder.percentileMs(50)).isEqualTo(50);
+        assertThat(recorder.maxMs()).isEqualTo(100);
+    }
+
+    @Test
+    void shouldGrantPermitsAtTheRateIncludingWhatWasMissedWhileBehind() throws InterruptedException {
+        SettableClock clock = new SettableClock(1_000);
+        Pacer pacer = new Pacer(clock, 1000);
+
+        assertThat(pacer.awaitPermits()).as("the first send is due at once").isEqualTo(1);
+        clock.nowMs += 10;
+        assertThat(pacer.awaitPermits()).as("10 ms at 1000/s").isEqualTo(10);
+        clock.nowMs += 2;
+        assertThat(pacer.awaitPermits()).isEqualTo(2);
+    }
+
+    /** A clock the test moves by hand. */
+    private static final class SettableClock extends Clock {
+        long nowMs;
+
+        SettableClock(long nowMs) {
+            this.nowMs = nowMs;
+        }
+
+        @Override
+        public ZoneOffset getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(nowMs);
+        }
+    }
+
+    @Test
+    void shouldReadUsedHeapFromG1AndGenerationalHeapInfo() {
+        assertThat(HeapProbe.parseUsedKb("""
+                12345:
+                 garbage-first heap   total 262144K, used 51234K [0x00000000c0000000, 0x0000000100000000)
+                  region size 1024K, 3 young (3072K), 0 survivors (0K)
+                 Metaspace       used 40000K, committed 40500K, reserved 1114112K
+                """)).isEqualTo(51234);
+        assertThat(HeapProbe.parseUsedKb("""
+                 def new generation   total 9792K, used 100K [0x0, 0x1)
+                 tenured generation   total 21888K, used 2000K [0x1, 0x2)
+                """)).isEqualTo(2100);
+    }
+
+    @Test
+    void shouldReadCpuTicksOfThisProcess() throws Exception {
+        assertThat(ProcessCpu.cpuTicks(ProcessHandle.current().pid())).isPositive();
+    }
+}

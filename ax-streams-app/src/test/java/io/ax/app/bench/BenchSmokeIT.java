@@ -1,0 +1,132 @@
+package io.ax.app.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ax.app.AxMain;
+import io.ax.app.broker.EmbeddedKafkaBroker;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+/**
+ * Every {@code ax bench} scenario at smoke size, through the command line itself, so the command cannot rot:
+ * each must end by itself, print its RESULT line(s) with the documented keys, and see nothing early, lost or
+ * duplicated. One shared broker (the {@code --bootstrap} path) except for {@code raw}, which starts its own
+ * (the default path). The figures at this size measure start-up more than anything; they are not checked.
+ */
+@Tag("integration")
+class BenchSmokeIT {
+    private static EmbeddedKafkaBroker broker;
+
+    @BeforeAll
+    static void startBroker() {
+        broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults());
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        broker.close();
+    }
+
+    @Test
+    @Timeout(120)
+    void rawOnItsOwnEmbeddedBroker() throws Exception {
+        Map<String, String> raw = single(bench("raw", "--n", "2000"), "raw");
+        assertThat(raw).containsKeys("produce_per_s", "consume_per_s");
+    }
+
+    @Test
+    @Timeout(180)
+    void ingestPrintsRawThenIngest() throws Exception {
+        List<Map<String, String>> lines = bench("ingest", "--n", "2000", "--bootstrap", broker.bootstrapServers());
+        assertThat(lines).extracting(l -> l.get("scenario")).containsExactly("raw", "ingest");
+        assertThat(lines.get(1)).containsKeys("accepted_per_s", "ratio_vs_raw").containsEntry("lost", "0");
+    }
+
+    @Test
+    @Timeout(180)
+    void burst() throws Exception {
+        Map<String, String> burst = single(bench("burst", "--n", "2000", "--bootstrap", broker.bootstrapServers()), "burst");
+        assertThat(burst).containsKeys("fires_per_s", "p50_ms", "p99_ms", "max_ms");
+        assertGuarantees(burst);
+    }
+
+    @Test
+    @Timeout(180)
+    void steady() throws Exception {
+        Map<String, String> steady = single(bench("steady", "--rate", "200", "--duration", "4",
+                "--bootstrap", broker.bootstrapServers()), "steady");
+        assertThat(steady).containsKeys("dispatch_p99_ms", "p50_ms", "p99_ms", "max_ms").containsEntry("n", "800");
+        assertGuarantees(steady);
+    }
+
+    @Test
+    @Timeout(240)
+    void capacity() throws Exception {
+        Map<String, String> capacity = single(bench("capacity", "--pending", "5000", "--rate", "200", "--duration", "3",
+                "--bootstrap", broker.bootstrapServers()), "capacity");
+        assertThat(capacity).containsKeys("heap_mb", "disk_bytes_per_timer", "p99_ms", "empty_p99_ms")
+                .containsEntry("n", "5000");
+        assertGuarantees(capacity);
+    }
+
+    @Test
+    @Timeout(240)
+    void recovery() throws Exception {
+        // A dead member holds its group slot until its session times out (45 s by default): shorten it here so
+        // the smoke stays short; the full run measures the default.
+        Map<String, String> recovery = single(bench("recovery", "--pending", "5000",
+                "-D", "streams.session.timeout.ms=6000", "--bootstrap", broker.bootstrapServers()), "recovery");
+        assertThat(recovery).containsKeys("resume_s", "restore_s");
+        assertThat(Double.parseDouble(recovery.get("resume_s"))).isPositive();
+        assertThat(Double.parseDouble(recovery.get("restore_s"))).isPositive();
+        assertGuarantees(recovery);
+    }
+
+    @Test
+    @Timeout(120)
+    void idle() throws Exception {
+        Map<String, String> idle = single(bench("idle", "--duration", "3", "--bootstrap", broker.bootstrapServers()), "idle");
+        assertThat(idle).containsKey("cpu_pct").doesNotContainKey("broker_cpu_pct");
+    }
+
+    private static void assertGuarantees(Map<String, String> result) {
+        assertThat(result).containsEntry("early", "0").containsEntry("lost", "0").containsEntry("dup", "0");
+    }
+
+    private static Map<String, String> single(List<Map<String, String>> lines, String scenario) {
+        assertThat(lines).hasSize(1);
+        assertThat(lines.get(0)).containsEntry("scenario", scenario);
+        return lines.get(0);
+    }
+
+    /** Runs {@code ax bench <args>} as the CLI does; returns its RESULT lines, parsed. Progress goes to stderr. */
+    private static List<Map<String, String>> bench(String... args) {
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream stdout = System.out;
+        int exitCode;
+        try (PrintStream capture = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
+            System.setOut(capture);
+            exitCode = new CommandLine(new AxMain()).execute(Stream.concat(Stream.of("bench"), Stream.of(args))
+                    .toArray(String[]::new));
+        } finally {
+            System.setOut(stdout);
+        }
+        String output = captured.toString(StandardCharsets.UTF_8);
+        stdout.print(output);
+        assertThat(exitCode).as("exit code of ax bench %s; output:%n%s", String.join(" ", args), output).isZero();
+        List<Map<String, String>> results = new ArrayList<>();
+        output.lines().filter(l -> l.startsWith(ResultLine.PREFIX + " ")).forEach(l -> results.add(ResultLine.parse(l)));
+        return results;
+    }
+}
