@@ -12,10 +12,15 @@ import java.util.List;
  * @param pending      timers held while measuring (capacity, recovery)
  * @param partitions   partitions of ax's topics and of the raw baseline's topic
  * @param childJvmOpts extra JVM options of the scheduler's child JVM (e.g. {@code -Xmx2g})
+ * @param warmupS      seconds of the same load before a steady measurement, not measured (the JIT compiles the
+ *                     hot path meanwhile; a fresh JVM measured at once shows its warm-up, not its steady state)
  */
 public record BenchOptions(String bootstrap, Integer n, Integer ratePerS, Integer durationS, Integer pending,
-                           int partitions, List<String> childJvmOpts) {
+                           int partitions, List<String> childJvmOpts, int warmupS) {
     public BenchOptions {
+        if (warmupS < 0) {
+            throw new IllegalArgumentException("warmup must be >= 0: " + warmupS);
+        }
         positive("n", n);
         positive("rate", ratePerS);
         positive("duration", durationS);

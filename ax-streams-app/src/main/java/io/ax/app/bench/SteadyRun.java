@@ -34,8 +34,20 @@ final class SteadyRun {
     private SteadyRun() {
     }
 
-    /** Runs the load against the scheduler started under {@code label}; closes its worker, client and tracker. */
+    /**
+     * Runs the load against the scheduler started under {@code label}, after {@code warmupS} seconds of the same load
+     * with other task keys that are not measured; closes its worker, client and tracker.
+     */
     static Outcome run(BenchContext context, String label, int ratePerS, int durationS) throws Exception {
+        int warmupS = context.options().warmupS();
+        if (warmupS > 0) {
+            run(context, label, new TaskKeys("warm-"), ratePerS, warmupS);
+        }
+        return run(context, label, TaskKeys.TASKS, ratePerS, durationS);
+    }
+
+    private static Outcome run(BenchContext context, String label, TaskKeys keys, int ratePerS, int durationS)
+            throws Exception {
         Clock clock = context.clock();
         AxTopics topics = context.topics(label);
         int n = Math.multiplyExact(ratePerS, durationS);
@@ -47,7 +59,7 @@ final class SteadyRun {
                 .groupId(context.name(label) + "-workers").concurrency(8)
                 .handler(Submitter.JOB_TYPE, job -> {
                     long startedMs = clock.millis();
-                    if (TaskKeys.TASKS.indexOf(job.taskId(), n) >= 0) {
+                    if (keys.indexOf(job.taskId(), n) >= 0) {
                         handlerLateness.record(startedMs - job.dueAt().toEpochMilli());
                         handled.incrementAndGet();
                     } else if (WARM_UP.indexOf(job.taskId(), 1) == 0) {
@@ -57,7 +69,7 @@ final class SteadyRun {
                 }).build();
         try (worker; AxClient client = context.client(topics);
              DispatchTracker dispatch = DispatchTracker.start(context.bootstrap(), topics.dispatch(), clock,
-                     TaskKeys.TASKS, n, dueMs::get)) {
+                     keys, n, dueMs::get)) {
             worker.start();
             Submitter submitter = new Submitter(client);
             submitter.submit(WARM_UP.key(0), clock.millis());
@@ -66,7 +78,7 @@ final class SteadyRun {
             }
             try (Progress progress = context.progress(label, () -> "sent %d/%d, dispatched %d, handled %d".formatted(
                     submitter.sent() - 1, n, dispatch.dispatched(), handled.get()))) {
-                double submitPerS = submitPaced(clock, submitter, dueMs, n, ratePerS);
+                double submitPerS = submitPaced(clock, submitter, keys, dueMs, n, ratePerS);
                 Await.until(clock, Duration.ofSeconds(30), Duration.ofSeconds(15), () -> dispatch.dispatched() + handled.get(),
                         () -> dispatch.dispatched() >= n && handled.get() >= n);
                 Thread.sleep(500); // let duplicates, if any, show up
@@ -76,7 +88,7 @@ final class SteadyRun {
         }
     }
 
-    private static double submitPaced(Clock clock, Submitter submitter, AtomicLongArray dueMs, int n, int ratePerS)
+    private static double submitPaced(Clock clock, Submitter submitter, TaskKeys keys, AtomicLongArray dueMs, int n, int ratePerS)
             throws InterruptedException {
         Pacer pacer = new Pacer(clock, ratePerS);
         long startMs = clock.millis();
@@ -85,7 +97,7 @@ final class SteadyRun {
             for (int permits = pacer.awaitPermits(); permits > 0 && i < n; permits--, i++) {
                 long due = clock.millis() + LEAD_MS;
                 dueMs.set(i, due); // published before the send, so the tracker reads it when the dispatch arrives
-                submitter.submit(TaskKeys.TASKS.key(i), due);
+                submitter.submit(keys.key(i), due);
             }
         }
         return n * 1000.0 / Math.max(1, clock.millis() - startMs);

@@ -44,6 +44,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--pending", description = "Pending timers held (capacity: 10000000, recovery: 200000).")
     Integer pending;
 
+    @Option(names = "--warmup", defaultValue = "20",
+            description = "Seconds of unmeasured load before steady measurements, so the scheduler's JIT is warm (default: ${DEFAULT-VALUE}).")
+    int warmup;
+
     @Option(names = "--partitions", defaultValue = "6", description = "Partitions of ax's topics (default: ${DEFAULT-VALUE}).")
     int partitions;
 
@@ -56,7 +60,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         quietLogs();
-        BenchOptions options = new BenchOptions(bootstrap, n, rate, duration, pending, partitions, childJvmOpts);
+        BenchOptions options = new BenchOptions(bootstrap, n, rate, duration, pending, partitions, childJvmOpts, warmup);
         Bench.run(scenario, options, settings, Clock.systemUTC(), System.out, System.err);
         return 0;
     }

@@ -64,7 +64,7 @@ class BenchSmokeIT {
     @Test
     @Timeout(180)
     void steady() throws Exception {
-        Map<String, String> steady = single(bench("steady", "--rate", "200", "--duration", "4",
+        Map<String, String> steady = single(bench("steady", "--rate", "200", "--duration", "4", "--warmup", "0",
                 "--bootstrap", broker.bootstrapServers()), "steady");
         assertThat(steady).containsKeys("dispatch_p99_ms", "p50_ms", "p99_ms", "max_ms").containsEntry("n", "800");
         assertGuarantees(steady);
@@ -73,7 +73,7 @@ class BenchSmokeIT {
     @Test
     @Timeout(240)
     void capacity() throws Exception {
-        Map<String, String> capacity = single(bench("capacity", "--pending", "5000", "--rate", "200", "--duration", "3",
+        Map<String, String> capacity = single(bench("capacity", "--pending", "5000", "--rate", "200", "--duration", "3", "--warmup", "0",
                 "--bootstrap", broker.bootstrapServers()), "capacity");
         assertThat(capacity).containsKeys("heap_mb", "disk_bytes_per_timer", "p99_ms", "empty_p99_ms")
                 .containsEntry("n", "5000");

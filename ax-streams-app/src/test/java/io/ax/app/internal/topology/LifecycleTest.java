@@ -157,6 +157,36 @@ class LifecycleTest {
     }
 
     @Test
+    void shouldRetryAFailureReportedWhileRunning() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            Dispatched d = fire(ax, "t1", "{\"jobType\":\"j\",\"delayMs\":0,\"backoffMs\":100}");
+            ax.report("t1", report(d, "STARTED", ""));
+            ax.report("t1", report(d, "FAILED", ",\"message\":\"db locked\""));
+            assertThat(ax.events()).extracting(e -> e.get("from").asText() + "->" + e.get("to").asText())
+                    .containsExactly("TRIGGERED->RUNNING", "RUNNING->RETRY_WAITING");
+        }
+    }
+
+    @Test
+    void shouldCancelARunningExecutionAndSignalTheWorker() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            Dispatched d = fire(ax, "t1", "{\"jobType\":\"j\",\"delayMs\":0,\"timeoutMs\":1000}");
+            ax.report("t1", report(d, "STARTED", ""));
+            ax.request("t1", "{\"cancel\":true,\"reason\":\"operator\"}");
+            assertThat(ax.events()).extracting(e -> e.get("from").asText() + "->" + e.get("to").asText())
+                    .containsExactly("TRIGGERED->RUNNING", "RUNNING->CANCELLED");
+            assertThat(ax.dispatches()).singleElement().satisfies(c -> {
+                assertThat(c.header(AxHeaders.KIND)).isEqualTo("CANCEL");
+                assertThat(c.executionId()).isEqualTo(d.executionId());
+            });
+            ax.advanceMs(5000); // its timeout timer was disarmed: no TIMED_OUT after a cancel
+            assertThat(ax.events()).isEmpty();
+            ax.report("t1", report(d, "FAILED", ",\"retryable\":false,\"message\":\"cancelled while running\""));
+            assertThat(ax.events()).singleElement().satisfies(e -> assertThat(e.get("to").asText()).isEqualTo("IGNORED"));
+        }
+    }
+
+    @Test
     void shouldCancelAnExecutionWaitingToRetry() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             Dispatched d = fire(ax, "t1", "{\"jobType\":\"j\",\"delayMs\":0,\"backoffMs\":1000}");
