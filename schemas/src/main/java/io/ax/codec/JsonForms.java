@@ -1,5 +1,6 @@
 package io.ax.codec;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -17,7 +18,10 @@ import io.ax.schema.ReportStatus;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.SourceRecord;
 import io.ax.schema.StateChange;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -166,28 +170,49 @@ public final class JsonForms {
 
     /** The JSON line written to {@code ax.state}; null fields are left out, times are ISO-8601. */
     public static String stateChangeJson(StateChange change) {
-        ObjectNode node = MAPPER.createObjectNode();
-        putIfNotNull(node, "taskId", change.getTaskId());
-        putIfNotNull(node, "executionId", change.getExecutionId());
-        if (change.getAttempt() != null) {
-            node.put("attempt", change.getAttempt());
+        return new String(stateChangeJsonBytes(change), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * {@link #stateChangeJson} as UTF-8 bytes, written with a streaming generator: one is built for every state
+     * change, so no tree and no intermediate String.
+     */
+    public static byte[] stateChangeJsonBytes(StateChange change) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        try (JsonGenerator json = MAPPER.getFactory().createGenerator(out)) {
+            json.writeStartObject();
+            writeIfNotNull(json, "taskId", change.getTaskId());
+            writeIfNotNull(json, "executionId", change.getExecutionId());
+            if (change.getAttempt() != null) {
+                json.writeNumberField("attempt", change.getAttempt());
+            }
+            writeIfNotNull(json, "from", change.getFrom());
+            json.writeStringField("to", change.getTo().name());
+            json.writeStringField("at", Instant.ofEpochMilli(change.getAtMs()).toString());
+            if (change.getDueAtMs() != null) {
+                json.writeStringField("dueAt", Instant.ofEpochMilli(change.getDueAtMs()).toString());
+            }
+            writeIfNotNull(json, "jobType", change.getJobType());
+            writeIfNotNull(json, "reason", change.getReason());
+            SourceRecord source = change.getSource();
+            if (source != null) {
+                json.writeObjectFieldStart("source");
+                json.writeStringField("topic", source.getTopic());
+                json.writeNumberField("partition", source.getPartition());
+                json.writeNumberField("offset", source.getOffset());
+                json.writeEndObject();
+            }
+            json.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        putIfNotNull(node, "from", change.getFrom());
-        node.put("to", change.getTo().name());
-        node.put("at", Instant.ofEpochMilli(change.getAtMs()).toString());
-        if (change.getDueAtMs() != null) {
-            node.put("dueAt", Instant.ofEpochMilli(change.getDueAtMs()).toString());
+        return out.toByteArray();
+    }
+
+    private static void writeIfNotNull(JsonGenerator json, String field, String value) throws IOException {
+        if (value != null) {
+            json.writeStringField(field, value);
         }
-        putIfNotNull(node, "jobType", change.getJobType());
-        putIfNotNull(node, "reason", change.getReason());
-        SourceRecord source = change.getSource();
-        if (source != null) {
-            ObjectNode from = node.putObject("source");
-            from.put("topic", source.getTopic());
-            from.put("partition", source.getPartition());
-            from.put("offset", source.getOffset());
-        }
-        return node.toString();
     }
 
     private static ObjectNode parseObject(byte[] json) {
@@ -328,9 +353,4 @@ public final class JsonForms {
         }
     }
 
-    private static void putIfNotNull(ObjectNode node, String field, String value) {
-        if (value != null) {
-            node.put(field, value);
-        }
-    }
 }

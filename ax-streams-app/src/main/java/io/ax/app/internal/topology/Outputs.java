@@ -53,7 +53,7 @@ public final class Outputs {
 
     /** Writes one JSON line to the state topic. */
     public void state(StateChange change) {
-        context.forward(new Record<>(change.getTaskId(), utf8(JsonForms.stateChangeJson(change)), change.getAtMs(),
+        context.forward(new Record<>(change.getTaskId(), JsonForms.stateChangeJsonBytes(change), change.getAtMs(),
                 new RecordHeaders()), AxTopology.STATE_SINK);
     }
 
