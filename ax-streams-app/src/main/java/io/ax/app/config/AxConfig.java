@@ -61,6 +61,12 @@ public final class AxConfig extends AbstractConfig {
     private static final String FIRE_BATCH_MAX_DOC = "Most timers one partition fires per punctuation, highest priority "
             + "first; the rest fire on the next one, so a crowded instant cannot stall the stream thread.";
 
+    public static final String DISPATCH_AHEAD_MS_CONFIG = "ax.dispatch.ahead.ms";
+    private static final String DISPATCH_AHEAD_MS_DOC = "Opt-in dispatch-ahead mode: a due attempt is dispatched up to this "
+            + "many ms before its due time, so the exactly-once commit that makes it visible has happened by then; the "
+            + "worker SDK holds it until ax-due-at (other workers must do the same). 0 (default): no dispatch is visible "
+            + "before its due time. At most 2000.";
+
     public static final String DEFAULT_TIMEOUT_MS_CONFIG = "ax.default.timeout.ms";
     private static final String DEFAULT_TIMEOUT_MS_DOC = "Execution timeout for tasks that set none, ms.";
 
@@ -96,6 +102,7 @@ public final class AxConfig extends AbstractConfig {
             .define(WHEEL_SIZE_CONFIG, Type.INT, 512, powerOfTwo(), Importance.LOW, WHEEL_SIZE_DOC)
             .define(WHEEL_MAX_TIMERS_CONFIG, Type.INT, 200_000, Range.atLeast(1), Importance.LOW, WHEEL_MAX_TIMERS_DOC)
             .define(FIRE_BATCH_MAX_CONFIG, Type.INT, 5_000, Range.atLeast(1), Importance.LOW, FIRE_BATCH_MAX_DOC)
+            .define(DISPATCH_AHEAD_MS_CONFIG, Type.LONG, 0L, Range.between(0, 2000), Importance.LOW, DISPATCH_AHEAD_MS_DOC)
             .define(DEFAULT_TIMEOUT_MS_CONFIG, Type.LONG, 300_000L, Range.atLeast(1), Importance.MEDIUM, DEFAULT_TIMEOUT_MS_DOC)
             .define(RETRY_BACKOFF_MS_CONFIG, Type.LONG, 1_000L, Range.atLeast(1), Importance.MEDIUM, RETRY_BACKOFF_MS_DOC)
             .define(RETRY_BACKOFF_MAX_MS_CONFIG, Type.LONG, 600_000L, Range.atLeast(1), Importance.MEDIUM, RETRY_BACKOFF_MAX_MS_DOC)

@@ -23,20 +23,23 @@ public final class Attempts {
 
     /**
      * {@code from} → TRIGGERED: dispatches {@code execution}'s current attempt and arms its timeout, measured
-     * from now (the dispatch is the first sign of life).
+     * from the dispatch (the first sign of life), or from the due time when the dispatch went out ahead of it
+     * (the worker holds it until then).
      */
     public StoredExecution dispatch(StoredTask task, StoredExecution execution, TaskState from, String reason, long nowMs) {
-        long timeoutAtMs = nowMs + ctx.timeoutMs(task);
+        long dueAtMs = from == TaskState.RETRY_WAITING ? execution.getRetryAtMs() : execution.getDueAtMs();
+        long signMs = Math.max(nowMs, dueAtMs);
+        long timeoutAtMs = signMs + ctx.timeoutMs(task);
         StoredExecution triggered = StoredExecution.newBuilder(execution)
                 .setState(TaskState.TRIGGERED)
                 .setFiredAtMs(nowMs)
-                .setLastSignMs(nowMs)
+                .setLastSignMs(signMs)
                 .setTimeoutAtMs(timeoutAtMs)
                 .setRetryAtMs(null)
                 .build();
         ctx.timers().set(timeoutAtMs, task.getRequest().getPriority(), task.getTaskId(), TimerKind.TIMEOUT);
-        ctx.outputs().dispatch(Dispatches.run(task, triggered, ctx.settings().defaultTimeoutMs(), nowMs), nowMs);
-        fireLateness.record(from == TaskState.RETRY_WAITING ? execution.getRetryAtMs() : execution.getDueAtMs(), nowMs);
+        ctx.outputs().dispatch(Dispatches.run(task, triggered, dueAtMs, ctx.settings().defaultTimeoutMs(), nowMs), nowMs);
+        fireLateness.record(dueAtMs, nowMs);
         ctx.events().transition(task, triggered, from, reason, nowMs);
         return triggered;
     }

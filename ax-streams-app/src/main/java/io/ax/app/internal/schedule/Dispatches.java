@@ -11,18 +11,28 @@ public final class Dispatches {
     private Dispatches() {
     }
 
-    /** Run the current attempt of {@code execution}. */
+    /**
+     * Run the current attempt of {@code execution}, due at {@code attemptDueAtMs} (the occurrence's due time for a
+     * first attempt, the retry time for a retry): the worker never starts it before then.
+     */
+    public static DispatchTask run(StoredTask task, StoredExecution execution, long attemptDueAtMs, long defaultTimeoutMs,
+                                   long nowMs) {
+        return build(task, execution, DispatchKind.RUN, attemptDueAtMs, defaultTimeoutMs, nowMs)
+                .setPayload(task.getRequest().getPayload()).build();
+    }
+
+    /** A dispatch of {@code execution} with the occurrence's due time (for the dead letter). */
     public static DispatchTask run(StoredTask task, StoredExecution execution, long defaultTimeoutMs, long nowMs) {
-        return build(task, execution, DispatchKind.RUN, defaultTimeoutMs, nowMs).setPayload(task.getRequest().getPayload()).build();
+        return run(task, execution, execution.getDueAtMs(), defaultTimeoutMs, nowMs);
     }
 
     /** Stop {@code execution} if a worker runs it. */
     public static DispatchTask cancel(StoredTask task, StoredExecution execution, long defaultTimeoutMs, long nowMs) {
-        return build(task, execution, DispatchKind.CANCEL, defaultTimeoutMs, nowMs).build();
+        return build(task, execution, DispatchKind.CANCEL, execution.getDueAtMs(), defaultTimeoutMs, nowMs).build();
     }
 
     private static DispatchTask.Builder build(StoredTask task, StoredExecution execution, DispatchKind kind,
-                                              long defaultTimeoutMs, long nowMs) {
+                                              long dueAtMs, long defaultTimeoutMs, long nowMs) {
         ScheduleRequest request = task.getRequest();
         return DispatchTask.newBuilder()
                 .setKind(kind)
@@ -31,7 +41,7 @@ public final class Dispatches {
                 .setAttempt(execution.getAttempt())
                 .setJobType(request.getJobType())
                 .setPayload(null)
-                .setDueAtMs(execution.getDueAtMs())
+                .setDueAtMs(dueAtMs)
                 .setFiredAtMs(nowMs)
                 .setPriority(request.getPriority())
                 .setOwner(request.getOwner())

@@ -25,6 +25,7 @@ public final class Timers {
     private final TimerIndex index;
     private final TimingWheel wheel;
     private final int maxWheelTimers;
+    private final long dispatchAheadMs;
     private Bytes watermark;
     private long nextUnloadedDueMs;
 
@@ -33,9 +34,23 @@ public final class Timers {
      *                       huge number are due at once
      */
     public Timers(TimerIndex index, TimingWheel wheel, int maxWheelTimers) {
+        this(index, wheel, maxWheelTimers, 0);
+    }
+
+    /**
+     * @param dispatchAheadMs OCCURRENCE and RETRY timers fire this much before they are due (opt-in dispatch-ahead
+     *                        mode; 0 = never before due). TIMEOUT and PURGE timers always fire at their due time.
+     */
+    public Timers(TimerIndex index, TimingWheel wheel, int maxWheelTimers, long dispatchAheadMs) {
         this.index = index;
         this.wheel = wheel;
         this.maxWheelTimers = maxWheelTimers;
+        this.dispatchAheadMs = dispatchAheadMs;
+    }
+
+    private WheelTimer wheelTimer(long dueAtMs, int priority, String taskId, TimerKind kind) {
+        boolean dispatches = kind == TimerKind.OCCURRENCE || kind == TimerKind.RETRY;
+        return new WheelTimer(dispatches ? dueAtMs - dispatchAheadMs : dueAtMs, dueAtMs, priority, taskId, kind);
     }
 
     /** Forgets the wheel and starts again from the index (on task assignment). */
@@ -51,7 +66,7 @@ public final class Timers {
         Bytes key = TimerIndex.key(dueAtMs, taskId, kind);
         if (watermark != null && key.compareTo(watermark) <= 0) {
             // Within the loaded window (so within the horizon): the wheel must hold it too.
-            if (!wheel.add(new WheelTimer(dueAtMs, priority, taskId, kind))) {
+            if (!wheel.add(wheelTimer(dueAtMs, priority, taskId, kind))) {
                 throw new IllegalStateException("timer inside the loaded window is beyond the wheel horizon: " + dueAtMs);
             }
         } else {
@@ -84,7 +99,8 @@ public final class Timers {
      * nothing to do). {@code Long.MAX_VALUE}: no timer at all.
      */
     public long nextFireMs() {
-        return Math.min(wheel.nextFireMs(), nextUnloadedDueMs);
+        long unloadedMs = nextUnloadedDueMs == Long.MIN_VALUE ? Long.MIN_VALUE : nextUnloadedDueMs - dispatchAheadMs;
+        return Math.min(wheel.nextFireMs(), unloadedMs);
     }
 
     /** Timers held in memory. */
@@ -109,7 +125,7 @@ public final class Timers {
                     nextDue = dueAtMs;
                     break;
                 }
-                wheel.add(new WheelTimer(dueAtMs, TimerIndex.priority(timer.value), TimerIndex.taskId(timer.key),
+                wheel.add(wheelTimer(dueAtMs, TimerIndex.priority(timer.value), TimerIndex.taskId(timer.key),
                         TimerIndex.kind(timer.key)));
                 watermark = timer.key;
             }

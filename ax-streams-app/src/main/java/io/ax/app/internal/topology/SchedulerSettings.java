@@ -12,13 +12,13 @@ import io.ax.validation.ScheduleLimits;
  */
 public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, int wheelSize, int maxWheelTimers,
                                 int fireBatchMax, long defaultTimeoutMs, long defaultBackoffMs, long maxBackoffMs,
-                                long retentionMs, ScheduleLimits limits) {
+                                long retentionMs, long dispatchAheadMs, ScheduleLimits limits) {
 
     public static SchedulerSettings from(AxConfig config, int partitions) {
         return new SchedulerSettings(config.topics(), partitions, config.tickMs(), config.getInt(AxConfig.WHEEL_SIZE_CONFIG),
                 config.getInt(AxConfig.WHEEL_MAX_TIMERS_CONFIG), config.getInt(AxConfig.FIRE_BATCH_MAX_CONFIG),
                 config.getLong(AxConfig.DEFAULT_TIMEOUT_MS_CONFIG), config.getLong(AxConfig.RETRY_BACKOFF_MS_CONFIG),
                 config.getLong(AxConfig.RETRY_BACKOFF_MAX_MS_CONFIG), config.getLong(AxConfig.RETENTION_MS_CONFIG),
-                config.limits());
+                config.getLong(AxConfig.DISPATCH_AHEAD_MS_CONFIG), config.limits());
     }
 }

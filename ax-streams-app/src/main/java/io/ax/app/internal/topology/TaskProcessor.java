@@ -64,7 +64,8 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         long nowMs = context.currentSystemTimeMs();
         Outputs outputs = new Outputs(context);
         Timers timers = new Timers(new TimerIndex(context.getStateStore(AxStores.TIMERS)),
-                new TimingWheel(settings.tickMs(), settings.wheelSize(), nowMs), settings.maxWheelTimers());
+                new TimingWheel(settings.tickMs(), settings.wheelSize(), nowMs), settings.maxWheelTimers(),
+                settings.dispatchAheadMs());
         timers.rebuild(nowMs);
         TaskStore tasks = new TaskStore(context.getStateStore(AxStores.TASKS), timers, settings.retentionMs());
         ctx = new SchedulerContext(tasks, timers, outputs, new Events(outputs), settings, context);

@@ -88,10 +88,10 @@ public final class TimingWheel {
     /**
      * Adds a timer if it lies within the horizon.
      *
-     * @return false if {@code dueAtMs > horizonMs()}: the caller keeps it elsewhere and adds it later
+     * @return false if {@code fireAtMs > horizonMs()}: the caller keeps it elsewhere and adds it later
      */
     public boolean add(WheelTimer timer) {
-        long tick = tickOf(timer.dueAtMs());
+        long tick = tickOf(timer.fireAtMs());
         if (tick > currentTick + mask) {
             return false;
         }
@@ -102,7 +102,7 @@ public final class TimingWheel {
 
     /**
      * Fires, through {@code handler}, timers whose tick has been reached by {@code nowMs}: every fired timer
-     * has {@code dueAtMs <= nowMs}. Time going backwards fires nothing.
+     * has {@code fireAtMs <= nowMs}. Time going backwards fires nothing.
      *
      * @param limit the most timers to fire in this call
      * @return the number fired

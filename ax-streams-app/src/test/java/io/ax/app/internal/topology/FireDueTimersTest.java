@@ -49,6 +49,27 @@ class FireDueTimersTest {
     }
 
     @Test
+    void shouldDispatchAheadOfTheDueTimeOnlyInTheOptInMode() {
+        Map<String, Object> ahead = Map.of(AxConfig.DISPATCH_AHEAD_MS_CONFIG, 200L);
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), ahead)) {
+            long t0 = SchedulerHarness.T0.toEpochMilli();
+            ax.request("t1", "{\"jobType\":\"j\",\"delayMs\":1000,\"timeoutMs\":500}");
+            ax.advanceMs(790);
+            assertThat(ax.dispatches()).isEmpty();
+            ax.advanceMs(10);
+            Dispatched d = ax.dispatches().get(0);
+            assertThat(d.task().getFiredAtMs()).isEqualTo(t0 + 800);
+            assertThat(d.task().getDueAtMs()).isEqualTo(t0 + 1000);
+            assertThat(d.header(AxHeaders.DUE_AT)).as("the worker holds it until then").isEqualTo(Long.toString(t0 + 1000));
+            ax.events();
+            ax.advanceMs(690); // 1490: the timeout counts from the due time, not from the early dispatch
+            assertThat(ax.events()).isEmpty();
+            ax.advanceMs(10);
+            assertThat(ax.transitions()).startsWith("TIMED_OUT");
+        }
+    }
+
+    @Test
     void shouldRoundUnalignedDueTimeUpToTheNextTick() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             ax.request("t1", "{\"jobType\":\"email\",\"delayMs\":1005}");

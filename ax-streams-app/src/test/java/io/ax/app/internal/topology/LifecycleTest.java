@@ -46,6 +46,7 @@ class LifecycleTest {
             Dispatched second = ax.dispatches().get(0);
             assertThat(second.executionId()).isEqualTo(first.executionId());
             assertThat(second.header(AxHeaders.ATTEMPT)).isEqualTo("2");
+            assertThat(second.task().getDueAtMs()).as("a retry is due at its retry time").isEqualTo(retry.getNextAttemptAtMs());
             assertThat(ax.events()).singleElement().satisfies(e -> {
                 assertThat(e.get("from").asText() + "->" + e.get("to").asText()).isEqualTo("RETRY_WAITING->TRIGGERED");
                 assertThat(e.get("reason").asText()).isEqualTo("retry 1 of 2");
