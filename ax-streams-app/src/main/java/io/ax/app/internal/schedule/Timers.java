@@ -26,6 +26,7 @@ public final class Timers {
     private final TimingWheel wheel;
     private final int maxWheelTimers;
     private final long dispatchAheadMs;
+    private long earliestSetFireMs = Long.MAX_VALUE;
     private Bytes watermark;
     private long nextUnloadedDueMs;
 
@@ -33,10 +34,6 @@ public final class Timers {
      * @param maxWheelTimers refills stop when the wheel holds this many timers, bounding memory when a
      *                       huge number are due at once
      */
-    public Timers(TimerIndex index, TimingWheel wheel, int maxWheelTimers) {
-        this(index, wheel, maxWheelTimers, 0);
-    }
-
     /**
      * @param dispatchAheadMs OCCURRENCE and RETRY timers fire this much before they are due (opt-in dispatch-ahead
      *                        mode; 0 = never before due). TIMEOUT and PURGE timers always fire at their due time.
@@ -63,10 +60,12 @@ public final class Timers {
     /** Sets a timer, durably. */
     public void set(long dueAtMs, int priority, String taskId, TimerKind kind) {
         index.put(dueAtMs, taskId, kind, priority);
+        WheelTimer timer = wheelTimer(dueAtMs, priority, taskId, kind);
+        earliestSetFireMs = Math.min(earliestSetFireMs, timer.fireAtMs());
         Bytes key = TimerIndex.key(dueAtMs, taskId, kind);
         if (watermark != null && key.compareTo(watermark) <= 0) {
             // Within the loaded window (so within the horizon): the wheel must hold it too.
-            if (!wheel.add(wheelTimer(dueAtMs, priority, taskId, kind))) {
+            if (!wheel.add(timer)) {
                 throw new IllegalStateException("timer inside the loaded window is beyond the wheel horizon: " + dueAtMs);
             }
         } else {
@@ -99,13 +98,19 @@ public final class Timers {
      * nothing to do). {@code Long.MAX_VALUE}: no timer at all.
      */
     public long nextFireMs() {
+        earliestSetFireMs = Long.MAX_VALUE;
         long unloadedMs = nextUnloadedDueMs == Long.MIN_VALUE ? Long.MIN_VALUE : nextUnloadedDueMs - dispatchAheadMs;
         return Math.min(wheel.nextFireMs(), unloadedMs);
     }
 
-    /** Timers held in memory. */
-    public int inWheel() {
-        return wheel.size();
+    /**
+     * The earliest fire time among timers set since the last call (or since {@link #nextFireMs}), then forgets
+     * them: lets a caller lower its wake-up time after each record without scanning the wheel.
+     */
+    public long takeEarliestSetFireMs() {
+        long earliest = earliestSetFireMs;
+        earliestSetFireMs = Long.MAX_VALUE;
+        return earliest;
     }
 
     private void refill() {

@@ -43,9 +43,4 @@ public final class TaskStore {
         store.delete(taskId);
         return true;
     }
-
-    /** Tasks held, for tests and metrics (an estimate from RocksDB). */
-    public long approximateSize() {
-        return store.approximateNumEntries();
-    }
 }

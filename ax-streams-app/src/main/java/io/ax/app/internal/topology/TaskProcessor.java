@@ -53,6 +53,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     private ApplyRetryRecord applyRetryRecord;
     private FireLateness fireLateness;
     private long lastPunctuationMs;
+    private long publishedWakeUpMs = Long.MAX_VALUE;
 
     public TaskProcessor(SchedulerSettings settings) {
         this.settings = settings;
@@ -92,14 +93,29 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
      * (the schedule runs every tick from the last one) at or after the earliest timer can fire.
      */
     private void publishWakeUp() {
-        long fireAtMs = ctx.timers().nextFireMs();
-        if (fireAtMs == Long.MAX_VALUE) {
-            WakeUps.set(this, Long.MAX_VALUE);
-            return;
+        publishWakeUpAt(ctx.timers().nextFireMs());
+    }
+
+    /**
+     * After a record only new timers can make the wake-up earlier (a removed one at worst causes one idle
+     * punctuation, which then recomputes it), so the per-record path skips the wheel scan of {@link #publishWakeUp}.
+     */
+    private void maybeWakeUpEarlier() {
+        long setFireAtMs = ctx.timers().takeEarliestSetFireMs();
+        if (setFireAtMs != Long.MAX_VALUE && punctuationAtOrAfter(setFireAtMs) < publishedWakeUpMs) {
+            publishWakeUpAt(setFireAtMs);
         }
+    }
+
+    private void publishWakeUpAt(long fireAtMs) {
+        publishedWakeUpMs = fireAtMs == Long.MAX_VALUE ? Long.MAX_VALUE : punctuationAtOrAfter(fireAtMs);
+        WakeUps.set(this, publishedWakeUpMs);
+    }
+
+    private long punctuationAtOrAfter(long fireAtMs) {
         long tickMs = settings.tickMs();
         long ticks = fireAtMs <= lastPunctuationMs ? 1 : (fireAtMs - lastPunctuationMs + tickMs - 1) / tickMs;
-        WakeUps.set(this, lastPunctuationMs + ticks * tickMs);
+        return lastPunctuationMs + ticks * tickMs;
     }
 
     @Override
@@ -119,7 +135,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         } catch (InvalidRequestException e) {
             ctx.events().rejected(record.key(), e.getMessage(), source, ctx.nowMs());
         }
-        publishWakeUp();
+        maybeWakeUpEarlier();
     }
 
     private void processRequest(Record<String, byte[]> record, SourceRecord source) {
