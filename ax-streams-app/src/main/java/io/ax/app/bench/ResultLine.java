@@ -43,7 +43,8 @@ public final class ResultLine {
         if (Double.isNaN(value) || Double.isInfinite(value)) {
             throw new IllegalArgumentException(key + " must be a finite number: " + value);
         }
-        return put(key, String.format(Locale.ROOT, "%.1f", value));
+        // Two decimals below 10 (a ratio of 0.46 must not print as 0.5), one above.
+        return put(key, String.format(Locale.ROOT, Math.abs(value) < 10 ? "%.2f" : "%.1f", value));
     }
 
     private ResultLine put(String key, String value) {

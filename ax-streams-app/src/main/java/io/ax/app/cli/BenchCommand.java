@@ -45,7 +45,7 @@ public final class BenchCommand implements Callable<Integer> {
     Integer pending;
 
     @Option(names = "--warmup", defaultValue = "20",
-            description = "Seconds of unmeasured load before steady measurements, so the scheduler's JIT is warm (default: ${DEFAULT-VALUE}).")
+            description = "Seconds of unmeasured load of the same kind before ingest, burst and steady measurements, so the scheduler's JIT is warm as in a running scheduler (default: ${DEFAULT-VALUE}; 0: a cold JVM).")
     int warmup;
 
     @Option(names = "--partitions", defaultValue = "6", description = "Partitions of ax's topics (default: ${DEFAULT-VALUE}).")

@@ -8,18 +8,24 @@ import org.junit.jupiter.api.Test;
 
 class ResultLineTest {
     @Test
-    void shouldPrintScenarioAndNFirstThenKeysInOrderWithIntegersOrOneDecimal() {
+    void shouldPrintScenarioAndNFirstThenKeysInOrderWithIntegersOrDecimals() {
         ResultLine line = ResultLine.of("burst", 1_000_000).add("fires_per_s", 12345.678).add("p99_ms", 42L)
                 .add("ratio_vs_raw", 0.25).add("early", 0L);
 
         assertThat(line.toString())
-                .isEqualTo("RESULT scenario=burst n=1000000 fires_per_s=12345.7 p99_ms=42 ratio_vs_raw=0.3 early=0");
+                .isEqualTo("RESULT scenario=burst n=1000000 fires_per_s=12345.7 p99_ms=42 ratio_vs_raw=0.25 early=0");
     }
 
     @Test
     void shouldUseADotWhateverTheDefaultLocale() {
-        assertThat(ResultLine.of("raw", 1).add("produce_per_s", 1.05).toString()).endsWith("produce_per_s=1.1")
+        assertThat(ResultLine.of("raw", 1).add("produce_per_s", 12.05).toString()).endsWith("produce_per_s=12.1")
                 .doesNotContain(",");
+    }
+
+    @Test
+    void shouldKeepTwoDecimalsBelowTenSoARatioIsNotRoundedAway() {
+        assertThat(ResultLine.of("ingest", 1).add("ratio_vs_raw", 0.455).add("resume_s", 7.64).toString())
+                .endsWith("ratio_vs_raw=0.46 resume_s=7.64");
     }
 
     @Test
