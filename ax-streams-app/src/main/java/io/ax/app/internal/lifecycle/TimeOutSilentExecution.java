@@ -48,6 +48,6 @@ public final class TimeOutSilentExecution {
     }
 
     private void store(StoredTask task, StoredExecution execution, long nowMs) {
-        ctx.tasks().save(StoredTask.newBuilder(task).setExecution(execution).build(), nowMs);
+        ctx.tasks().saveExecution(task, execution, nowMs);
     }
 }

@@ -33,8 +33,7 @@ public final class ApplyRetryRecord {
             return;
         }
         ctx.timers().set(retry.getNextAttemptAtMs(), task.getRequest().getPriority(), taskId, TimerKind.RETRY);
-        ctx.tasks().save(StoredTask.newBuilder(task)
-                .setExecution(StoredExecution.newBuilder(execution).setRetryAtMs(retry.getNextAttemptAtMs()).build())
-                .build(), nowMs);
+        ctx.tasks().saveExecution(task,
+                StoredExecution.newBuilder(execution).setRetryAtMs(retry.getNextAttemptAtMs()).build(), nowMs);
     }
 }

@@ -62,7 +62,6 @@ public final class FireDueTimers implements Punctuator {
             return;
         }
         String executionId = ExecutionIds.of(task.getTaskId(), task.getIncarnation(), dueAtMs);
-        StoredTask.Builder updated = StoredTask.newBuilder(task).setOccurrences(task.getOccurrences() + 1).setNextDueAtMs(null);
         StoredExecution previous = task.getExecution();
         if (previous != null && StateMachine.isInFlight(previous.getState())) {
             ctx.events().skipped(task, executionId, dueAtMs, "overlap: previous execution " + previous.getExecutionId()
@@ -76,10 +75,13 @@ public final class FireDueTimers implements Punctuator {
                     .setFiredAtMs(nowMs)
                     .setLastSignMs(nowMs)
                     .build();
-            updated.setExecution(attempts.dispatch(task, execution, TaskState.PENDING, null, nowMs));
+            task.setExecution(attempts.dispatch(task, execution, TaskState.PENDING, null, nowMs));
         }
-        maybeTimeNextOccurrence(task, updated, dueAtMs, nowMs);
-        ctx.tasks().save(updated.build(), nowMs);
+        // The task is this step's own decoded copy (TaskStore.get): changed in place, saved once.
+        task.setOccurrences(task.getOccurrences() + 1);
+        task.setNextDueAtMs(null);
+        maybeTimeNextOccurrence(task, dueAtMs, nowMs);
+        ctx.tasks().save(task, nowMs);
     }
 
     private void maybeFireRetry(StoredTask task, long dueAtMs, long nowMs) {
@@ -91,19 +93,18 @@ public final class FireDueTimers implements Punctuator {
         int attempt = execution.getAttempt() + 1;
         StoredExecution next = StoredExecution.newBuilder(execution).setAttempt(attempt).build();
         String reason = "retry " + execution.getAttempt() + " of " + task.getRequest().getMaxRetries();
-        ctx.tasks().save(StoredTask.newBuilder(task)
-                .setExecution(attempts.dispatch(task, next, TaskState.RETRY_WAITING, reason, nowMs)).build(), nowMs);
+        ctx.tasks().saveExecution(task, attempts.dispatch(task, next, TaskState.RETRY_WAITING, reason, nowMs), nowMs);
     }
 
-    private void maybeTimeNextOccurrence(StoredTask task, StoredTask.Builder updated, long dueAtMs, long nowMs) {
+    private void maybeTimeNextOccurrence(StoredTask task, long dueAtMs, long nowMs) {
         Optional<Occurrences.Next> next = Occurrences.next(task.getRequest(), dueAtMs, nowMs);
         if (next.isEmpty()) {
             return;
         }
         long nextDueMs = next.get().dueAtMs();
-        updated.setNextDueAtMs(nextDueMs);
+        task.setNextDueAtMs(nextDueMs);
         if (next.get().skipped() > 0) {
-            updated.setOccurrences(updated.getOccurrences() + next.get().skipped());
+            task.setOccurrences(task.getOccurrences() + next.get().skipped());
         }
         ctx.timers().set(nextDueMs, task.getRequest().getPriority(), task.getTaskId(), TimerKind.OCCURRENCE);
         ctx.events().pending(task, ExecutionIds.of(task.getTaskId(), task.getIncarnation(), nextDueMs), nextDueMs,

@@ -2,6 +2,7 @@ package io.ax.app.internal.store;
 
 import io.ax.app.internal.schedule.Timers;
 import io.ax.app.internal.wheel.TimerKind;
+import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
 import org.apache.kafka.streams.state.KeyValueStore;
 
@@ -21,17 +22,29 @@ public final class TaskStore {
         this.retentionMs = retentionMs;
     }
 
+    /**
+     * The task, decoded afresh on every call: the caller owns the returned object and may change it in place
+     * and {@link #save} it, which spares a deep copy of its request (payload included) on every step.
+     */
     public StoredTask get(String taskId) {
         return store.get(taskId);
     }
 
+    /** Stores {@code task}; one that has nothing left ahead of it is marked finished here (in place). */
     public void save(StoredTask task, long nowMs) {
         if (task.getFinishedAtMs() == null && !Liveness.isLive(task)) {
             long purgeAtMs = nowMs + retentionMs;
-            task = StoredTask.newBuilder(task).setFinishedAtMs(nowMs).setPurgeAtMs(purgeAtMs).build();
+            task.setFinishedAtMs(nowMs);
+            task.setPurgeAtMs(purgeAtMs);
             timers.set(purgeAtMs, 0, task.getTaskId(), TimerKind.PURGE);
         }
         store.put(task.getTaskId(), task);
+    }
+
+    /** Sets the task's execution (in place: the task is the caller's copy from {@link #get}) and saves it. */
+    public void saveExecution(StoredTask task, StoredExecution execution, long nowMs) {
+        task.setExecution(execution);
+        save(task, nowMs);
     }
 
     /** Removes a finished task for good, if {@code purgeAtMs} is still its purge time. */
@@ -40,7 +53,7 @@ public final class TaskStore {
         if (task == null || task.getPurgeAtMs() == null || task.getPurgeAtMs() != purgeAtMs || Liveness.isLive(task)) {
             return false;
         }
-        store.delete(taskId);
+        store.put(taskId, null); // a tombstone; delete() would read the task back once more to return it
         return true;
     }
 }

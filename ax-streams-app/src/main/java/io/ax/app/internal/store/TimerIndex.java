@@ -46,8 +46,12 @@ public final class TimerIndex {
         store.put(key(dueAtMs, taskId, kind), new byte[] {(byte) priority});
     }
 
+    /**
+     * Removes a timer. Written as a put of {@code null} (a tombstone, in the store and its changelog alike):
+     * {@code KeyValueStore.delete} would first read the old value back from RocksDB to return it.
+     */
     public void delete(long dueAtMs, String taskId, TimerKind kind) {
-        store.delete(key(dueAtMs, taskId, kind));
+        store.put(key(dueAtMs, taskId, kind), null);
     }
 
     /** Timers from {@code fromInclusive} (null = the first) onwards, in due order. Close the iterator. */
