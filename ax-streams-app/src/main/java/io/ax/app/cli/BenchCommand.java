@@ -44,7 +44,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--pending", description = "Pending timers held (capacity: 10000000, recovery: 200000).")
     Integer pending;
 
-    @Option(names = "--warmup", defaultValue = "20",
+    @Option(names = "--warmup", defaultValue = "60",
             description = "Seconds of unmeasured load of the same kind before ingest, burst and steady measurements, so the scheduler's JIT is warm as in a running scheduler (default: ${DEFAULT-VALUE}; 0: a cold JVM).")
     int warmup;
 

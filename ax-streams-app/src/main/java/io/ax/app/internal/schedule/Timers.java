@@ -16,7 +16,8 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  * <p>Invariant: every index key up to and including {@code watermark} is in the wheel (or has fired);
  * keys after it are only in the index, and a refill loads them in key order once they come within the
  * wheel's horizon. Scans start at the watermark, never at the beginning, so their cost does not grow with
- * the timers already fired (whose deleted keys lie below it). {@code nextUnloadedDueMs} is a lower bound
+ * the timers already fired (whose deleted keys lie below it); and no key is deleted ahead of the watermark
+ * ({@link #unset}), so they do not walk over deleted keys either. {@code nextUnloadedDueMs} is a lower bound
  * of the due times after the watermark, so an idle tick costs no RocksDB access at all.
  *
  * <p>Losing the wheel loses nothing: {@link #rebuild(long)} reloads it from the index.
@@ -73,9 +74,19 @@ public final class Timers {
         }
     }
 
-    /** Removes a timer from the index; a copy left in the wheel fires stale and the caller ignores it. */
+    /**
+     * Gives up a timer that must not take effect (its execution finished, its task was cancelled). The caller has
+     * already changed the task so that the timer no longer matches it: whenever the timer fires, it fires stale
+     * and is ignored. Within the loaded window its key is deleted at once (the wheel's copy fires stale). Ahead
+     * of the watermark the key is left in the index until its due time, when it loads, fires stale and is
+     * deleted like every fired timer: a deleted key ahead of the watermark would be walked over, one by one, by
+     * every later refill scan (a RocksDB iterator skips tombstones to reach the next live key), so finished
+     * executions' timeouts, due minutes ahead, would make each refill cost O(executions finished lately).
+     */
     public void unset(long dueAtMs, String taskId, TimerKind kind) {
-        index.delete(dueAtMs, taskId, kind);
+        if (watermark != null && TimerIndex.key(dueAtMs, taskId, kind).compareTo(watermark) <= 0) {
+            index.delete(dueAtMs, taskId, kind);
+        }
     }
 
     /** Removes a fired timer from the index. */

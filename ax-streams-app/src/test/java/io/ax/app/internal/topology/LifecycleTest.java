@@ -266,7 +266,37 @@ class LifecycleTest {
             assertThat(maxTasks).as("at most ~1 s of finished tasks are kept").isLessThanOrEqualTo(120);
             ax.advanceMs(1100);
             assertThat(ax.storedTasks()).isZero();
-            assertThat(ax.storedTimers()).isZero();
+            // A finished execution's timeout key (due 5 min after its dispatch, ahead of the loaded window) stays
+            // in the index until then: deleting it early would leave a tombstone every refill scan walks over.
+            assertThat(ax.storedTimers()).isEqualTo(400);
+            ax.events();
+            ax.dispatches();
+
+            for (int second = 0; second <= 300; second++) { // ax.default.timeout.ms = 5 min
+                ax.advanceMs(1000);
+            }
+            assertThat(ax.storedTimers()).as("each fired stale and left").isZero();
+            assertThat(ax.events()).as("a stale timer changes nothing").isEmpty();
+            assertThat(ax.dispatches()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldLeaveACancelledTasksTimerUntilItsDueTimeThenDropItWithoutEffect() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            ax.request("far", "{\"jobType\":\"j\",\"delayMs\":60000}");
+            ax.advanceMs(10);
+            ax.request("far", "{\"cancel\":true}");
+            assertThat(ax.transitions()).containsExactly("PENDING", "CANCELLED");
+            assertThat(ax.storedTimers()).as("the occurrence timer, ahead of the loaded window, and the purge timer")
+                    .isEqualTo(2);
+
+            for (int second = 0; second <= 60; second++) {
+                ax.advanceMs(1000);
+            }
+            assertThat(ax.dispatches()).isEmpty();
+            assertThat(ax.events()).isEmpty();
+            assertThat(ax.storedTimers()).as("only the purge timer is left").isEqualTo(1);
         }
     }
 
