@@ -326,7 +326,7 @@ public final class AxWorker implements AutoCloseable {
             int threads = laneLimits.values().stream().mapToInt(Integer::intValue).sum();
             ExecutorService handlerThreads = Executors.newFixedThreadPool(threads, threadsNamed("ax-handler-" + id + "-"));
             WorkerParts parts = new WorkerParts(dispatches, results, topics, runner, reports, sink, heartbeats,
-                    handlerThreads, laneLimits, maxWaitingPerJobType, failUnknownJobTypes);
+                    handlerThreads, laneLimits, maxWaitingPerJobType, failUnknownJobTypes, clock);
             return new AxWorker(id, new DispatchLoop(parts, POLL_TIMEOUT));
         }
 

@@ -74,7 +74,7 @@ public final class DispatchLoop implements Runnable {
         this.heartbeats = parts.heartbeats();
         this.handlerThreads = parts.handlerThreads();
         this.intake = new Intake(runner, reports, sink, parts.failUnknownJobTypes());
-        this.lanes = new Lanes(parts.limits(), parts.queueCapacity(), handlerThreads,
+        this.lanes = new Lanes(parts.limits(), parts.queueCapacity(), handlerThreads, parts.clock(),
                 execution -> runner.run(execution, completion -> fromOtherThreads.add(() -> apply(completion))));
         this.pollTimeout = pollTimeout;
     }
@@ -167,6 +167,7 @@ public final class DispatchLoop implements Runnable {
         inFlight.stream().filter(e -> e.executionId().equals(executionId)).forEach(e -> {
             log.info("Cancelling {}", e);
             e.cancel();
+            lanes.releaseNow(e); // one held until its due time is answered now, not then
         });
     }
 

@@ -1,6 +1,7 @@
 package io.ax.worker.internal;
 
 import io.ax.AxTopics;
+import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -10,5 +11,5 @@ import org.apache.kafka.clients.producer.Producer;
 public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, byte[]> producer, AxTopics topics,
                           ExecutionRunner runner, Reports reports, ReportSink sink, Heartbeats heartbeats,
                           ExecutorService handlerThreads, Map<String, Integer> limits, int queueCapacity,
-                          boolean failUnknownJobTypes) {
+                          boolean failUnknownJobTypes, Clock clock) {
 }
