@@ -44,6 +44,10 @@ final class SteadyRun {
         int warmupS = context.options().warmupS();
         if (warmupS > 0) {
             run(context, label, new TaskKeys("warm-"), ratePerS, warmupS);
+            if (!InputLag.awaitZero(context.bootstrap(), context.name(label), context.topics(label).coPartitioned(),
+                    context.clock(), Duration.ofSeconds(60))) {
+                context.note("the scheduler still had unread input 60 s after the warm-up; measuring anyway");
+            }
         }
         return run(context, label, TaskKeys.TASKS, ratePerS, durationS);
     }

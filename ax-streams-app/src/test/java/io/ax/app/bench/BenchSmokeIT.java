@@ -64,7 +64,7 @@ class BenchSmokeIT {
     @Test
     @Timeout(180)
     void steady() throws Exception {
-        Map<String, String> steady = single(bench("steady", "--rate", "200", "--duration", "4", "--warmup", "0",
+        Map<String, String> steady = single(bench("steady", "--rate", "200", "--duration", "4", "--warmup", "1",
                 "--bootstrap", broker.bootstrapServers()), "steady");
         assertThat(steady).containsKeys("dispatch_p99_ms", "p50_ms", "p99_ms", "max_ms").containsEntry("n", "800");
         assertGuarantees(steady);
