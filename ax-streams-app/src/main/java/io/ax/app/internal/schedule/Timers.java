@@ -77,15 +77,16 @@ public final class Timers {
     /**
      * Gives up a timer that must not take effect (its execution finished, its task was cancelled). The caller has
      * already changed the task so that the timer no longer matches it: whenever the timer fires, it fires stale
-     * and is ignored. Within the loaded window its key is deleted at once (the wheel's copy fires stale). Ahead
-     * of the watermark the key is left in the index until its due time, when it loads, fires stale and is
-     * deleted like every fired timer: a deleted key ahead of the watermark would be walked over, one by one, by
-     * every later refill scan (a RocksDB iterator skips tombstones to reach the next live key), so finished
-     * executions' timeouts, due minutes ahead, would make each refill cost O(executions finished lately).
+     * and is ignored. Within the loaded window it leaves the index and the wheel at once. Ahead of the watermark
+     * the key is left in the index until its due time, when it loads, fires stale and is deleted like every
+     * fired timer: a deleted key ahead of the watermark would be walked over, one by one, by every later refill
+     * scan (a RocksDB iterator skips tombstones to reach the next live key), so timers given up minutes ahead
+     * would make each refill cost O(timers given up lately).
      */
     public void unset(long dueAtMs, String taskId, TimerKind kind) {
         if (watermark != null && TimerIndex.key(dueAtMs, taskId, kind).compareTo(watermark) <= 0) {
             index.delete(dueAtMs, taskId, kind);
+            wheel.remove(wheelTimer(dueAtMs, 0, taskId, kind).fireAtMs(), dueAtMs, taskId, kind);
         }
     }
 

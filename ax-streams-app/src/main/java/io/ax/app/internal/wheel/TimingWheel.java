@@ -2,6 +2,7 @@ package io.ax.app.internal.wheel;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -136,6 +137,29 @@ public final class TimingWheel {
         size -= n;
         due.forEach(handler);
         return n;
+    }
+
+    /**
+     * Removes one held timer with these due time, task and kind (any priority), if the wheel holds one: a timer
+     * still held sits in the slot of its tick, or of the current tick when it was added overdue.
+     *
+     * @return whether one was removed
+     */
+    public boolean remove(long fireAtMs, long dueAtMs, String taskId, TimerKind kind) {
+        long tick = tickOf(fireAtMs);
+        if (tick > currentTick + mask) {
+            return false;
+        }
+        List<WheelTimer> slot = slots.get(slotOf(Math.max(tick, currentTick)));
+        for (Iterator<WheelTimer> it = slot.iterator(); it.hasNext(); ) {
+            WheelTimer timer = it.next();
+            if (timer.dueAtMs() == dueAtMs && timer.kind() == kind && timer.taskId().equals(taskId)) {
+                it.remove();
+                size--;
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Drops every timer; the next poll starts from {@code startMs}. */

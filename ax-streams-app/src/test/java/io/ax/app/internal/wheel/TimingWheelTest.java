@@ -69,6 +69,36 @@ class TimingWheelTest {
     }
 
     @Test
+    void shouldRemoveAHeldTimerByDueTimeTaskAndKindSoItNeverFires() {
+        TimingWheel wheel = new TimingWheel(TICK, 8, 1000);
+        wheel.add(timer(1030));
+        wheel.add(new WheelTimer(1030, 9, "t1030", TimerKind.TIMEOUT));
+        wheel.poll(1055, fired::add, 100); // fires both timers due at 1030
+        assertThat(fired).hasSize(2);
+        fired.clear();
+        wheel.add(timer(1070));
+        wheel.add(new WheelTimer(1070, 9, "t1070", TimerKind.TIMEOUT));
+
+        assertThat(wheel.remove(1070, 1070, "t1070", TimerKind.TIMEOUT)).isTrue();
+        assertThat(wheel.remove(1070, 1070, "t1070", TimerKind.TIMEOUT)).as("only one was held").isFalse();
+        assertThat(wheel.remove(1080, 1080, "t1080", TimerKind.OCCURRENCE)).isFalse();
+        assertThat(wheel.size()).isEqualTo(1);
+        wheel.poll(1100, fired::add, 100);
+        assertThat(fired).containsExactly(timer(1070));
+    }
+
+    @Test
+    void shouldRemoveATimerThatWasAddedOverdue() {
+        TimingWheel wheel = new TimingWheel(TICK, 8, 1000);
+        wheel.poll(1055, fired::add, 100);
+        wheel.add(timer(900)); // overdue: held in the current tick's slot
+
+        assertThat(wheel.remove(900, 900, "t900", TimerKind.OCCURRENCE)).isTrue();
+        assertThat(wheel.poll(1100, fired::add, 100)).isZero();
+        assertThat(wheel.size()).isZero();
+    }
+
+    @Test
     void shouldFireNothingWhenTimeGoesBackwards() {
         TimingWheel wheel = new TimingWheel(TICK, 8, 1000);
         wheel.add(timer(1030));
