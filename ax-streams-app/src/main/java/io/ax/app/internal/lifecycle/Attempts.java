@@ -13,16 +13,6 @@ import io.ax.schema.TaskState;
  * (or waits for a retry) has its timers disarmed, so the timer index holds only what can still matter.
  */
 public final class Attempts {
-    /**
-     * The timeout timer first comes due at most this long after the dispatch (or the due time), not at the
-     * deadline: most executions finish within it, while the timer is inside the wheel's loaded window, so
-     * disarming it deletes it at once ({@link io.ax.app.internal.schedule.Timers#unset}) and nothing is left to
-     * fire later. One still running then re-arms it for its deadline (the lazy re-arm of
-     * {@link TimeOutSilentExecution}); nothing times out before its deadline. Inside the default wheel horizon
-     * (10 ms x 512 = 5.12 s); with a shorter one the fast path is lost, not the timeout.
-     */
-    static final long FIRST_TIMEOUT_CHECK_MS = 3_000;
-
     private final SchedulerContext ctx;
     private final FireLateness fireLateness;
 
@@ -34,12 +24,12 @@ public final class Attempts {
     /**
      * {@code from} → TRIGGERED: dispatches {@code execution}'s current attempt and arms its timeout, measured
      * from the dispatch (the first sign of life), or from the due time when the dispatch went out ahead of it
-     * (the worker holds it until then). The timer's first check comes after {@link #FIRST_TIMEOUT_CHECK_MS} at most.
+     * (the worker holds it until then).
      */
     public StoredExecution dispatch(StoredTask task, StoredExecution execution, TaskState from, String reason, long nowMs) {
         long dueAtMs = from == TaskState.RETRY_WAITING ? execution.getRetryAtMs() : execution.getDueAtMs();
         long signMs = Math.max(nowMs, dueAtMs);
-        long timeoutAtMs = Math.min(signMs + ctx.timeoutMs(task), signMs + FIRST_TIMEOUT_CHECK_MS);
+        long timeoutAtMs = signMs + ctx.timeoutMs(task);
         StoredExecution triggered = StoredExecution.newBuilder(execution)
                 .setState(TaskState.TRIGGERED)
                 .setFiredAtMs(nowMs)
