@@ -47,8 +47,12 @@ public final class Timers {
     }
 
     private WheelTimer wheelTimer(long dueAtMs, int priority, String taskId, TimerKind kind) {
+        return new WheelTimer(fireAtMs(dueAtMs, kind), dueAtMs, priority, taskId, kind);
+    }
+
+    private long fireAtMs(long dueAtMs, TimerKind kind) {
         boolean dispatches = kind == TimerKind.OCCURRENCE || kind == TimerKind.RETRY;
-        return new WheelTimer(dispatches ? dueAtMs - dispatchAheadMs : dueAtMs, dueAtMs, priority, taskId, kind);
+        return dispatches ? dueAtMs - dispatchAheadMs : dueAtMs;
     }
 
     /** Forgets the wheel and starts again from the index (on task assignment). */
@@ -60,10 +64,10 @@ public final class Timers {
 
     /** Sets a timer, durably. */
     public void set(long dueAtMs, int priority, String taskId, TimerKind kind) {
-        index.put(dueAtMs, taskId, kind, priority);
+        Bytes key = TimerIndex.key(dueAtMs, taskId, kind);
+        index.put(key, priority);
         WheelTimer timer = wheelTimer(dueAtMs, priority, taskId, kind);
         earliestSetFireMs = Math.min(earliestSetFireMs, timer.fireAtMs());
-        Bytes key = TimerIndex.key(dueAtMs, taskId, kind);
         if (watermark != null && key.compareTo(watermark) <= 0) {
             // Within the loaded window (so within the horizon): the wheel must hold it too.
             if (!wheel.add(timer)) {
@@ -84,15 +88,16 @@ public final class Timers {
      * would make each refill cost O(timers given up lately).
      */
     public void unset(long dueAtMs, String taskId, TimerKind kind) {
-        if (watermark != null && TimerIndex.key(dueAtMs, taskId, kind).compareTo(watermark) <= 0) {
-            index.delete(dueAtMs, taskId, kind);
-            wheel.remove(wheelTimer(dueAtMs, 0, taskId, kind).fireAtMs(), dueAtMs, taskId, kind);
+        Bytes key = TimerIndex.key(dueAtMs, taskId, kind);
+        if (watermark != null && key.compareTo(watermark) <= 0) {
+            index.delete(key);
+            wheel.remove(fireAtMs(dueAtMs, kind), dueAtMs, taskId, kind);
         }
     }
 
     /** Removes a fired timer from the index. */
     public void fired(WheelTimer timer) {
-        index.delete(timer.dueAtMs(), timer.taskId(), timer.kind());
+        index.delete(TimerIndex.key(timer.dueAtMs(), timer.taskId(), timer.kind()));
     }
 
     /**

@@ -42,16 +42,18 @@ public final class TimerIndex {
         return TimerKind.of(bytes[bytes.length - 1]);
     }
 
-    public void put(long dueAtMs, String taskId, TimerKind kind, int priority) {
-        store.put(key(dueAtMs, taskId, kind), new byte[] {(byte) priority});
+    /** Stores the timer with this {@link #key}. */
+    public void put(Bytes key, int priority) {
+        store.put(key, new byte[] {(byte) priority});
     }
 
     /**
-     * Removes a timer. Written as a put of {@code null} (a tombstone, in the store and its changelog alike):
-     * {@code KeyValueStore.delete} would first read the old value back from RocksDB to return it.
+     * Removes the timer with this {@link #key}. Written as a put of {@code null} (a tombstone, in the store and
+     * its changelog alike): {@code KeyValueStore.delete} would first read the old value back from RocksDB to
+     * return it.
      */
-    public void delete(long dueAtMs, String taskId, TimerKind kind) {
-        store.put(key(dueAtMs, taskId, kind), null);
+    public void delete(Bytes key) {
+        store.put(key, null);
     }
 
     /** Timers from {@code fromInclusive} (null = the first) onwards, in due order. Close the iterator. */
