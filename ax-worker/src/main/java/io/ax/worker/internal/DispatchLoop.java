@@ -167,7 +167,7 @@ public final class DispatchLoop implements Runnable {
         inFlight.stream().filter(e -> e.executionId().equals(executionId)).forEach(e -> {
             log.info("Cancelling {}", e);
             e.cancel();
-            lanes.releaseNow(e); // one held until its due time is answered now, not then
+            lanes.release(e); // one held until its due time is answered now, not then
         });
     }
 

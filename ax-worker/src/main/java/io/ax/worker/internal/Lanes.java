@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,10 +63,6 @@ final class Lanes {
         });
     }
 
-    static int threadsNeeded(Map<String, Integer> limits) {
-        return limits.values().stream().mapToInt(Integer::intValue).sum();
-    }
-
     synchronized void submit(Execution execution) {
         long untilDueMs = execution.task().getDueAtMs() - clock.millis();
         if (untilDueMs > 0 && !closed) {
@@ -87,12 +82,11 @@ final class Lanes {
         return notDue.size();
     }
 
-    /** Queues a held execution now (it was cancelled: the runner reports it without running it). */
-    synchronized void releaseNow(Execution execution) {
-        release(execution);
-    }
-
-    private synchronized void release(Execution execution) {
+    /**
+     * Queues a held execution: at its due time, or earlier when it was cancelled (the runner then reports it
+     * without running it). Does nothing for one not held (queued already, or dropped).
+     */
+    synchronized void release(Execution execution) {
         if (notDue.remove(execution)) {
             queue(execution);
         }
@@ -117,22 +111,8 @@ final class Lanes {
     /** Removes the waiting (not started, or held until due) executions that match; they will not run here. */
     synchronized List<Execution> dropWaiting(Predicate<Execution> which) {
         List<Execution> dropped = new ArrayList<>();
-        for (Iterator<Execution> it = notDue.iterator(); it.hasNext(); ) {
-            Execution execution = it.next();
-            if (which.test(execution)) {
-                it.remove();
-                dropped.add(execution);
-            }
-        }
-        for (Lane lane : lanes.values()) {
-            for (Iterator<Execution> it = lane.queue.iterator(); it.hasNext(); ) {
-                Execution execution = it.next();
-                if (which.test(execution)) {
-                    it.remove();
-                    dropped.add(execution);
-                }
-            }
-        }
+        notDue.removeIf(execution -> which.test(execution) && dropped.add(execution));
+        lanes.values().forEach(lane -> lane.queue.removeIf(execution -> which.test(execution) && dropped.add(execution)));
         return dropped;
     }
 

@@ -52,7 +52,7 @@ class LanesTest {
 
         assertThat(lanes.dropWaiting(e -> true)).containsExactly(held);
         assertThat(lanes.notDue()).isZero();
-        lanes.releaseNow(held);
+        lanes.release(held);
         assertThat(started).as("a dropped execution never runs here").isEmpty();
     }
 
@@ -61,7 +61,7 @@ class LanesTest {
         Execution held = execution("ahead", clock.instant().plusSeconds(60));
         lanes.submit(held);
 
-        lanes.releaseNow(held);
+        lanes.release(held);
 
         await().atMost(Duration.ofSeconds(5)).until(() -> started.equals(List.of("ahead")));
         assertThat(lanes.notDue()).isZero();
