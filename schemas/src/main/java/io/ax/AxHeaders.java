@@ -15,8 +15,20 @@ public final class AxHeaders {
     public static final String JOB_TYPE = "ax-job-type";
     /** The due time, epoch milliseconds, decimal. A worker never starts the task before it. */
     public static final String DUE_AT = "ax-due-at";
-    /** On {@code ax.dead-letter} records: why the execution failed for good. */
+    /** On {@code ax.dead-letter} records: why the execution failed for good; on {@code ax.quarantine} records: the error. */
     public static final String ERROR = "ax-error";
+
+    /** On {@code ax.quarantine} records: the input's topic (absent when a punctuation failed). */
+    public static final String SOURCE_TOPIC = "ax-source-topic";
+    /** On {@code ax.quarantine} records: the input's partition, decimal. */
+    public static final String SOURCE_PARTITION = "ax-source-partition";
+    /** On {@code ax.quarantine} records: the input's offset, decimal. */
+    public static final String SOURCE_OFFSET = "ax-source-offset";
+    /** On {@code ax.quarantine} records: the stream task (e.g. {@code 0_3}) that failed. */
+    public static final String STREAM_TASK = "ax-stream-task";
+    /** On {@code ax.quarantine} records of an output that could not be written: its topic and size in bytes. */
+    public static final String OUTPUT_TOPIC = "ax-output-topic";
+    public static final String OUTPUT_BYTES = "ax-output-bytes";
 
     private AxHeaders() {
     }

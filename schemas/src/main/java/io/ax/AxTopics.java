@@ -48,12 +48,20 @@ public record AxTopics(String prefix) {
         return prefix + "dead-letter";
     }
 
+    /**
+     * Records Kafka Streams could not process or produce even so (the last line of defence behind input
+     * validation): the input's key and value where they fit, with headers naming where it came from and why.
+     */
+    public String quarantine() {
+        return prefix + "quarantine";
+    }
+
     /** The topics the scheduler reads, which must share one partition count. */
     public List<String> coPartitioned() {
         return List.of(requests(), results(), retry());
     }
 
     public List<String> all() {
-        return List.of(requests(), dispatch(), results(), retry(), state(), deadLetter());
+        return List.of(requests(), dispatch(), results(), retry(), state(), deadLetter(), quarantine());
     }
 }

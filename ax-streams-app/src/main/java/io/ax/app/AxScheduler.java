@@ -2,7 +2,10 @@ package io.ax.app;
 
 import io.ax.AxException;
 import io.ax.app.config.AxConfig;
+import io.ax.app.internal.health.StreamThreadFailures;
+import io.ax.app.internal.inputs.ConsumerView;
 import io.ax.app.internal.setup.TopicSetup;
+import io.ax.app.internal.store.AxStores;
 import io.ax.app.internal.topology.AxTopology;
 import io.ax.app.internal.wakeup.AxClientSupplier;
 import io.ax.codec.AvroTrust;
@@ -15,7 +18,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,20 +35,24 @@ public final class AxScheduler implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(AxScheduler.class);
 
     private final KafkaStreams streams;
+    /** A stream thread that dies this often within the window stops the instance (see {@link StreamThreadFailures}). */
+    private static final int MAX_THREAD_DEATHS = 3;
+    private static final long THREAD_DEATH_WINDOW_MS = 10 * 60 * 1000;
+
     private final CountDownLatch running = new CountDownLatch(1);
+    private final CountDownLatch stopped = new CountDownLatch(1);
 
     private AxScheduler(AxConfig config, int partitions) {
         Properties props = config.streamsProperties();
-        streams = new KafkaStreams(AxTopology.build(config, partitions), props, new AxClientSupplier());
-        streams.setUncaughtExceptionHandler(e -> {
-            // A bug, not bad input (bad input is rejected on ax.state): log it and let Streams replace the thread.
-            log.error("Stream thread failed; replacing it", e);
-            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
-        });
+        streams = new KafkaStreams(AxTopology.build(config, partitions, ConsumerView.POSITIONS), props, new AxClientSupplier());
+        streams.setUncaughtExceptionHandler(new StreamThreadFailures(Time.SYSTEM, MAX_THREAD_DEATHS, THREAD_DEATH_WINDOW_MS));
         streams.setStateListener((newState, oldState) -> {
             log.info("Scheduler {} -> {}", oldState, newState);
             if (newState == KafkaStreams.State.RUNNING) {
                 running.countDown();
+            }
+            if (newState == KafkaStreams.State.ERROR || newState == KafkaStreams.State.NOT_RUNNING) {
+                stopped.countDown();
             }
         });
     }
@@ -56,7 +63,9 @@ public final class AxScheduler implements AutoCloseable {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 config.getString(AxConfig.BOOTSTRAP_SERVERS_CONFIG)))) {
             partitions = TopicSetup.ensure(admin, config.topics(), config.getInt(AxConfig.TOPIC_PARTITIONS_CONFIG),
-                    config.getShort(AxConfig.TOPIC_REPLICATION_CONFIG));
+                    config.getShort(AxConfig.TOPIC_REPLICATION_CONFIG), config.maxRecordBytes());
+            TopicSetup.requireMaxMessageBytes(admin, AxStores.changelogTopics(config.getString(AxConfig.APPLICATION_ID_CONFIG)),
+                    config.maxRecordBytes());
         }
         AxScheduler scheduler = new AxScheduler(config, partitions);
         scheduler.streams.start();
@@ -74,6 +83,12 @@ public final class AxScheduler implements AutoCloseable {
             throw new AxException("interrupted while waiting for the scheduler", e);
         }
         return this;
+    }
+
+    /** Blocks until the scheduler stops by itself or is closed; true when it stopped in ERROR. */
+    public boolean awaitStop() throws InterruptedException {
+        stopped.await();
+        return streams.state() == KafkaStreams.State.ERROR;
     }
 
     public KafkaStreams.State state() {

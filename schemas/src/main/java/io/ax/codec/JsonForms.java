@@ -1,6 +1,10 @@
 package io.ax.codec;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,6 +22,8 @@ import io.ax.schema.ReportStatus;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.SourceRecord;
 import io.ax.schema.StateChange;
+import io.ax.validation.Quote;
+import io.ax.validation.ScheduleValidator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,7 +31,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
+import java.time.DateTimeException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -50,10 +56,22 @@ import org.apache.avro.specific.SpecificRecord;
  * Unknown fields are rejected rather than ignored, so a misspelt field never silently changes a schedule.
  */
 public final class JsonForms {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Deepest nesting accepted anywhere in an input (payload included). */
+    public static final int MAX_NESTING_DEPTH = 64;
+    /** Longest number literal accepted (digits), so no field can hold a number that costs more to parse. */
+    private static final int MAX_NUMBER_CHARS = 400;
+
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxNestingDepth(MAX_NESTING_DEPTH)
+                    .maxNumberLength(MAX_NUMBER_CHARS)
+                    .build())
+            .build();
+    private static final ObjectMapper MAPPER = new ObjectMapper(FACTORY);
 
     private static final Set<String> SCHEDULE_FIELDS = Set.of("jobType", "at", "delayMs", "everyMs", "startAt", "cron",
             "zone", "payload", "priority", "owner", "timeoutMs", "maxRetries", "backoffMs", "backoffIntervalsMs", "jitter", "ifExists");
+    private static final int MAX_LIST_ENTRIES = 100;
     private static final Set<String> CANCEL_FIELDS = Set.of("cancel", "reason");
     private static final Set<String> REPLAY_FIELDS = Set.of("replay", "reason");
     private static final Set<String> REPORT_FIELDS = Set.of("executionId", "attempt", "status", "retryable", "message",
@@ -64,14 +82,15 @@ public final class JsonForms {
 
     /** A {@link ScheduleRequest}, {@link CancelRequest} or {@link ReplayRequest} from its JSON form. */
     public static SpecificRecord parseRequest(byte[] json) {
-        ObjectNode node = parseObject(json);
+        JsonObject parsed = parseObject(json, "payload");
+        ObjectNode node = parsed.fields();
         if (node.has("cancel")) {
             return parseCancel(node);
         }
         if (node.has("replay")) {
             return parseReplay(node);
         }
-        return parseSchedule(node);
+        return parseSchedule(node, parsed.raw());
     }
 
     private static ReplayRequest parseReplay(ObjectNode node) {
@@ -82,7 +101,7 @@ public final class JsonForms {
 
     private static void requireTrue(ObjectNode node, String field) {
         if (!node.get(field).isBoolean() || !node.get(field).booleanValue()) {
-            throw new InvalidRequestException(field, field + " must be true: " + node.get(field));
+            throw new InvalidRequestException(field, field + " must be true: " + Quote.of(node.get(field)));
         }
     }
 
@@ -92,13 +111,16 @@ public final class JsonForms {
         return CancelRequest.newBuilder().setReason(optionalText(node, "reason")).build();
     }
 
-    private static ScheduleRequest parseSchedule(ObjectNode node) {
+    /**
+     * The payload is taken byte for byte as it stands in the request (numbers, escapes and white space
+     * included), never re-serialised: a handler gets exactly what the producer sent.
+     */
+    private static ScheduleRequest parseSchedule(ObjectNode node, byte[] rawPayload) {
         rejectUnknown(node, SCHEDULE_FIELDS, "schedule request");
         ScheduleRequest.Builder request = ScheduleRequest.newBuilder()
                 .setJobType(requiredText(node, "jobType"))
                 .setTrigger(parseTrigger(node))
-                .setPayload(node.has("payload") && !node.get("payload").isNull()
-                        ? ByteBuffer.wrap(writeBytes(node.get("payload"))) : null)
+                .setPayload(rawPayload != null ? ByteBuffer.wrap(rawPayload) : null)
                 .setOwner(optionalText(node, "owner"))
                 .setTimeoutMs(optionalLong(node, "timeoutMs"))
                 .setBackoffMs(optionalLong(node, "backoffMs"));
@@ -152,7 +174,7 @@ public final class JsonForms {
 
     /** An {@link ExecutionReport} from its JSON form. */
     public static ExecutionReport parseReport(byte[] json) {
-        ObjectNode node = parseObject(json);
+        ObjectNode node = parseObject(json, null).fields();
         rejectUnknown(node, REPORT_FIELDS, "execution report");
         ExecutionReport.Builder report = ExecutionReport.newBuilder()
                 .setExecutionId(requiredText(node, "executionId"))
@@ -215,17 +237,61 @@ public final class JsonForms {
         }
     }
 
-    private static ObjectNode parseObject(byte[] json) {
-        JsonNode node;
-        try {
-            node = MAPPER.readTree(json);
+    /**
+     * A JSON object's top-level fields as a tree, except {@code rawField}, whose value is kept as the exact bytes
+     * it was sent as ({@code null} when absent or JSON null). Nesting and number lengths are bounded by the
+     * parser's constraints, a field named twice is refused (which one would win is not obvious to a sender), and
+     * nothing may follow the object.
+     */
+    private static JsonObject parseObject(byte[] json, String rawField) {
+        try (JsonParser parser = FACTORY.createParser(json)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw new InvalidRequestException(null, "expected a JSON object");
+            }
+            ObjectNode fields = MAPPER.createObjectNode();
+            byte[] raw = null;
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String name = parser.currentName();
+                if (fields.has(name)) {
+                    throw new InvalidRequestException(name, "field " + Quote.of(name) + " appears more than once");
+                }
+                JsonToken value = parser.nextToken();
+                if (name.equals(rawField)) {
+                    raw = rawValue(parser, json, value);
+                    fields.putNull(name);
+                } else {
+                    fields.set(name, MAPPER.readTree(parser));
+                }
+            }
+            if (parser.nextToken() != null) {
+                throw new InvalidRequestException(null, "unexpected content after the JSON object");
+            }
+            return new JsonObject(fields, raw);
         } catch (IOException e) {
-            throw new InvalidRequestException(null, "malformed JSON: " + firstLine(e.getMessage()), e);
+            throw new InvalidRequestException(null, "malformed JSON: " + Quote.truncate(firstLine(originalMessage(e)), 300), e);
         }
-        if (node == null || !node.isObject()) {
-            throw new InvalidRequestException(null, "expected a JSON object");
+    }
+
+    private record JsonObject(ObjectNode fields, byte[] raw) {
+    }
+
+    /** The bytes of the value the parser stands on, from its first to its last byte; null for JSON null. */
+    private static byte[] rawValue(JsonParser parser, byte[] json, JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_NULL) {
+            return null;
         }
-        return (ObjectNode) node;
+        long start = parser.currentTokenLocation().getByteOffset();
+        parser.skipChildren();
+        parser.finishToken();
+        long end = parser.currentLocation().getByteOffset();
+        if (start < 0 || end > json.length || end <= start) {
+            throw new InvalidRequestException(null, "cannot locate the value's bytes");
+        }
+        return Arrays.copyOfRange(json, (int) start, (int) end);
+    }
+
+    private static String originalMessage(IOException e) {
+        return e instanceof JsonProcessingException jpe ? jpe.getOriginalMessage() : e.getMessage();
     }
 
     private static String firstLine(String message) {
@@ -246,7 +312,8 @@ public final class JsonForms {
         }
         if (!unknown.isEmpty()) {
             throw new InvalidRequestException(unknown.get(0), "unknown field" + (unknown.size() > 1 ? "s " : " ")
-                    + String.join(", ", unknown) + " in " + what + " (allowed: "
+                    + unknown.stream().limit(5).map(JsonForms::fieldName).collect(Collectors.joining(", "))
+                    + (unknown.size() > 5 ? " and " + (unknown.size() - 5) + " more" : "") + " in " + what + " (allowed: "
                     + allowed.stream().sorted().collect(Collectors.joining(", ")) + ")");
         }
     }
@@ -254,7 +321,7 @@ public final class JsonForms {
     private static boolean requiredBoolean(ObjectNode node, String field) {
         JsonNode value = node.get(field);
         if (value == null || !value.isBoolean()) {
-            throw new InvalidRequestException(field, field + " must be true or false: " + value);
+            throw new InvalidRequestException(field, field + " must be true or false: " + Quote.of(value));
         }
         return value.booleanValue();
     }
@@ -273,7 +340,7 @@ public final class JsonForms {
             return null;
         }
         if (!value.isTextual()) {
-            throw new InvalidRequestException(field, field + " must be a string: " + value);
+            throw new InvalidRequestException(field, field + " must be a string: " + Quote.of(value));
         }
         return value.textValue();
     }
@@ -292,7 +359,7 @@ public final class JsonForms {
             return null;
         }
         if (!value.isIntegralNumber() || !value.canConvertToLong()) {
-            throw new InvalidRequestException(field, field + " must be a whole number: " + value);
+            throw new InvalidRequestException(field, field + " must be a whole number: " + Quote.of(value));
         }
         return value.longValue();
     }
@@ -307,33 +374,45 @@ public final class JsonForms {
     private static List<Long> longList(ObjectNode node, String field) {
         JsonNode value = node.get(field);
         if (!value.isArray()) {
-            throw new InvalidRequestException(field, field + " must be an array of whole numbers: " + value);
+            throw new InvalidRequestException(field, field + " must be an array of whole numbers: " + Quote.of(value));
+        }
+        if (value.size() > MAX_LIST_ENTRIES) {
+            throw new InvalidRequestException(field, field + " has " + value.size() + " entries, more than " + MAX_LIST_ENTRIES);
         }
         List<Long> list = new ArrayList<>();
         for (JsonNode element : value) {
             if (!element.isIntegralNumber() || !element.canConvertToLong()) {
-                throw new InvalidRequestException(field, field + " must be an array of whole numbers: " + value);
+                throw new InvalidRequestException(field, field + " must be an array of whole numbers: " + Quote.of(element));
             }
             list.add(element.longValue());
         }
         return list;
     }
 
-    /** An instant as ISO-8601 text (with Z or an offset) or epoch milliseconds. */
+    /**
+     * An instant as ISO-8601 text (with Z or an offset) or epoch milliseconds, between 1970 and
+     * {@link #ScheduleValidator.MAX_INSTANT_MS} (year 9999).
+     */
     private static long requiredTime(ObjectNode node, String field) {
         JsonNode value = node.get(field);
+        long ms;
         if (value != null && value.isIntegralNumber() && value.canConvertToLong()) {
-            return value.longValue();
-        }
-        if (value != null && value.isTextual()) {
+            ms = value.longValue();
+        } else if (value != null && value.isTextual()) {
             try {
-                return OffsetDateTime.parse(value.textValue()).toInstant().toEpochMilli();
-            } catch (DateTimeParseException e) {
-                throw new InvalidRequestException(field, field + " is not an ISO-8601 instant such as "
-                        + "2026-12-01T02:00:00Z: " + value, e);
+                ms = OffsetDateTime.parse(value.textValue()).toInstant().toEpochMilli();
+            } catch (DateTimeException | ArithmeticException e) {
+                throw new InvalidRequestException(field, field + " is not an ISO-8601 instant between 1970 and 9999 such as "
+                        + "2026-12-01T02:00:00Z: " + Quote.of(value.textValue()), e);
             }
+        } else {
+            throw new InvalidRequestException(field, field + " must be an ISO-8601 instant or epoch milliseconds: " + Quote.of(value));
         }
-        throw new InvalidRequestException(field, field + " must be an ISO-8601 instant or epoch milliseconds: " + value);
+        if (ms < 0 || ms > ScheduleValidator.MAX_INSTANT_MS) {
+            throw new InvalidRequestException(field, field + " must be between 1970-01-01T00:00:00Z and "
+                    + "9999-12-31T23:59:59.999Z: " + Quote.of(value));
+        }
+        return ms;
     }
 
     private static <E extends Enum<E>> E parseEnum(String field, Class<E> type, String text) {
@@ -341,16 +420,11 @@ public final class JsonForms {
             return Enum.valueOf(type, text);
         } catch (IllegalArgumentException e) {
             throw new InvalidRequestException(field, field + " must be one of "
-                    + Arrays.toString(type.getEnumConstants()) + ": \"" + text + "\"");
+                    + Arrays.toString(type.getEnumConstants()) + ": " + Quote.of(text));
         }
     }
 
-    private static byte[] writeBytes(JsonNode node) {
-        try {
-            return MAPPER.writeValueAsBytes(node);
-        } catch (JsonProcessingException e) {
-            throw new InvalidRequestException("payload", "cannot write payload: " + e.getMessage(), e);
-        }
+    private static String fieldName(String name) {
+        return Quote.of(name).replace("\"", "");
     }
-
 }

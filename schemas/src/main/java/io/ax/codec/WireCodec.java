@@ -9,6 +9,7 @@ import io.ax.schema.ReplayRequest;
 import io.ax.schema.RetryRecord;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.StoredTask;
+import io.ax.validation.Quote;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -113,6 +114,12 @@ public final class WireCodec {
             throw new InvalidRequestException(null, "not Avro single-object encoding (expected first bytes C3 01)");
         }
         Schema writer = writerSchema(bytes);
+        try {
+            AvroBounds.check(bytes, HEADER_BYTES, writer);
+        } catch (InvalidRequestException e) {
+            throw new InvalidRequestException(null, "cannot decode " + writer.getFullName() + " as " + type.getSimpleName()
+                    + ": " + e.getMessage(), e);
+        }
         @SuppressWarnings("unchecked")
         BinaryMessageDecoder<T> decoder = (BinaryMessageDecoder<T>) DECODERS.get(type);
         if (decoder == null) {
@@ -122,7 +129,7 @@ public final class WireCodec {
             return decoder.decode(bytes);
         } catch (IOException | RuntimeException e) {
             throw new InvalidRequestException(null, "cannot decode " + writer.getFullName() + " as " + type.getSimpleName()
-                    + ": " + e.getMessage(), e);
+                    + ": " + Quote.truncate(String.valueOf(e.getMessage()), 300), e);
         }
     }
 

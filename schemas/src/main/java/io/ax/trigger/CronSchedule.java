@@ -6,6 +6,8 @@ import com.cronutils.model.definition.CronDefinitionBuilder;
 import com.cronutils.model.time.ExecutionTime;
 import com.cronutils.parser.CronParser;
 import io.ax.InvalidRequestException;
+import io.ax.validation.Quote;
+import io.ax.validation.ScheduleValidator;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -33,21 +35,26 @@ public final class CronSchedule {
         try {
             zone = ZoneId.of(zoneId);
         } catch (DateTimeException e) {
-            throw new InvalidRequestException("zone", "unknown time zone \"" + zoneId + "\" (use an IANA id such as Asia/Shanghai)", e);
+            throw new InvalidRequestException("zone", "unknown time zone " + Quote.of(zoneId) + " (use an IANA id such as Asia/Shanghai)", e);
         }
         Cron cron;
         try {
             cron = PARSER.parse(expression);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidRequestException("cron", "bad cron expression \"" + expression + "\": " + e.getMessage(), e);
+        } catch (RuntimeException e) { // cron-utils signals most errors with IllegalArgumentException, not all
+            throw new InvalidRequestException("cron", "bad cron expression " + Quote.of(expression) + ": " + Quote.truncate(e.getMessage(), 300), e);
         }
         return new CronSchedule(ExecutionTime.forCron(cron), zone);
     }
 
     /** The first occurrence strictly after {@code afterMs}, epoch milliseconds, or empty if there is none. */
     public OptionalLong nextAfter(long afterMs) {
-        return executionTime.nextExecution(Instant.ofEpochMilli(afterMs).atZone(zone))
-                .map(next -> OptionalLong.of(next.toInstant().toEpochMilli()))
-                .orElse(OptionalLong.empty());
+        try {
+            return executionTime.nextExecution(Instant.ofEpochMilli(afterMs).atZone(zone))
+                    .map(next -> OptionalLong.of(next.toInstant().toEpochMilli()))
+                    .filter(next -> next.getAsLong() > afterMs && next.getAsLong() <= ScheduleValidator.MAX_INSTANT_MS)
+                    .orElse(OptionalLong.empty());
+        } catch (RuntimeException e) { // an expression cron-utils parses but cannot step through: no next occurrence
+            return OptionalLong.empty();
+        }
     }
 }

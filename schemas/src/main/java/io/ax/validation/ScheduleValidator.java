@@ -4,7 +4,9 @@ import io.ax.InvalidRequestException;
 import io.ax.schema.AtTrigger;
 import io.ax.schema.CronTrigger;
 import io.ax.schema.DelayTrigger;
+import io.ax.schema.ExecutionReport;
 import io.ax.schema.IntervalTrigger;
+import io.ax.schema.RetryRecord;
 import io.ax.schema.ScheduleRequest;
 import io.ax.trigger.CronSchedule;
 import java.util.regex.Pattern;
@@ -19,6 +21,16 @@ public final class ScheduleValidator {
     public static final int MAX_PROGRESS_CHARS = 4096;
     /** Ten years: further than any sane schedule, near enough to keep arithmetic far from overflow. */
     public static final long MAX_DELAY_MS = 10L * 366 * 24 * 3600 * 1000;
+    /** The latest instant accepted anywhere: 9999-12-31T23:59:59.999Z, far from long overflow in any arithmetic. */
+    public static final long MAX_INSTANT_MS = 253_402_300_799_999L;
+    /** Longest cancel or replay reason. */
+    public static final int MAX_REASON_CHARS = 1024;
+    /** Longest failure message kept from a report; a longer one is truncated (a stack trace must not lose the report). */
+    public static final int MAX_MESSAGE_CHARS = 4096;
+    /** Longest executionId or workerId a report or retry record may carry. */
+    public static final int MAX_ID_CHARS = 256;
+    public static final int MAX_CRON_CHARS = 256;
+    public static final int MAX_ZONE_CHARS = 64;
     private static final Pattern JOB_TYPE = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
     private final ScheduleLimits limits;
@@ -44,7 +56,7 @@ public final class ScheduleValidator {
     public void validate(String taskId, ScheduleRequest request) {
         validateTaskId(taskId);
         if (request.getJobType() == null || !JOB_TYPE.matcher(request.getJobType()).matches()) {
-            throw new InvalidRequestException("jobType", "jobType must be 1-128 chars of A-Z a-z 0-9 . _ : -: \"" + request.getJobType() + "\"");
+            throw new InvalidRequestException("jobType", "jobType must be 1-128 chars of A-Z a-z 0-9 . _ : -: " + Quote.of(request.getJobType()));
         }
         validateTrigger(request.getTrigger());
         if (request.getPayload() != null && request.getPayload().remaining() > limits.maxPayloadBytes()) {
@@ -65,9 +77,7 @@ public final class ScheduleValidator {
 
     private void validateTrigger(Object trigger) {
         if (trigger instanceof AtTrigger at) {
-            if (at.getAtMs() < 0) {
-                throw new InvalidRequestException("at", "at must not be before 1970: " + at.getAtMs());
-            }
+            requireInstant("at", at.getAtMs());
         } else if (trigger instanceof DelayTrigger delay) {
             if (delay.getDelayMs() < 0 || delay.getDelayMs() > MAX_DELAY_MS) {
                 throw new InvalidRequestException("delayMs", "delayMs must be between 0 and " + MAX_DELAY_MS + ": " + delay.getDelayMs());
@@ -77,10 +87,12 @@ public final class ScheduleValidator {
                 throw new InvalidRequestException("everyMs", "everyMs must be between " + limits.minIntervalMs() + " and "
                         + MAX_DELAY_MS + ": " + interval.getEveryMs());
             }
-            if (interval.getStartAtMs() != null && interval.getStartAtMs() < 0) {
-                throw new InvalidRequestException("startAt", "startAt must not be before 1970: " + interval.getStartAtMs());
+            if (interval.getStartAtMs() != null) {
+                requireInstant("startAt", interval.getStartAtMs());
             }
         } else if (trigger instanceof CronTrigger cron) {
+            requireLength("cron", cron.getExpression(), MAX_CRON_CHARS);
+            requireLength("zone", cron.getZone(), MAX_ZONE_CHARS);
             CronSchedule.parse(cron.getExpression(), cron.getZone());
         } else {
             throw new InvalidRequestException("trigger", "missing trigger");
@@ -103,5 +115,46 @@ public final class ScheduleValidator {
                         + MAX_DELAY_MS + ": " + interval);
             }
         }
+    }
+
+    /** @throws InvalidRequestException when {@code ms} is before 1970 or after {@link #MAX_INSTANT_MS} */
+    public static void requireInstant(String field, long ms) {
+        if (ms < 0 || ms > MAX_INSTANT_MS) {
+            throw new InvalidRequestException(field, field + " must be between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z: " + ms);
+        }
+    }
+
+    /** @throws InvalidRequestException when {@code text} is longer than {@code maxChars} */
+    public static void requireLength(String field, String text, int maxChars) {
+        if (text != null && text.length() > maxChars) {
+            throw new InvalidRequestException(field, field + " is longer than " + maxChars + " chars: " + Quote.of(text));
+        }
+    }
+
+    /** The bounds of an execution report's fields (its failure message is truncated, not refused: see {@link #MAX_MESSAGE_CHARS}). */
+    public static void validateReport(ExecutionReport report) {
+        requireId("executionId", report.getExecutionId());
+        if (report.getAttempt() < 1) {
+            throw new InvalidRequestException("attempt", "attempt must be >= 1: " + report.getAttempt());
+        }
+        requireLength("workerId", report.getWorkerId(), MAX_ID_CHARS);
+        requireLength("progress", report.getProgress(), MAX_PROGRESS_CHARS);
+    }
+
+    /** The bounds of a retry record's fields (the scheduler writes them; anyone can write to the topic). */
+    public static void validateRetry(RetryRecord retry) {
+        requireId("executionId", retry.getExecutionId());
+        if (retry.getAttempt() < 2 || retry.getAttempt() > MAX_RETRIES + 1) {
+            throw new InvalidRequestException("attempt", "a retry's attempt must be between 2 and " + (MAX_RETRIES + 1) + ": "
+                    + retry.getAttempt());
+        }
+        requireInstant("nextAttemptAtMs", retry.getNextAttemptAtMs());
+    }
+
+    private static void requireId(String field, String id) {
+        if (id == null || id.isEmpty()) {
+            throw new InvalidRequestException(field, "missing " + field);
+        }
+        requireLength(field, id, MAX_ID_CHARS);
     }
 }

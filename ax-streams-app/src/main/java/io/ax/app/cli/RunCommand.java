@@ -38,7 +38,11 @@ public final class RunCommand implements Callable<Integer> {
         AxConfig config = new AxConfig(props);
         AxScheduler scheduler = AxScheduler.start(config).awaitRunning(Duration.ofMinutes(5));
         System.out.println("ax scheduler running against " + bootstrap + ", topics " + config.topics().prefix() + "*. Ctrl-C stops it.");
-        Shutdown.awaitSignal(scheduler);
+        Shutdown.hookClose(scheduler);
+        if (scheduler.awaitStop()) {
+            System.err.println("ax scheduler stopped in ERROR (see the log above); exiting");
+            return 1;
+        }
         return 0;
     }
 

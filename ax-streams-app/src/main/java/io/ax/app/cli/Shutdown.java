@@ -8,6 +8,11 @@ final class Shutdown {
     }
 
     static void awaitSignal(AutoCloseable... closeables) throws InterruptedException {
+        hookClose(closeables).await();
+    }
+
+    /** Registers the close actions for Ctrl-C / SIGTERM; the latch opens when they have run. */
+    static CountDownLatch hookClose(AutoCloseable... closeables) {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             for (AutoCloseable closeable : closeables) {
@@ -19,6 +24,6 @@ final class Shutdown {
             }
             stopped.countDown();
         }, "ax-shutdown"));
-        stopped.await();
+        return stopped;
     }
 }

@@ -5,10 +5,15 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import io.ax.validation.ScheduleLimits;
+import io.ax.validation.ScheduleValidator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import io.ax.app.internal.quarantine.Quarantine;
+import io.ax.app.internal.setup.TopicSetup;
+import io.ax.app.internal.topology.OutputBounds;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -82,6 +87,13 @@ public final class AxConfig extends AbstractConfig {
             + "occurrence ahead) stays in the task store, ms; then it is purged from every store and its taskId can be "
             + "scheduled anew without ifExists protection.";
 
+    public static final String MAX_CLOCK_SKEW_MS_CONFIG = "ax.decision.max.clock.skew.ms";
+    private static final String MAX_CLOCK_SKEW_MS_DOC = "Decisions follow the log: a timeout or a fire is decided only once the "
+            + "inputs (reports, cancels) acknowledged before its time have been read. An input counts as read up to time T "
+            + "when the consumer was at its end after T, or when a record stamped later than T plus this skew has been read "
+            + "(producers' clocks may run this far ahead of the scheduler's). Larger: safer against fast clocks, later "
+            + "decisions while the scheduler is behind.";
+
     public static final String MAX_PAYLOAD_BYTES_CONFIG = "ax.max.payload.bytes";
     private static final String MAX_PAYLOAD_BYTES_DOC = "Largest task payload accepted, bytes; larger requests are rejected on the state topic.";
 
@@ -103,13 +115,14 @@ public final class AxConfig extends AbstractConfig {
             .define(WHEEL_MAX_TIMERS_CONFIG, Type.INT, 200_000, Range.atLeast(1), Importance.LOW, WHEEL_MAX_TIMERS_DOC)
             .define(FIRE_BATCH_MAX_CONFIG, Type.INT, 5_000, Range.atLeast(1), Importance.LOW, FIRE_BATCH_MAX_DOC)
             .define(DISPATCH_AHEAD_MS_CONFIG, Type.LONG, 0L, Range.between(0, 2000), Importance.LOW, DISPATCH_AHEAD_MS_DOC)
-            .define(DEFAULT_TIMEOUT_MS_CONFIG, Type.LONG, 300_000L, Range.atLeast(1), Importance.MEDIUM, DEFAULT_TIMEOUT_MS_DOC)
-            .define(RETRY_BACKOFF_MS_CONFIG, Type.LONG, 1_000L, Range.atLeast(1), Importance.MEDIUM, RETRY_BACKOFF_MS_DOC)
-            .define(RETRY_BACKOFF_MAX_MS_CONFIG, Type.LONG, 600_000L, Range.atLeast(1), Importance.MEDIUM, RETRY_BACKOFF_MAX_MS_DOC)
-            .define(RETENTION_MS_CONFIG, Type.LONG, 7L * 24 * 3600 * 1000, Range.atLeast(0), Importance.MEDIUM, RETENTION_MS_DOC)
+            .define(DEFAULT_TIMEOUT_MS_CONFIG, Type.LONG, 300_000L, Range.between(1, ScheduleValidator.MAX_DELAY_MS), Importance.MEDIUM, DEFAULT_TIMEOUT_MS_DOC)
+            .define(RETRY_BACKOFF_MS_CONFIG, Type.LONG, 1_000L, Range.between(1, ScheduleValidator.MAX_DELAY_MS), Importance.MEDIUM, RETRY_BACKOFF_MS_DOC)
+            .define(RETRY_BACKOFF_MAX_MS_CONFIG, Type.LONG, 600_000L, Range.between(1, ScheduleValidator.MAX_DELAY_MS), Importance.MEDIUM, RETRY_BACKOFF_MAX_MS_DOC)
+            .define(RETENTION_MS_CONFIG, Type.LONG, 7L * 24 * 3600 * 1000, Range.between(0, ScheduleValidator.MAX_DELAY_MS), Importance.MEDIUM, RETENTION_MS_DOC)
+            .define(MAX_CLOCK_SKEW_MS_CONFIG, Type.LONG, 1_000L, Range.between(0, 60_000), Importance.LOW, MAX_CLOCK_SKEW_MS_DOC)
             .define(MAX_PAYLOAD_BYTES_CONFIG, Type.INT, ScheduleLimits.DEFAULT_MAX_PAYLOAD_BYTES, Range.between(0, 8 * 1024 * 1024),
                     Importance.LOW, MAX_PAYLOAD_BYTES_DOC)
-            .define(MIN_INTERVAL_MS_CONFIG, Type.LONG, ScheduleLimits.DEFAULT_MIN_INTERVAL_MS, Range.atLeast(1),
+            .define(MIN_INTERVAL_MS_CONFIG, Type.LONG, ScheduleLimits.DEFAULT_MIN_INTERVAL_MS, Range.between(1, ScheduleValidator.MAX_DELAY_MS),
                     Importance.LOW, MIN_INTERVAL_MS_DOC);
 
     public AxConfig(Map<?, ?> props) {
@@ -145,6 +158,11 @@ public final class AxConfig extends AbstractConfig {
         return new ScheduleLimits(getInt(MAX_PAYLOAD_BYTES_CONFIG), getLong(MIN_INTERVAL_MS_CONFIG));
     }
 
+    /** The largest record the scheduler writes (see {@link OutputBounds}). */
+    public int maxRecordBytes() {
+        return OutputBounds.maxRecordBytes(getInt(MAX_PAYLOAD_BYTES_CONFIG));
+    }
+
     public long tickMs() {
         return getLong(WHEEL_TICK_MS_CONFIG);
     }
@@ -173,6 +191,10 @@ public final class AxConfig extends AbstractConfig {
         // Requests, results and retries need no timestamp alignment across partitions: never wait for an empty one.
         props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, -1L);
         props.put(StreamsConfig.consumerPrefix("max.poll.records"), 2000);
+        // The producer must send the largest record the scheduler can write (a large ax.max.payload.bytes).
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
+                Math.max(maxRecordBytes() + 1024, TopicSetup.DEFAULT_MAX_MESSAGE_BYTES));
+        Quarantine.configure(props, topics().quarantine());
         Map<String, Object> overrides = new HashMap<>(originalsWithPrefix(STREAMS_PREFIX));
         props.putAll(overrides);
         return props;

@@ -1,6 +1,7 @@
 package io.ax.app.internal.docs;
 
 import io.ax.app.config.AxConfig;
+import io.ax.app.internal.inputs.ConsumerPositions;
 import io.ax.app.internal.lifecycle.StateMachine;
 import io.ax.app.internal.topology.AxTopology;
 import io.ax.schema.TaskState;
@@ -19,7 +20,7 @@ public final class Docs {
 
     /** {@code describe()} of the topology with default settings. */
     public static String topology() {
-        return AxTopology.build(new AxConfig(Map.of(AxConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092")), 0).describe() + "\n";
+        return AxTopology.build(new AxConfig(Map.of(AxConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092")), 0, ConsumerPositions.SYNCHRONOUS).describe() + "\n";
     }
 
     /** The settings of {@link AxConfig} as a Markdown table. */

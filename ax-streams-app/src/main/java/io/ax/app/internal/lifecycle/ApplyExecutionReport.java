@@ -8,6 +8,7 @@ import io.ax.schema.SourceRecord;
 import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
+import io.ax.validation.Quote;
 import io.ax.validation.ScheduleValidator;
 
 /**
@@ -36,10 +37,6 @@ public final class ApplyExecutionReport {
                     report.getStatus() + " report ignored: " + staleReason, source, nowMs);
             return;
         }
-        if (report.getProgress() != null && report.getProgress().length() > ScheduleValidator.MAX_PROGRESS_CHARS) {
-            ctx.events().rejected(taskId, "progress is longer than " + ScheduleValidator.MAX_PROGRESS_CHARS + " chars", source, nowMs);
-            return;
-        }
         StoredExecution execution = withProgress(task.getExecution(), report);
         if (report.getStatus() == ReportStatus.HEARTBEAT) {
             store(task, StoredExecution.newBuilder(execution).setLastSignMs(nowMs).build(), nowMs);
@@ -63,7 +60,8 @@ public final class ApplyExecutionReport {
                                   long nowMs) {
         String worker = report.getWorkerId() == null ? null : "worker " + report.getWorkerId();
         if (report.getStatus() == ReportStatus.FAILED) {
-            String message = report.getMessage() == null ? "no message" : report.getMessage();
+            String message = report.getMessage() == null ? "no message"
+                    : Quote.truncate(report.getMessage(), ScheduleValidator.MAX_MESSAGE_CHARS);
             return retryOrDeadLetter.fail(task, execution, execution.getState(), false, report.getRetryable(), message,
                     worker == null ? "" : " (" + worker + ")", nowMs);
         }

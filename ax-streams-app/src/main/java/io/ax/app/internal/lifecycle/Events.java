@@ -6,6 +6,7 @@ import io.ax.schema.StateChange;
 import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
+import io.ax.validation.Quote;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,6 +16,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class Events {
     private static final Logger log = LoggerFactory.getLogger(Events.class);
+
+    /** Longest reason a rejection carries. */
+    static final int MAX_REASON_CHARS = 2000;
 
     private final Outputs outputs;
 
@@ -59,9 +63,12 @@ public final class Events {
 
     /** Input that could not be decoded or broke a rule. */
     public void rejected(String taskId, String reason, SourceRecord source, long nowMs) {
-        log.warn("Rejected record taskId={} from {}-{}@{}: {}", taskId, source.getTopic(), source.getPartition(),
-                source.getOffset(), reason);
-        emit(StateChange.newBuilder().setTaskId(taskId).setTo(TaskState.REJECTED).setAtMs(nowMs).setReason(reason)
+        // Both come from the input: an invalid key is named by a short stand-in, a reason is cut to a bound.
+        String key = Quote.key(taskId);
+        String boundedReason = Quote.truncate(reason, MAX_REASON_CHARS);
+        log.warn("Rejected record taskId={} from {}-{}@{}: {}", key, source.getTopic(), source.getPartition(),
+                source.getOffset(), boundedReason);
+        emit(StateChange.newBuilder().setTaskId(key).setTo(TaskState.REJECTED).setAtMs(nowMs).setReason(boundedReason)
                 .setSource(source).build());
     }
 

@@ -1,5 +1,6 @@
 package io.ax.app.internal.schedule;
 
+import io.ax.app.internal.inputs.InputWatermarks;
 import io.ax.app.internal.lifecycle.Attempts;
 import io.ax.app.internal.lifecycle.StateMachine;
 import io.ax.app.internal.lifecycle.TimeOutSilentExecution;
@@ -31,16 +32,42 @@ public final class FireDueTimers implements Punctuator {
     private final SchedulerContext ctx;
     private final Attempts attempts;
     private final TimeOutSilentExecution timeouts;
+    private final InputWatermarks inputs;
 
-    public FireDueTimers(SchedulerContext ctx, Attempts attempts, TimeOutSilentExecution timeouts) {
+    /** @param inputs how far the stream task's inputs are read, indexed {@link #REQUESTS}, {@link #RESULTS} */
+    public FireDueTimers(SchedulerContext ctx, Attempts attempts, TimeOutSilentExecution timeouts, InputWatermarks inputs) {
         this.ctx = ctx;
         this.attempts = attempts;
         this.timeouts = timeouts;
+        this.inputs = inputs;
     }
 
+    /** Index of the requests topic in the {@link InputWatermarks} given to the constructor. */
+    public static final int REQUESTS = 0;
+    /** Index of the results topic in the {@link InputWatermarks} given to the constructor. */
+    public static final int RESULTS = 1;
+
+    /**
+     * Decisions follow the log: a timer fires only up to the time its inputs have been read to. Occurrences,
+     * retries and purges wait for the requests (a cancel acknowledged before the due time wins); timeouts also
+     * wait for the reports (a report acknowledged before the deadline wins), held aside meanwhile so they do not
+     * hold up the fires behind them.
+     */
     @Override
     public void punctuate(long wallClockMs) {
-        ctx.timers().fireDue(wallClockMs, timer -> fire(timer, wallClockMs), ctx.settings().fireBatchMax());
+        long firesUpToMs = inputs.readUpToMs(REQUESTS, wallClockMs);
+        long timeoutsUpToMs = Math.min(firesUpToMs, inputs.readUpToMs(RESULTS, wallClockMs));
+        int limit = ctx.settings().fireBatchMax();
+        limit -= ctx.timers().fireHeld(timeoutsUpToMs, timer -> fire(timer, wallClockMs), limit);
+        ctx.timers().fireDue(firesUpToMs, timer -> fireOrHold(timer, timeoutsUpToMs, wallClockMs), limit);
+    }
+
+    private void fireOrHold(WheelTimer timer, long timeoutsUpToMs, long nowMs) {
+        if (timer.kind() == TimerKind.TIMEOUT && timer.dueAtMs() > timeoutsUpToMs) {
+            ctx.timers().hold(timer);
+            return;
+        }
+        fire(timer, nowMs);
     }
 
     private void fire(WheelTimer timer, long nowMs) {

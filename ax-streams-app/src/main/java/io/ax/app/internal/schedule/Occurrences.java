@@ -7,6 +7,7 @@ import io.ax.schema.DelayTrigger;
 import io.ax.schema.IntervalTrigger;
 import io.ax.schema.ScheduleRequest;
 import io.ax.trigger.CronSchedule;
+import io.ax.validation.ScheduleValidator;
 import java.util.OptionalLong;
 
 /**
@@ -32,6 +33,10 @@ public final class Occurrences {
         Object trigger = request.getTrigger();
         if (trigger instanceof AtTrigger at) {
             return at.getAtMs();
+        }
+        if (!(trigger instanceof IntervalTrigger interval && interval.getStartAtMs() != null)) {
+            // The trigger counts from the record's timestamp, which any producer can set (or leave at -1).
+            ScheduleValidator.requireInstant("record timestamp", requestTimestampMs);
         }
         if (trigger instanceof DelayTrigger delay) {
             return requestTimestampMs + delay.getDelayMs();

@@ -4,6 +4,8 @@ import io.ax.app.internal.store.TimerIndex;
 import io.ax.app.internal.wheel.TimerKind;
 import io.ax.app.internal.wheel.TimingWheel;
 import io.ax.app.internal.wheel.WheelTimer;
+import java.util.Comparator;
+import java.util.PriorityQueue;
 import java.util.function.Consumer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -27,6 +29,8 @@ public final class Timers {
     private final TimingWheel wheel;
     private final int maxWheelTimers;
     private final long dispatchAheadMs;
+    /** Due timers kept aside, unfired, until the inputs that could change their outcome are read; see {@link #hold}. */
+    private final PriorityQueue<WheelTimer> held = new PriorityQueue<>(Comparator.comparingLong(WheelTimer::dueAtMs));
     private long earliestSetFireMs = Long.MAX_VALUE;
     private Bytes watermark;
     private long nextUnloadedDueMs;
@@ -58,6 +62,7 @@ public final class Timers {
     /** Forgets the wheel and starts again from the index (on task assignment). */
     public void rebuild(long nowMs) {
         wheel.clear(nowMs);
+        held.clear();
         watermark = null;
         nextUnloadedDueMs = Long.MIN_VALUE;
     }
@@ -110,12 +115,34 @@ public final class Timers {
     }
 
     /**
+     * Keeps a due timer aside instead of firing it: its outcome could still change by input not read yet (see
+     * {@link io.ax.app.internal.inputs.InputWatermarks}). Its index key stays, so a rebuild finds it again; a
+     * timer given up meanwhile ({@link #unset}) fires stale when released, like any other.
+     */
+    public void hold(WheelTimer timer) {
+        held.add(timer);
+    }
+
+    /** Fires, through {@code handler}, the held timers due by {@code upToMs}, earliest first, at most {@code limit}. */
+    public int fireHeld(long upToMs, Consumer<WheelTimer> handler, int limit) {
+        int fired = 0;
+        while (fired < limit && !held.isEmpty() && held.peek().dueAtMs() <= upToMs) {
+            handler.accept(held.poll());
+            fired++;
+        }
+        return fired;
+    }
+
+    /**
      * The earliest time a timer of this partition can fire: from the wheel, or a timer in the index that a refill
      * has yet to load. Never later than the true next fire time; it may be earlier (then a punctuation finds
      * nothing to do). {@code Long.MAX_VALUE}: no timer at all.
      */
     public long nextFireMs() {
         earliestSetFireMs = Long.MAX_VALUE;
+        if (!held.isEmpty()) {
+            return Long.MIN_VALUE; // released as soon as the inputs are read: look again at the next tick
+        }
         long unloadedMs = nextUnloadedDueMs == Long.MIN_VALUE ? Long.MIN_VALUE : nextUnloadedDueMs - dispatchAheadMs;
         return Math.min(wheel.nextFireMs(), unloadedMs);
     }
@@ -132,7 +159,7 @@ public final class Timers {
 
     private void refill() {
         long horizonMs = wheel.horizonMs();
-        if (nextUnloadedDueMs > horizonMs || wheel.size() >= maxWheelTimers) {
+        if (nextUnloadedDueMs > horizonMs || wheel.size() + held.size() >= maxWheelTimers) {
             return;
         }
         long nextDue = Long.MAX_VALUE;
@@ -143,7 +170,7 @@ public final class Timers {
                     continue;
                 }
                 long dueAtMs = TimerIndex.dueAtMs(timer.key);
-                if (dueAtMs > horizonMs || wheel.size() >= maxWheelTimers) {
+                if (dueAtMs > horizonMs || wheel.size() + held.size() >= maxWheelTimers) {
                     nextDue = dueAtMs;
                     break;
                 }

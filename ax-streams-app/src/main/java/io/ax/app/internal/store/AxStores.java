@@ -1,6 +1,10 @@
 package io.ax.app.internal.store;
 
+import io.ax.app.internal.setup.TopicSetup;
 import io.ax.codec.WireCodec;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.TopicConfig;
 import io.ax.schema.StoredTask;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -26,11 +30,19 @@ public final class AxStores {
     private AxStores() {
     }
 
-    public static StoreBuilder<KeyValueStore<String, StoredTask>> tasks() {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TASKS), Serdes.String(), STORED_TASK_SERDE);
+    /** @param maxRecordBytes the largest stored task: its changelog topic is created to take it */
+    public static StoreBuilder<KeyValueStore<String, StoredTask>> tasks(int maxRecordBytes) {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TASKS), Serdes.String(), STORED_TASK_SERDE)
+                .withLoggingEnabled(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                        Integer.toString(Math.max(maxRecordBytes, TopicSetup.DEFAULT_MAX_MESSAGE_BYTES))));
     }
 
     public static StoreBuilder<KeyValueStore<Bytes, byte[]>> timers() {
         return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMERS), Serdes.Bytes(), Serdes.ByteArray());
+    }
+
+    /** The changelog topics of the stores, as Kafka Streams names them for {@code applicationId}. */
+    public static List<String> changelogTopics(String applicationId) {
+        return List.of(applicationId + "-" + TASKS + "-changelog", applicationId + "-" + TIMERS + "-changelog");
     }
 }

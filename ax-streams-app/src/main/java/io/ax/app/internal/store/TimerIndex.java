@@ -12,8 +12,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * {@code 8-byte big-endian due time | taskId UTF-8 | 0x00 | kind}, so a range scan yields timers in due
  * order. The value is one byte, the task's priority. Changelogged like every store.
  *
- * <p>Due times are non-negative (validated on accept), so big-endian byte order is numeric order. TaskIds
- * contain no control characters (validated), so the 0x00 separator is unambiguous.
+ * <p>The due time is stored with its sign bit flipped, so unsigned big-endian byte order (RocksDB's) is signed
+ * numeric order for every long: a due time before 1970 (which input validation refuses anyway) would still sort
+ * first instead of after all others. TaskIds contain no control characters (validated), so the 0x00 separator
+ * is unambiguous.
  */
 public final class TimerIndex {
     private final KeyValueStore<Bytes, byte[]> store;
@@ -24,12 +26,12 @@ public final class TimerIndex {
 
     public static Bytes key(long dueAtMs, String taskId, TimerKind kind) {
         byte[] id = taskId.getBytes(StandardCharsets.UTF_8);
-        return Bytes.wrap(ByteBuffer.allocate(Long.BYTES + id.length + 2).putLong(dueAtMs).put(id).put((byte) 0)
+        return Bytes.wrap(ByteBuffer.allocate(Long.BYTES + id.length + 2).putLong(dueAtMs ^ Long.MIN_VALUE).put(id).put((byte) 0)
                 .put(kind.code()).array());
     }
 
     public static long dueAtMs(Bytes key) {
-        return ByteBuffer.wrap(key.get()).getLong();
+        return ByteBuffer.wrap(key.get()).getLong() ^ Long.MIN_VALUE;
     }
 
     public static String taskId(Bytes key) {

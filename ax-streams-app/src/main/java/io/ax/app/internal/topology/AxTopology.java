@@ -2,6 +2,7 @@ package io.ax.app.internal.topology;
 
 import io.ax.AxTopics;
 import io.ax.app.config.AxConfig;
+import io.ax.app.internal.inputs.ConsumerPositions;
 import io.ax.app.internal.store.AxStores;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
@@ -30,9 +31,12 @@ public final class AxTopology {
     private AxTopology() {
     }
 
-    /** The topology for input topics of {@code partitions} partitions (0: unknown, as in docs and tests). */
-    public static Topology build(AxConfig config, int partitions) {
-        return build(SchedulerSettings.from(config, partitions));
+    /**
+     * The topology for input topics of {@code partitions} partitions (0: unknown, as in docs and tests), with
+     * {@code positions} telling it how far the inputs have been read.
+     */
+    public static Topology build(AxConfig config, int partitions, ConsumerPositions positions) {
+        return build(SchedulerSettings.from(config, partitions, positions));
     }
 
     public static Topology build(SchedulerSettings settings) {
@@ -42,7 +46,7 @@ public final class AxTopology {
         topology.addSource(RESULTS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.results());
         topology.addSource(RETRY_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.retry());
         topology.addProcessor(SCHEDULER, () -> new TaskProcessor(settings), REQUESTS_SOURCE, RESULTS_SOURCE, RETRY_SOURCE);
-        topology.addStateStore(AxStores.tasks(), SCHEDULER);
+        topology.addStateStore(AxStores.tasks(settings.maxInputBytes()), SCHEDULER);
         topology.addStateStore(AxStores.timers(), SCHEDULER);
         topology.addSink(DISPATCH_SINK, topics.dispatch(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
         topology.addSink(STATE_SINK, topics.state(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);

@@ -1,24 +1,37 @@
 package io.ax.app.internal.topology;
 
 import io.ax.AxTopics;
+import io.ax.app.internal.inputs.ConsumerPositions;
 import io.ax.app.config.AxConfig;
 import io.ax.validation.ScheduleLimits;
 
 /**
  * The parts of {@link AxConfig} the topology uses, as one immutable value.
  *
+ * @param maxClockSkewMs how far producers' clocks may run ahead: see {@link io.ax.app.internal.inputs.InputWatermarks}
  * @param partitions the partition count of the co-partitioned input topics, or 0 when unknown (then records
  *                   are not checked for being on their key's partition)
  */
 public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, int wheelSize, int maxWheelTimers,
                                 int fireBatchMax, long defaultTimeoutMs, long defaultBackoffMs, long maxBackoffMs,
-                                long retentionMs, long dispatchAheadMs, ScheduleLimits limits) {
+                                long retentionMs, long dispatchAheadMs, ScheduleLimits limits, long maxClockSkewMs,
+                                ConsumerPositions positions) {
 
-    public static SchedulerSettings from(AxConfig config, int partitions) {
+    /**
+     * @param positions where the consumer stands on each input: {@link io.ax.app.internal.inputs.ConsumerView#POSITIONS}
+     *                  in a running scheduler, {@link ConsumerPositions#SYNCHRONOUS} under TopologyTestDriver
+     */
+    public static SchedulerSettings from(AxConfig config, int partitions, ConsumerPositions positions) {
         return new SchedulerSettings(config.topics(), partitions, config.tickMs(), config.getInt(AxConfig.WHEEL_SIZE_CONFIG),
                 config.getInt(AxConfig.WHEEL_MAX_TIMERS_CONFIG), config.getInt(AxConfig.FIRE_BATCH_MAX_CONFIG),
                 config.getLong(AxConfig.DEFAULT_TIMEOUT_MS_CONFIG), config.getLong(AxConfig.RETRY_BACKOFF_MS_CONFIG),
                 config.getLong(AxConfig.RETRY_BACKOFF_MAX_MS_CONFIG), config.getLong(AxConfig.RETENTION_MS_CONFIG),
-                config.getLong(AxConfig.DISPATCH_AHEAD_MS_CONFIG), config.limits());
+                config.getLong(AxConfig.DISPATCH_AHEAD_MS_CONFIG), config.limits(),
+                config.getLong(AxConfig.MAX_CLOCK_SKEW_MS_CONFIG), positions);
+    }
+
+    /** The largest input value that can be valid: the largest payload plus the other fields' bounds. */
+    public int maxInputBytes() {
+        return OutputBounds.maxRecordBytes(limits.maxPayloadBytes());
     }
 }

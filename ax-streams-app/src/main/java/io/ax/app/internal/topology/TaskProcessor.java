@@ -1,6 +1,8 @@
 package io.ax.app.internal.topology;
 
+import io.ax.AxTopics;
 import io.ax.InvalidRequestException;
+import io.ax.app.internal.inputs.InputWatermarks;
 import io.ax.app.internal.lifecycle.ApplyExecutionReport;
 import io.ax.app.internal.lifecycle.Attempts;
 import io.ax.app.internal.lifecycle.Events;
@@ -20,10 +22,12 @@ import io.ax.app.internal.store.TimerIndex;
 import io.ax.app.internal.wheel.TimingWheel;
 import io.ax.codec.WireCodec;
 import io.ax.schema.CancelRequest;
+import io.ax.schema.ExecutionReport;
 import io.ax.schema.ReplayRequest;
 import io.ax.schema.RetryRecord;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.SourceRecord;
+import io.ax.validation.Quote;
 import io.ax.validation.ScheduleValidator;
 import java.time.Duration;
 import org.apache.avro.specific.SpecificRecord;
@@ -52,6 +56,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     private ApplyExecutionReport applyExecutionReport;
     private ApplyRetryRecord applyRetryRecord;
     private FireLateness fireLateness;
+    private InputWatermarks inputs;
     private long lastPunctuationMs;
     private long publishedWakeUpMs = Long.MAX_VALUE;
 
@@ -78,7 +83,11 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         replayTask = new ReplayTask(ctx);
         applyExecutionReport = new ApplyExecutionReport(ctx, attempts, retryOrDeadLetter);
         applyRetryRecord = new ApplyRetryRecord(ctx);
-        FireDueTimers fireDueTimers = new FireDueTimers(ctx, attempts, new TimeOutSilentExecution(ctx, retryOrDeadLetter));
+        AxTopics topics = settings.topics();
+        // Indexed as FireDueTimers.REQUESTS, FireDueTimers.RESULTS, then the retry log.
+        inputs = new InputWatermarks(settings.positions(), context.taskId().partition(), settings.maxClockSkewMs(),
+                topics.requests(), topics.results(), topics.retry());
+        FireDueTimers fireDueTimers = new FireDueTimers(ctx, attempts, new TimeOutSilentExecution(ctx, retryOrDeadLetter), inputs);
         lastPunctuationMs = nowMs;
         context.schedule(Duration.ofMillis(settings.tickMs()), PunctuationType.WALL_CLOCK_TIME, wallClockMs -> {
             fireDueTimers.punctuate(wallClockMs);
@@ -121,16 +130,22 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     @Override
     public void process(Record<String, byte[]> record) {
         SourceRecord source = sourceOf(context.recordMetadata().orElseThrow());
+        int input = inputIndex(source.getTopic());
+        inputs.processed(input, source.getOffset(), record.timestamp());
         try {
             ScheduleValidator.validateTaskId(record.key());
             requireKeyPartition(record.key(), source);
-            String topic = source.getTopic();
-            if (topic.equals(settings.topics().requests())) {
+            requireBoundedValue(record.value());
+            if (input == FireDueTimers.REQUESTS) {
                 processRequest(record, source);
-            } else if (topic.equals(settings.topics().results())) {
-                applyExecutionReport.process(record.key(), WireCodec.decodeReport(record.value()), source);
+            } else if (input == FireDueTimers.RESULTS) {
+                ExecutionReport report = WireCodec.decodeReport(record.value());
+                ScheduleValidator.validateReport(report);
+                applyExecutionReport.process(record.key(), report, source);
             } else {
-                applyRetryRecord.process(record.key(), WireCodec.decodeBinary(record.value(), RetryRecord.class), source);
+                RetryRecord retry = WireCodec.decodeBinary(record.value(), RetryRecord.class);
+                ScheduleValidator.validateRetry(retry);
+                applyRetryRecord.process(record.key(), retry, source);
             }
         } catch (InvalidRequestException e) {
             ctx.events().rejected(record.key(), e.getMessage(), source, ctx.nowMs());
@@ -141,11 +156,32 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     private void processRequest(Record<String, byte[]> record, SourceRecord source) {
         SpecificRecord request = WireCodec.decodeRequest(record.value());
         if (request instanceof CancelRequest cancel) {
+            ScheduleValidator.requireLength("reason", cancel.getReason(), ScheduleValidator.MAX_REASON_CHARS);
             cancelTask.process(record.key(), cancel, source);
         } else if (request instanceof ReplayRequest replay) {
+            ScheduleValidator.requireLength("reason", replay.getReason(), ScheduleValidator.MAX_REASON_CHARS);
             replayTask.process(record.key(), replay, source);
         } else {
             acceptScheduleRequest.process(record.key(), (ScheduleRequest) request, record.timestamp(), source);
+        }
+    }
+
+    private int inputIndex(String topic) {
+        if (topic.equals(settings.topics().requests())) {
+            return FireDueTimers.REQUESTS;
+        }
+        return topic.equals(settings.topics().results()) ? FireDueTimers.RESULTS : 2;
+    }
+
+    /**
+     * A value larger than any valid input can be (the largest payload plus the other fields' bounds) is refused
+     * before it is decoded at all.
+     */
+    private void requireBoundedValue(byte[] value) {
+        if (value != null && value.length > settings.maxInputBytes()) {
+            throw new InvalidRequestException(null, "record value is " + value.length + " bytes, more than the "
+                    + settings.maxInputBytes() + " any valid input can take (ax.max.payload.bytes + "
+                    + OutputBounds.FIELDS_BYTES + ")");
         }
     }
 

@@ -1,5 +1,6 @@
 package io.ax.app.internal.wakeup;
 
+import io.ax.app.internal.inputs.ConsumerView;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -11,7 +12,8 @@ import org.apache.kafka.common.utils.Time;
  * Kafka Streams' main consumer, with one change: {@link #poll(Duration)} returns no later than the earliest
  * wake-up time the stream thread's processors published ({@link WakeUps}). Kafka Streams blocks in poll for
  * {@code poll.ms} when no records arrive and can punctuate only between polls; this lets a long
- * {@code poll.ms} keep an idle scheduler cheap while timers still fire at their tick.
+ * {@code poll.ms} keep an idle scheduler cheap while timers still fire at their tick. After each poll it also
+ * tells the processors how far it has read each input ({@link ConsumerView}), so decisions follow the log.
  */
 public final class TimerAwareConsumer extends KafkaConsumer<byte[], byte[]> {
     private final Time time;
@@ -23,7 +25,9 @@ public final class TimerAwareConsumer extends KafkaConsumer<byte[], byte[]> {
 
     @Override
     public ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
-        return super.poll(boundedBy(timeout, WakeUps.earliest(), time.milliseconds()));
+        ConsumerRecords<byte[], byte[]> records = super.poll(boundedBy(timeout, WakeUps.earliest(), time.milliseconds()));
+        ConsumerView.polled(assignment(), records, this::currentLag, time.milliseconds());
+        return records;
     }
 
     /** {@code timeout}, cut short so the poll ends by {@code wakeAtMs} (never negative). */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ax.AxHeaders;
 import io.ax.AxTopics;
 import io.ax.app.config.AxConfig;
+import io.ax.app.internal.inputs.ConsumerPositions;
 import io.ax.codec.WireCodec;
 import io.ax.app.internal.store.AxStores;
 import io.ax.schema.DeadLetter;
@@ -52,12 +53,17 @@ final class SchedulerHarness implements AutoCloseable {
     }
 
     SchedulerHarness(Path stateDir, Map<String, Object> overrides) {
+        this(stateDir, overrides, ConsumerPositions.SYNCHRONOUS);
+    }
+
+    /** @param positions how far the inputs count as read (a test can make the scheduler lag behind its inputs) */
+    SchedulerHarness(Path stateDir, Map<String, Object> overrides, ConsumerPositions positions) {
         Map<String, Object> props = new HashMap<>();
         props.put(AxConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(AxConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.putAll(overrides);
         AxConfig config = new AxConfig(props);
-        driver = new TopologyTestDriver(AxTopology.build(config, 1), config.streamsProperties(), T0);
+        driver = new TopologyTestDriver(AxTopology.build(config, 1, positions), config.streamsProperties(), T0);
         requests = driver.createInputTopic(topics.requests(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
         results = driver.createInputTopic(topics.results(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
         dispatch = driver.createOutputTopic(topics.dispatch(), Serdes.String().deserializer(), Serdes.ByteArray().deserializer());

@@ -1,0 +1,60 @@
+package io.ax.app.internal.inputs;
+
+/**
+ * How far one stream task has read its inputs, in time: the basis of "decisions follow the log". A negative
+ * decision (a timeout, or a fire that a cancel would have stopped) about time T is taken only once every input
+ * record Kafka acknowledged before T has been processed. That holds for an input partition when
+ * <ul>
+ *   <li>the consumer had read it to its end (lag 0) at a poll at or after T and every record that poll and the
+ *       earlier ones returned has been processed: the log up to the poll is read; or</li>
+ *   <li>a record with a timestamp later than T plus the allowed clock skew has been processed: records come in
+ *       log order, so those before it were appended before T (with producers' clocks within the skew).</li>
+ * </ul>
+ * Until then the decision waits, however late the wall clock says it is: a scheduler restarting behind a
+ * backlog of reports reads them before it times anything out, and a cancel queued behind a backlog of requests
+ * wins over the fire. Not thread-safe (one stream task owns it).
+ */
+public final class InputWatermarks {
+    private final ConsumerPositions positions;
+    private final String[] topics;
+    private final int partition;
+    private final long maxClockSkewMs;
+    private final long[] processedNextOffset;
+    private final long[] lastTimestampMs;
+
+    /** @param topics the input topics tracked, by index (the caller's order) */
+    public InputWatermarks(ConsumerPositions positions, int partition, long maxClockSkewMs, String... topics) {
+        this.positions = positions;
+        this.topics = topics.clone();
+        this.partition = partition;
+        this.maxClockSkewMs = maxClockSkewMs;
+        this.processedNextOffset = new long[topics.length];
+        this.lastTimestampMs = new long[topics.length];
+        java.util.Arrays.fill(processedNextOffset, -1);
+        java.util.Arrays.fill(lastTimestampMs, Long.MIN_VALUE);
+    }
+
+    /** The processor has processed the record at {@code offset} of input {@code topicIndex}. */
+    public void processed(int topicIndex, long offset, long timestampMs) {
+        processedNextOffset[topicIndex] = offset + 1;
+        lastTimestampMs[topicIndex] = timestampMs;
+    }
+
+    /**
+     * The latest time T, at most {@code nowMs}, such that every record of input {@code topicIndex} acknowledged
+     * before T has been processed; {@code Long.MIN_VALUE} when nothing is known yet (a fresh assignment).
+     */
+    public long readUpToMs(int topicIndex, long nowMs) {
+        long upToMs = Long.MIN_VALUE;
+        Fetched fetched = positions.fetched(topics[topicIndex], partition);
+        if (fetched != null && fetched.lag() == 0
+                && (fetched.fetchedNextOffset() < 0 || processedNextOffset[topicIndex] >= fetched.fetchedNextOffset())) {
+            upToMs = fetched.atMs();
+        }
+        long timestampMs = lastTimestampMs[topicIndex];
+        if (timestampMs != Long.MIN_VALUE && timestampMs - maxClockSkewMs - 1 > upToMs) {
+            upToMs = timestampMs - maxClockSkewMs - 1;
+        }
+        return Math.min(upToMs, nowMs);
+    }
+}
