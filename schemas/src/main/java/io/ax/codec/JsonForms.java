@@ -101,7 +101,7 @@ public final class JsonForms {
 
     private static void requireTrue(ObjectNode node, String field) {
         if (!node.get(field).isBoolean() || !node.get(field).booleanValue()) {
-            throw new InvalidRequestException(field, field + " must be true: " + Quote.of(node.get(field)));
+            throw new InvalidRequestException(field, field + " must be true: " + quote(node.get(field)));
         }
     }
 
@@ -321,7 +321,7 @@ public final class JsonForms {
     private static boolean requiredBoolean(ObjectNode node, String field) {
         JsonNode value = node.get(field);
         if (value == null || !value.isBoolean()) {
-            throw new InvalidRequestException(field, field + " must be true or false: " + Quote.of(value));
+            throw new InvalidRequestException(field, field + " must be true or false: " + quote(value));
         }
         return value.booleanValue();
     }
@@ -340,7 +340,7 @@ public final class JsonForms {
             return null;
         }
         if (!value.isTextual()) {
-            throw new InvalidRequestException(field, field + " must be a string: " + Quote.of(value));
+            throw new InvalidRequestException(field, field + " must be a string: " + quote(value));
         }
         return value.textValue();
     }
@@ -359,7 +359,7 @@ public final class JsonForms {
             return null;
         }
         if (!value.isIntegralNumber() || !value.canConvertToLong()) {
-            throw new InvalidRequestException(field, field + " must be a whole number: " + Quote.of(value));
+            throw new InvalidRequestException(field, field + " must be a whole number: " + quote(value));
         }
         return value.longValue();
     }
@@ -374,7 +374,7 @@ public final class JsonForms {
     private static List<Long> longList(ObjectNode node, String field) {
         JsonNode value = node.get(field);
         if (!value.isArray()) {
-            throw new InvalidRequestException(field, field + " must be an array of whole numbers: " + Quote.of(value));
+            throw new InvalidRequestException(field, field + " must be an array of whole numbers: " + quote(value));
         }
         if (value.size() > MAX_LIST_ENTRIES) {
             throw new InvalidRequestException(field, field + " has " + value.size() + " entries, more than " + MAX_LIST_ENTRIES);
@@ -382,7 +382,7 @@ public final class JsonForms {
         List<Long> list = new ArrayList<>();
         for (JsonNode element : value) {
             if (!element.isIntegralNumber() || !element.canConvertToLong()) {
-                throw new InvalidRequestException(field, field + " must be an array of whole numbers: " + Quote.of(element));
+                throw new InvalidRequestException(field, field + " must be an array of whole numbers: " + quote(element));
             }
             list.add(element.longValue());
         }
@@ -406,11 +406,11 @@ public final class JsonForms {
                         + "2026-12-01T02:00:00Z: " + Quote.of(value.textValue()), e);
             }
         } else {
-            throw new InvalidRequestException(field, field + " must be an ISO-8601 instant or epoch milliseconds: " + Quote.of(value));
+            throw new InvalidRequestException(field, field + " must be an ISO-8601 instant or epoch milliseconds: " + quote(value));
         }
         if (ms < 0 || ms > ScheduleValidator.MAX_INSTANT_MS) {
             throw new InvalidRequestException(field, field + " must be between 1970-01-01T00:00:00Z and "
-                    + "9999-12-31T23:59:59.999Z: " + Quote.of(value));
+                    + "9999-12-31T23:59:59.999Z: " + quote(value));
         }
         return ms;
     }
@@ -422,6 +422,11 @@ public final class JsonForms {
             throw new InvalidRequestException(field, field + " must be one of "
                     + Arrays.toString(type.getEnumConstants()) + ": " + Quote.of(text));
         }
+    }
+
+    /** A JSON value quoted short for a message: a string as its text, anything else as its JSON. */
+    private static String quote(JsonNode value) {
+        return value != null && value.isTextual() ? Quote.of(value.textValue()) : Quote.of(value);
     }
 
     private static String fieldName(String name) {

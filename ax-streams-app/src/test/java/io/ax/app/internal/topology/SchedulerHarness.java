@@ -42,6 +42,7 @@ final class SchedulerHarness implements AutoCloseable {
     private final TopologyTestDriver driver;
     private final TestInputTopic<String, byte[]> requests;
     private final TestInputTopic<String, byte[]> results;
+    private final TestInputTopic<String, byte[]> retryInput;
     private final TestOutputTopic<String, byte[]> dispatch;
     private final TestOutputTopic<String, byte[]> state;
     private final TestOutputTopic<String, byte[]> retry;
@@ -66,6 +67,7 @@ final class SchedulerHarness implements AutoCloseable {
         driver = new TopologyTestDriver(AxTopology.build(config, 1, positions), config.streamsProperties(), T0);
         requests = driver.createInputTopic(topics.requests(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
         results = driver.createInputTopic(topics.results(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
+        retryInput = driver.createInputTopic(topics.retry(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
         dispatch = driver.createOutputTopic(topics.dispatch(), Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
         state = driver.createOutputTopic(topics.state(), Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
         retry = driver.createOutputTopic(topics.retry(), Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
@@ -104,6 +106,16 @@ final class SchedulerHarness implements AutoCloseable {
 
     void requestBytes(String taskId, byte[] value) {
         requests.pipeInput(taskId, value, now);
+    }
+
+    /** Pipes a request with the record timestamp {@code timestampMs} (a producer can set any). */
+    void requestAt(String taskId, String json, long timestampMs) {
+        requests.pipeInput(taskId, json.getBytes(StandardCharsets.UTF_8), timestampMs);
+    }
+
+    /** Pipes raw bytes onto the retry topic (anyone can write to it). */
+    void retryBytes(String taskId, byte[] value) {
+        retryInput.pipeInput(taskId, value, now);
     }
 
     void report(String taskId, String json) {
@@ -163,6 +175,11 @@ final class SchedulerHarness implements AutoCloseable {
             }
         }
         return n;
+    }
+
+    /** State records written since the last call, raw (key and JSON bytes). */
+    List<TestRecord<String, byte[]>> stateRecords() {
+        return state.readRecordsToList();
     }
 
     /** State events written since the last call, as JSON trees. */
