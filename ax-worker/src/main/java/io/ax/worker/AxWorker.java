@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -143,6 +144,17 @@ public final class AxWorker implements AutoCloseable {
     /** Whether the poll loop is running: false before {@link #start()}, after {@link #close()}, or after a fatal error. */
     public boolean isRunning() {
         return state.get() == State.RUNNING && loopThread.isAlive();
+    }
+
+    /**
+     * Why the worker stopped on its own, if it did: a fatal Kafka error (a fenced static member, no authorization,
+     * ...) or a {@link VirtualMachineError} in a handler. Transient errors (a coordinator outage, a timeout) never
+     * stop it: its commits are retried with backoff. A stopped worker takes no more dispatches
+     * ({@link #isRunning()} is false; the error was logged at ERROR); close it and build a new one. Empty unless it
+     * stopped on its own.
+     */
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(loop.failure());
     }
 
     /** This worker's id, carried on every report. */

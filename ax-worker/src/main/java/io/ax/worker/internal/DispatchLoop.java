@@ -5,19 +5,15 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
-import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +34,10 @@ import org.slf4j.LoggerFactory;
  * interrupts them (they report retryable); {@link #abandon()} reports the ones that ignore interruption as
  * retryable, leaves their offsets uncommitted, and ends the loop. Then the clients are closed.
  *
+ * <p>A failed commit never ends the loop: {@link Committer} retries it with backoff. A fatal error (a fenced or
+ * unauthorized consumer, a {@link VirtualMachineError} in a handler) ends it: logged at ERROR, kept as
+ * {@link #failure()}, the clients closed, the uncommitted dispatches left for redelivery.
+ *
  * <p>Runs on one thread; {@link #stop()}, {@link #interruptHandlers()} and {@link #abandon()} may be called
  * from any thread.
  */
@@ -57,12 +57,14 @@ public final class DispatchLoop implements Runnable {
     private final ReportSink sink;
     private final Duration pollTimeout;
     private final OffsetTracker offsets = new OffsetTracker();
+    private final Committer committer;
     private final Set<Execution> inFlight = new HashSet<>();
     private final ConcurrentLinkedQueue<Runnable> fromOtherThreads = new ConcurrentLinkedQueue<>();
     private volatile boolean stopping;
     private volatile boolean interruptRequested;
     private volatile boolean abandonRequested;
     private boolean interrupted;
+    private volatile Throwable failure;
 
     public DispatchLoop(WorkerParts parts, Duration pollTimeout) {
         this.consumer = parts.consumer();
@@ -77,6 +79,7 @@ public final class DispatchLoop implements Runnable {
         this.lanes = new Lanes(parts.limits(), parts.queueCapacity(), handlerThreads, parts.clock(),
                 execution -> runner.run(execution, completion -> fromOtherThreads.add(() -> apply(completion))));
         this.pollTimeout = pollTimeout;
+        this.committer = new Committer(consumer, offsets, parts.clock());
     }
 
     @Override
@@ -87,11 +90,13 @@ public final class DispatchLoop implements Runnable {
                 accept(poll(inFlight.isEmpty() ? pollTimeout : BUSY_POLL_TIMEOUT));
                 applyCompletions();
                 maybePauseOrResume();
-                commit(offsets.toCommit(null));
+                committer.maybeCommit();
             }
             drain();
         } catch (Throwable e) {
-            log.error("Worker loop stopped by an unexpected error; uncommitted dispatches will be redelivered", e);
+            failure = e;
+            log.error("Worker loop stopped for good by a fatal error: this worker takes no more dispatches until it is "
+                    + "rebuilt, and its uncommitted dispatches will be redelivered", e);
         } finally {
             closeClients();
         }
@@ -113,6 +118,11 @@ public final class DispatchLoop implements Runnable {
     public void abandon() {
         abandonRequested = true;
         consumer.wakeup();
+    }
+
+    /** What ended the loop on its own (not a shutdown), or null. Thread-safe. */
+    public Throwable failure() {
+        return failure;
     }
 
     /** Dispatches skipped because no handler here serves their job type (or reported, in strict mode). */
@@ -185,6 +195,8 @@ public final class DispatchLoop implements Runnable {
             case NOT_STARTED -> log.debug("Leaving {} uncommitted", execution);
             case NOT_ACKNOWLEDGED -> maybeRunAgain(execution);
             case WORKER_ERROR -> {
+                failure = new IllegalStateException("the handler of " + execution
+                        + " threw a VirtualMachineError (logged above); the worker stopped");
                 stopping = true;
                 abandonRequested = true;
             }
@@ -216,7 +228,7 @@ public final class DispatchLoop implements Runnable {
             maybePauseOrResume();
             poll(BUSY_POLL_TIMEOUT);
             applyCompletions();
-            commit(offsets.toCommit(null));
+            committer.maybeCommit();
             maybeInterrupt();
         }
         for (Execution execution : inFlight) {
@@ -225,7 +237,7 @@ public final class DispatchLoop implements Runnable {
                     "the worker shut down and the handler did not stop"), error -> { });
         }
         applyCompletions();
-        commit(offsets.toCommit(null));
+        committer.commitNow(null);
     }
 
     private void maybeInterrupt() {
@@ -233,22 +245,6 @@ public final class DispatchLoop implements Runnable {
             interrupted = true;
             log.warn("Grace period over: interrupting {} running handlers", inFlight.size());
             inFlight.forEach(Execution::interruptForShutdown);
-        }
-    }
-
-    private void commit(Map<TopicPartition, OffsetAndMetadata> toCommit) {
-        if (toCommit.isEmpty()) {
-            return;
-        }
-        try {
-            try {
-                consumer.commitSync(toCommit);
-            } catch (WakeupException e) {
-                consumer.commitSync(toCommit); // the wakeup was meant for poll; it is spent now
-            }
-            offsets.committed(toCommit);
-        } catch (CommitFailedException | RebalanceInProgressException e) {
-            log.warn("Could not commit {}: the group rebalanced; these dispatches will be redelivered", toCommit, e);
         }
     }
 
@@ -262,7 +258,7 @@ public final class DispatchLoop implements Runnable {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             applyCompletions();
-            commit(offsets.toCommit(partitions));
+            committer.commitNow(partitions);
             forget(partitions);
         }
 
