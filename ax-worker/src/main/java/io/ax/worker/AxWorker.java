@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  * loss); pair handlers with an idempotency guard ({@code io.ax.worker.idempotency}) for one effect per
  * executionId. Only committed dispatches are read ({@code read_committed}); a handler never starts before its
  * task's due time by this worker's clock (a dispatch that arrives early, in the scheduler's dispatch-ahead mode,
- * waits on a timer without taking a handler thread). Each job type runs at most its limit of handlers at once on threads of
+ * is held aside until then without taking a handler thread). Each job type runs at most its limit of handlers at once on threads of
  * its own, so a slow job type cannot delay another; when a job type has {@link Builder#maxWaitingPerJobType}
  * dispatches waiting the worker pauses fetching until it drains (never drops, never stalls the poll loop). A
  * cancel signal interrupts the matching handler ({@link JobContext#isCancelled()}).

@@ -306,20 +306,24 @@ class WorkerLoopTest {
     void shouldNotStartAHandlerBeforeItsDueTimeByTheWorkersClock() {
         SettableClock clock = new SettableClock(NOW);
         List<Instant> startedAt = new java.util.concurrent.CopyOnWriteArrayList<>();
-        // The lanes hold it aside for the 2 s its due time is ahead (real time); the runner then checks by this clock.
-        DispatchTask early = Dispatches.task("t0", "work", NOW.plusSeconds(2));
+        DispatchTask early = Dispatches.task("t0", "work", NOW.plusSeconds(2)); // dispatched ahead of its due time
         consumer.schedulePollTask(() -> {
             consumer.rebalance(List.of(P0));
             consumer.updateBeginningOffsets(Map.of(P0, 0L));
             consumer.addRecord(record(early, 0, 0));
         });
         worker = AxWorker.builder().workerId("w1").clock(clock).clients(consumer, producer)
-                .sleeper(duration -> clock.advance(Duration.ofSeconds(1))) // time passes one second per wait
                 .handler("work", context -> {
                     startedAt.add(clock.instant());
                     return Result.success();
                 }).build();
         worker.start();
+
+        clock.advance(Duration.ofMillis(1999));
+        int polls = consumer.polls();
+        await().atMost(DEADLINE).until(() -> consumer.polls() >= polls + 20);
+        assertThat(startedAt).as("1 ms before its due time").isEmpty();
+        clock.advance(Duration.ofMillis(1));
 
         await().atMost(DEADLINE).until(() -> consumer.lastCommitted(P0) == 1);
         assertThat(startedAt).containsExactly(NOW.plusSeconds(2));

@@ -1,6 +1,7 @@
 package io.ax.worker.internal;
 
 import io.ax.AxTopics;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
@@ -56,6 +57,7 @@ public final class DispatchLoop implements Runnable {
     private final Reports reports;
     private final ReportSink sink;
     private final Duration pollTimeout;
+    private final Clock clock;
     private final OffsetTracker offsets = new OffsetTracker();
     private final Committer committer;
     private final Set<Execution> inFlight = new HashSet<>();
@@ -79,6 +81,7 @@ public final class DispatchLoop implements Runnable {
         this.lanes = new Lanes(parts.limits(), parts.queueCapacity(), handlerThreads, parts.clock(),
                 execution -> runner.run(execution, completion -> fromOtherThreads.add(() -> apply(completion))));
         this.pollTimeout = pollTimeout;
+        this.clock = parts.clock();
         this.committer = new Committer(consumer, offsets, parts.clock());
     }
 
@@ -87,8 +90,9 @@ public final class DispatchLoop implements Runnable {
         try {
             consumer.subscribe(List.of(topics.dispatch()), new Rebalance());
             while (!stopping) {
-                accept(poll(inFlight.isEmpty() ? pollTimeout : BUSY_POLL_TIMEOUT));
+                accept(poll(nextPollTimeout()));
                 applyCompletions();
+                lanes.releaseDue();
                 maybePauseOrResume();
                 committer.maybeCommit();
             }
@@ -150,6 +154,15 @@ public final class DispatchLoop implements Runnable {
         } catch (RuntimeException e) {
             log.warn("Closing the dispatch consumer failed", e);
         }
+    }
+
+    /** Long when idle; short while work is in flight, and no later than when the lanes release a held execution. */
+    private Duration nextPollTimeout() {
+        if (inFlight.isEmpty()) {
+            return pollTimeout;
+        }
+        long untilReleaseMs = lanes.nextReleaseAtMs() - clock.millis();
+        return untilReleaseMs < BUSY_POLL_TIMEOUT.toMillis() ? Duration.ofMillis(Math.max(0, untilReleaseMs)) : BUSY_POLL_TIMEOUT;
     }
 
     private ConsumerRecords<String, byte[]> poll(Duration timeout) {

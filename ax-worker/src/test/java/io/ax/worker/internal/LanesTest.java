@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.ax.schema.DispatchTask;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -16,13 +15,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class LanesTest {
-    private final Clock clock = Clock.systemUTC();
+    private static final Instant NOW = Instant.parse("2026-03-01T10:00:00Z");
+    private static final Duration DEADLINE = Duration.ofSeconds(5);
+
+    private final SettableClock clock = new SettableClock(NOW);
     private final ExecutorService threads = Executors.newFixedThreadPool(1);
     private final List<String> started = new CopyOnWriteArrayList<>();
-    private final List<Long> startedAtMs = new CopyOnWriteArrayList<>();
+    private final List<Instant> startedAt = new CopyOnWriteArrayList<>();
     private final Lanes lanes = new Lanes(Map.of("work", 1), 100, threads, clock, execution -> {
         started.add(execution.taskId());
-        startedAtMs.add(clock.millis());
+        startedAt.add(clock.instant());
     });
 
     @AfterEach
@@ -33,38 +35,65 @@ class LanesTest {
 
     @Test
     void shouldHoldAnExecutionDispatchedAheadWithoutTakingItsLanesOnlySlot() {
-        long dueMs = clock.millis() + 700;
-        lanes.submit(execution("ahead", Instant.ofEpochMilli(dueMs)));
-        lanes.submit(execution("due-now", clock.instant()));
+        Instant due = NOW.plusMillis(700);
+        lanes.submit(execution("ahead", due));
+        lanes.submit(execution("due-now", NOW));
+        await().atMost(DEADLINE).until(() -> started.equals(List.of("due-now")));
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> started.size() == 2);
+        clock.advance(Duration.ofMillis(699));
+        lanes.releaseDue();
+        assertThat(lanes.held()).as("held until its due time").isEqualTo(1);
+        assertThat(lanes.nextReleaseAtMs()).isEqualTo(due.toEpochMilli());
+
+        clock.advance(Duration.ofMillis(1));
+        lanes.releaseDue();
+        assertThat(lanes.held()).isZero();
+        await().atMost(DEADLINE).until(() -> started.size() == 2);
         assertThat(started).as("the due one does not wait behind the held one").containsExactly("due-now", "ahead");
-        assertThat(startedAtMs.get(0)).isLessThan(dueMs);
-        assertThat(startedAtMs.get(1)).as("queued at its due time").isGreaterThanOrEqualTo(dueMs - 1);
-        assertThat(lanes.notDue()).isZero();
+        assertThat(startedAt).containsExactly(NOW, due);
+        assertThat(lanes.nextReleaseAtMs()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void shouldHoldAnExecutionToRunAgainUntilItsNotBeforeTime() {
+        lanes.submit(execution("again", NOW), NOW.plusMillis(200).toEpochMilli());
+
+        lanes.releaseDue();
+        assertThat(lanes.held()).isEqualTo(1);
+        clock.advance(Duration.ofMillis(200));
+        lanes.releaseDue();
+
+        await().atMost(DEADLINE).until(() -> started.equals(List.of("again")));
+        assertThat(startedAt).containsExactly(NOW.plusMillis(200));
     }
 
     @Test
     void shouldDropHeldExecutionsLikeWaitingOnes() {
-        Execution held = execution("ahead", clock.instant().plusSeconds(60));
+        Execution held = execution("ahead", NOW.plusSeconds(60));
         lanes.submit(held);
-        assertThat(lanes.notDue()).isEqualTo(1);
+        assertThat(lanes.held()).isEqualTo(1);
 
         assertThat(lanes.dropWaiting(e -> true)).containsExactly(held);
-        assertThat(lanes.notDue()).isZero();
+        assertThat(lanes.held()).isZero();
         lanes.release(held);
-        assertThat(started).as("a dropped execution never runs here").isEmpty();
+        clock.advance(Duration.ofSeconds(60));
+        lanes.releaseDue();
+        lanes.submit(execution("after", NOW));
+
+        await().atMost(DEADLINE).until(() -> started.contains("after"));
+        assertThat(started).as("a dropped execution never runs here; the lane ran what came after it").containsExactly("after");
     }
 
     @Test
     void shouldQueueAHeldExecutionAtOnceWhenAskedSoItsCancelIsAnsweredBeforeItsDueTime() {
-        Execution held = execution("ahead", clock.instant().plusSeconds(60));
+        Execution held = execution("ahead", NOW.plusSeconds(60));
         lanes.submit(held);
 
         lanes.release(held);
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> started.equals(List.of("ahead")));
-        assertThat(lanes.notDue()).isZero();
+        assertThat(lanes.held()).isZero();
+        await().atMost(DEADLINE).until(() -> started.equals(List.of("ahead")));
+        assertThat(startedAt).as("before its due time, by the clock").containsExactly(NOW);
     }
 
     private static Execution execution(String taskId, Instant dueAt) {
