@@ -9,6 +9,7 @@ import io.ax.schema.ReportStatus;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
@@ -16,7 +17,7 @@ import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The worker rides out a broker outage: failed commits and unacknowledged reports are retried with backoff. */
+/** The worker rides out a broker outage: failed commits and runs whose reports were not acknowledged are retried with backoff. */
 class WorkerRecoveryTest {
     private static final TopicPartition P0 = WorkerHarness.partition(0);
 
@@ -68,5 +69,32 @@ class WorkerRecoveryTest {
         assertThat(worker.failure()).containsSame(fenced);
         assertThat(consumer.closed()).isTrue();
         assertThat(consumer.commits).isEmpty();
+    }
+
+    @Test
+    void shouldWaitAGrowingBackoffBeforeRunningAgainAfterAReportWasNotAcknowledged() {
+        AtomicInteger runs = new AtomicInteger();
+        harness.producer.down(true);
+        AxWorker worker = harness.start(List.of(P0), b -> b.handler("work", context -> {
+            runs.incrementAndGet();
+            return Result.success();
+        }), List.of(run("t0", "work", 0, 0)));
+        await().atMost(DEADLINE).until(() -> harness.producer.failedSends() >= 2); // STARTED and SUCCEEDED
+
+        harness.awaitPolls(20);
+        assertThat(runs).as("not again within the first 100 ms").hasValue(1);
+        harness.clock.advance(Duration.ofMillis(100));
+        await().atMost(DEADLINE).until(() -> harness.producer.failedSends() == 4);
+        assertThat(runs).hasValue(2);
+        harness.clock.advance(Duration.ofMillis(199));
+        harness.awaitPolls(20);
+        assertThat(runs).as("the second backoff is 200 ms").hasValue(2);
+
+        harness.producer.down(false);
+        harness.clock.advance(Duration.ofMillis(1));
+        await().atMost(DEADLINE).until(() -> consumer.lastCommitted(P0) == 1);
+        assertThat(runs).hasValue(3);
+        assertThat(harness.reports(ReportStatus.SUCCEEDED)).hasSize(1);
+        assertThat(worker.isRunning()).isTrue();
     }
 }

@@ -26,6 +26,9 @@ import org.slf4j.LoggerFactory;
  * so it stays far inside {@code max.poll.interval.ms} however long handlers take; when a lane's queue is full
  * it pauses every assigned partition and resumes them once the lanes have room.
  *
+ * <p>A run whose report was not acknowledged runs again, after a growing backoff ({@link #RERUN_BACKOFF}) held in
+ * its lane without a thread, unless its partition was revoked meanwhile.
+ *
  * <p>On a rebalance it commits what is done for the revoked partitions and drops their waiting executions
  * (the new owner gets them); handlers already running finish, and their reports still go out.
  *
@@ -45,6 +48,12 @@ import org.slf4j.LoggerFactory;
 public final class DispatchLoop implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(DispatchLoop.class);
     private static final Duration BUSY_POLL_TIMEOUT = Duration.ofMillis(50);
+    /**
+     * How long a dispatch whose report was not acknowledged waits before it runs again: the results topic is
+     * likely unreachable, and re-running at once would spin the handler (its idempotency guard answers a re-run
+     * whose effect is done, but a handler without one repeats its effect) and flood the log until it is back.
+     */
+    static final Backoff RERUN_BACKOFF = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(30));
 
     private final Consumer<String, byte[]> consumer;
     private final Producer<String, byte[]> producer;
@@ -220,9 +229,12 @@ public final class DispatchLoop implements Runnable {
         if (stopping || !offsets.isPending(execution.partition(), execution.offset())) {
             return;
         }
-        Execution again = new Execution(execution.record(), execution.task());
+        Execution again = execution.again();
+        long delayMs = RERUN_BACKOFF.delayMs(again.unacknowledgedRuns());
+        log.warn("Running {} again in {} ms: a report of its run was not acknowledged ({} in a row)", execution,
+                delayMs, again.unacknowledgedRuns());
         inFlight.add(again);
-        lanes.submit(again);
+        lanes.submit(again, clock.millis() + delayMs);
     }
 
     private void maybePauseOrResume() {
