@@ -30,7 +30,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The worker's loop against MockConsumer/MockProducer: concurrency, offsets, backpressure, bad input, cancel, shutdown. */
+/** The worker's loop against MockConsumer/MockProducer: concurrency, offsets, bad input, cancel, shutdown (backpressure: JobTypeBackpressureTest). */
 class WorkerLoopTest {
     private static final Instant NOW = Instant.parse("2026-03-01T10:00:00Z");
     private static final TopicPartition P0 = new TopicPartition(Dispatches.TOPIC, 0);
@@ -124,24 +124,6 @@ class WorkerLoopTest {
 
         release.countDown();
         await().atMost(DEADLINE).until(() -> consumer.lastCommitted(P0) == 20);
-    }
-
-    @Test
-    void shouldPauseFetchingWhenAJobTypeBacklogIsFullAndResumeWhenItDrains() {
-        List<ConsumerRecord<String, byte[]>> records = new java.util.ArrayList<>();
-        for (int i = 0; i < 10; i++) {
-            records.add(run("t" + i, "work", i));
-        }
-        start(b -> b.maxWaitingPerJobType(3).handler("work", 1, context -> {
-            release.await();
-            return Result.success();
-        }), records);
-
-        await().atMost(DEADLINE).until(() -> consumer.paused().contains(P0));
-        release.countDown();
-        await().atMost(DEADLINE).until(() -> consumer.lastCommitted(P0) == 10);
-        await().atMost(DEADLINE).until(() -> consumer.paused().isEmpty());
-        assertThat(reports(ReportStatus.SUCCEEDED)).hasSize(10);
     }
 
     @Test

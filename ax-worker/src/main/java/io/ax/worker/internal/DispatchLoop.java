@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
  * The worker's poll loop. It never waits for a handler: it polls, hands each RUN to its job type's lane,
  * applies completions, and commits per partition the lowest offset not yet done ({@link OffsetTracker}), so a
  * crash means redelivery, never loss. It polls at least every {@code busyPollTimeout} while work is in flight,
- * so it stays far inside {@code max.poll.interval.ms} however long handlers take; when a lane's queue is full
- * it pauses every assigned partition and resumes them once the lanes have room.
+ * so it stays far inside {@code max.poll.interval.ms} however long handlers take. A backlogged job type pauses only
+ * the partitions its overflow comes from, and only once the overflow is over its bound ({@link Lanes}), so other
+ * job types keep flowing.
  *
  * <p>A run whose report was not acknowledged runs again, after a growing backoff ({@link #RERUN_BACKOFF}) held in
  * its lane without a thread, unless its partition was revoked meanwhile.
@@ -87,7 +88,7 @@ public final class DispatchLoop implements Runnable {
         this.heartbeats = parts.heartbeats();
         this.handlerThreads = parts.handlerThreads();
         this.intake = new Intake(runner, reports, sink, parts.failUnknownJobTypes());
-        this.lanes = new Lanes(parts.limits(), parts.queueCapacity(), handlerThreads, parts.clock(),
+        this.lanes = new Lanes(parts.limits(), parts.backlogLimits(), handlerThreads, parts.clock(),
                 execution -> runner.run(execution, completion -> fromOtherThreads.add(() -> apply(completion))));
         this.pollTimeout = pollTimeout;
         this.clock = parts.clock();
@@ -237,11 +238,22 @@ public final class DispatchLoop implements Runnable {
         lanes.submit(again, clock.millis() + delayMs);
     }
 
+    /** Pauses what the lanes name (everything when stopping) and resumes the rest: see {@link Lanes} on backpressure. */
     private void maybePauseOrResume() {
-        if (stopping || lanes.isFull()) {
-            consumer.pause(consumer.assignment());
-        } else if (!consumer.paused().isEmpty()) {
-            consumer.resume(consumer.paused());
+        Set<TopicPartition> assigned = consumer.assignment();
+        Set<TopicPartition> paused = consumer.paused();
+        Set<TopicPartition> toPause = new HashSet<>(stopping ? assigned : lanes.partitionsToPause());
+        toPause.retainAll(assigned);
+        Set<TopicPartition> toResume = new HashSet<>(paused);
+        toResume.removeAll(toPause);
+        toPause.removeAll(paused);
+        if (!toResume.isEmpty()) {
+            log.debug("Resuming {}", toResume);
+            consumer.resume(toResume);
+        }
+        if (!toPause.isEmpty()) {
+            log.debug("Pausing {}", toPause);
+            consumer.pause(toPause);
         }
     }
 

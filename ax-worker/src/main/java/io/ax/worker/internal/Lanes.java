@@ -4,20 +4,41 @@ import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * One lane per job type: a queue and a limit on how many of its executions run at once. Executions run on one
  * shared pool whose size is the sum of the limits, so a lane at its limit never takes a thread from another
- * lane: a slow job type cannot delay a fast one. A lane whose queue reaches {@code queueCapacity} makes
- * {@link #isFull()} true, and the loop then pauses fetching (backpressure) until it drains.
+ * lane: a slow job type cannot delay a fast one.
+ *
+ * <p>Backpressure is by job type. A lane with {@code maxWaitingPerJobType} executions waiting is <em>backlogged</em>,
+ * but the loop keeps taking its dispatches, so that the records behind them on the same partitions, of other job
+ * types, keep flowing. What backlogged lanes hold beyond {@code maxWaitingPerJobType}, all lanes together, is the
+ * overflow; once it reaches {@code maxOverflow}, {@link #partitionsToPause()} names the partitions that the
+ * backlogged lanes' waiting executions came from, and the loop pauses those, and only those, until the overflow is
+ * below the bound again. Hence:
+ * <ul>
+ *   <li>Bounded memory: at most {@code maxWaitingPerJobType} waiting per job type, plus {@code maxOverflow}, plus
+ *       what one poll returns from each partition before it is paused.
+ *   <li>Ordering: a lane starts its executions in the order they were polled (offset order within a partition);
+ *       across job types there is none: a fast type overtakes a backlogged one, on the same partition too.
+ *   <li>Commit safety: a polled record stays pending in the {@link OffsetTracker} until it is done, and a partition
+ *       commits only below its lowest pending offset, so a dispatch waiting in a backlog holds its partition's
+ *       commit back and is never committed past. The price: a crash redelivers what was done after it (the
+ *       idempotency guard answers those).
+ *   <li>A backlog beyond {@code maxWaitingPerJobType} plus the overflow does hold other job types back, on the
+ *       partitions it comes from only: taking more without a place to spill it to would mean unbounded memory.
+ * </ul>
  *
  * <p>An execution dispatched ahead of its due time (the scheduler's opt-in dispatch-ahead mode), or one to run
  * again later ({@link #submit(Execution, long)}), is held aside until then and only then queued: waiting takes
@@ -47,14 +68,15 @@ final class Lanes {
     private final PriorityQueue<Held> held = new PriorityQueue<>(Comparator.comparingLong(Held::releaseAtMs));
     private final Clock clock;
     private final ExecutorService threads;
-    private final int queueCapacity;
+    private final BacklogLimits backlogLimits;
     private final Consumer<Execution> body;
     private boolean closed;
 
     /** @param body runs one execution on a pool thread; must not throw except for a VirtualMachineError */
-    Lanes(Map<String, Integer> limits, int queueCapacity, ExecutorService threads, Clock clock, Consumer<Execution> body) {
+    Lanes(Map<String, Integer> limits, BacklogLimits backlogLimits, ExecutorService threads, Clock clock,
+          Consumer<Execution> body) {
         limits.forEach((jobType, limit) -> lanes.put(jobType, new Lane(limit)));
-        this.queueCapacity = queueCapacity;
+        this.backlogLimits = backlogLimits;
         this.threads = threads;
         this.clock = clock;
         this.body = body;
@@ -109,14 +131,26 @@ final class Lanes {
         maybeStart(lane);
     }
 
-    /** Whether some job type has {@code queueCapacity} executions waiting. */
-    synchronized boolean isFull() {
+    /**
+     * The partitions to pause: none while the overflow of the backlogged lanes is below {@code maxOverflow}, else
+     * those that the backlogged lanes' waiting executions came from.
+     */
+    synchronized Set<TopicPartition> partitionsToPause() {
+        int maxWaiting = backlogLimits.maxWaitingPerJobType();
+        int overflow = 0;
         for (Lane lane : lanes.values()) {
-            if (lane.queue.size() >= queueCapacity) {
-                return true;
+            overflow += Math.max(0, lane.queue.size() - maxWaiting);
+        }
+        if (overflow < backlogLimits.maxOverflow()) {
+            return Set.of();
+        }
+        Set<TopicPartition> partitions = new HashSet<>();
+        for (Lane lane : lanes.values()) {
+            if (lane.queue.size() >= maxWaiting) {
+                lane.queue.forEach(execution -> partitions.add(execution.partition()));
             }
         }
-        return false;
+        return partitions;
     }
 
     /** Removes the waiting (not started, or held) executions that match; they will not run here. */

@@ -9,8 +9,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +24,7 @@ class LanesTest {
     private final ExecutorService threads = Executors.newFixedThreadPool(1);
     private final List<String> started = new CopyOnWriteArrayList<>();
     private final List<Instant> startedAt = new CopyOnWriteArrayList<>();
-    private final Lanes lanes = new Lanes(Map.of("work", 1), 100, threads, clock, execution -> {
+    private final Lanes lanes = new Lanes(Map.of("work", 1), new BacklogLimits(100, 0), threads, clock, execution -> {
         started.add(execution.taskId());
         startedAt.add(clock.instant());
     });
@@ -94,6 +96,54 @@ class LanesTest {
         assertThat(lanes.held()).isZero();
         await().atMost(DEADLINE).until(() -> started.equals(List.of("ahead")));
         assertThat(startedAt).as("before its due time, by the clock").containsExactly(NOW);
+    }
+
+    @Test
+    void shouldNameThePartitionsOfBackloggedLanesOnlyOnceTheirOverflowReachesItsBound() {
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService blocking = Executors.newFixedThreadPool(2);
+        Lanes backlogged = new Lanes(Map.of("slow", 1, "other", 1), new BacklogLimits(2, 2), blocking, clock,
+                execution -> awaitUninterruptibly(release));
+        try {
+            submit(backlogged, "slow", 0, 3); // 1 running, 2 waiting: backlogged, nothing beyond the limit
+            submit(backlogged, "other", 2, 2); // 1 running, 1 waiting
+            assertThat(backlogged.partitionsToPause()).isEmpty();
+            submit(backlogged, "slow", 1, 1); // overflow 1
+            assertThat(backlogged.partitionsToPause()).isEmpty();
+
+            submit(backlogged, "slow", 0, 1); // overflow 2: the bound
+            assertThat(backlogged.partitionsToPause()).as("not P2: its lane is not backlogged")
+                    .containsExactlyInAnyOrder(partition(0), partition(1));
+
+            release.countDown();
+            await().atMost(DEADLINE).until(() -> backlogged.partitionsToPause().isEmpty());
+        } finally {
+            release.countDown();
+            backlogged.close();
+            blocking.shutdownNow();
+        }
+    }
+
+    private int nextOffset;
+
+    private void submit(Lanes to, String jobType, int partition, int count) {
+        for (int i = 0; i < count; i++) {
+            long offset = nextOffset++;
+            DispatchTask task = Dispatches.task(jobType + "-" + offset, jobType, NOW);
+            to.submit(new Execution(Dispatches.record(task, partition, offset), task));
+        }
+    }
+
+    private static TopicPartition partition(int partition) {
+        return new TopicPartition(Dispatches.TOPIC, partition);
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static Execution execution(String taskId, Instant dueAt) {
