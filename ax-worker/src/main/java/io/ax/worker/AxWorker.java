@@ -43,8 +43,8 @@ import org.slf4j.LoggerFactory;
  * loss); pair handlers with an idempotency guard ({@code io.ax.worker.idempotency}) for one effect per
  * executionId. Only committed dispatches are read ({@code read_committed}); a handler never starts before its
  * task's due time by this worker's clock (a dispatch that arrives early, in the scheduler's dispatch-ahead mode,
- * is held aside until then without taking a handler thread). Each job type runs at most its limit of handlers at once on threads of
- * its own, so a slow job type cannot delay another. A job type with {@link Builder#maxWaitingPerJobType}
+ * is held aside until then without taking a handler thread). Each job type runs at most its limit of handlers at
+ * once on threads of its own, so a slow job type cannot delay another. A job type with {@link Builder#maxWaitingPerJobType}
  * dispatches waiting is backlogged, yet its dispatches are still taken, up to {@link Builder#maxOverflow} for all
  * backlogged types together, so other job types on the same partitions keep flowing; beyond that the worker pauses
  * the partitions the backlog comes from, and only those, until it drains (never drops, never stalls the poll loop).

@@ -30,7 +30,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The worker's loop against MockConsumer/MockProducer: concurrency, offsets, bad input, cancel, shutdown (backpressure: JobTypeBackpressureTest). */
+/**
+ * The worker's loop against MockConsumer/MockProducer: concurrency, offsets, bad input, cancel, shutdown.
+ * Backpressure: {@link JobTypeBackpressureTest}; outages: {@link WorkerRecoveryTest}.
+ */
 class WorkerLoopTest {
     private static final Instant NOW = Instant.parse("2026-03-01T10:00:00Z");
     private static final TopicPartition P0 = new TopicPartition(Dispatches.TOPIC, 0);

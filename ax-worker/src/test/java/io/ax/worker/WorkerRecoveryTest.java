@@ -17,7 +17,10 @@ import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The worker rides out a broker outage: failed commits and runs whose reports were not acknowledged are retried with backoff. */
+/**
+ * The worker rides out a broker outage: failed commits, and runs whose reports were not acknowledged, are retried
+ * with a growing backoff; only a fatal error stops it, and it says so.
+ */
 class WorkerRecoveryTest {
     private static final TopicPartition P0 = WorkerHarness.partition(0);
 

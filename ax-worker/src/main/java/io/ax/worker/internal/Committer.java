@@ -55,7 +55,10 @@ final class Committer {
         }
     }
 
-    /** Commits what is done on {@code only} (all partitions if null) now, backoff or not: they are being revoked, or the loop ends. */
+    /**
+     * Commits what is done on {@code only} (all partitions if null) now, backoff or not: they are being revoked,
+     * or the loop ends.
+     */
     void commitNow(Collection<TopicPartition> only) {
         Map<TopicPartition, OffsetAndMetadata> toCommit = offsets.toCommit(only);
         if (toCommit.isEmpty()) {

@@ -172,7 +172,8 @@ public final class DispatchLoop implements Runnable {
             return pollTimeout;
         }
         long untilReleaseMs = lanes.nextReleaseAtMs() - clock.millis();
-        return untilReleaseMs < BUSY_POLL_TIMEOUT.toMillis() ? Duration.ofMillis(Math.max(0, untilReleaseMs)) : BUSY_POLL_TIMEOUT;
+        return untilReleaseMs < BUSY_POLL_TIMEOUT.toMillis()
+                ? Duration.ofMillis(Math.max(0, untilReleaseMs)) : BUSY_POLL_TIMEOUT;
     }
 
     private ConsumerRecords<String, byte[]> poll(Duration timeout) {
