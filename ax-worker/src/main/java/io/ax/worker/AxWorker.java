@@ -2,6 +2,7 @@ package io.ax.worker;
 
 import io.ax.AxTopics;
 import io.ax.codec.AvroTrust;
+import io.ax.worker.internal.BacklogLimits;
 import io.ax.worker.internal.ClientConfigs;
 import io.ax.worker.internal.DispatchLoop;
 import io.ax.worker.internal.ExecutionRunner;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -41,10 +43,12 @@ import org.slf4j.LoggerFactory;
  * loss); pair handlers with an idempotency guard ({@code io.ax.worker.idempotency}) for one effect per
  * executionId. Only committed dispatches are read ({@code read_committed}); a handler never starts before its
  * task's due time by this worker's clock (a dispatch that arrives early, in the scheduler's dispatch-ahead mode,
- * waits on a timer without taking a handler thread). Each job type runs at most its limit of handlers at once on threads of
- * its own, so a slow job type cannot delay another; when a job type has {@link Builder#maxWaitingPerJobType}
- * dispatches waiting the worker pauses fetching until it drains (never drops, never stalls the poll loop). A
- * cancel signal interrupts the matching handler ({@link JobContext#isCancelled()}).
+ * is held aside until then without taking a handler thread). Each job type runs at most its limit of handlers at
+ * once on threads of its own, so a slow job type cannot delay another. A job type with {@link Builder#maxWaitingPerJobType}
+ * dispatches waiting is backlogged, yet its dispatches are still taken, up to {@link Builder#maxOverflow} for all
+ * backlogged types together, so other job types on the same partitions keep flowing; beyond that the worker pauses
+ * the partitions the backlog comes from, and only those, until it drains (never drops, never stalls the poll loop).
+ * A cancel signal interrupts the matching handler ({@link JobContext#isCancelled()}).
  *
  * <p>Bad input: a dispatch that cannot be decoded is reported FAILED (not retryable) with the reason and
  * committed past. A job type with no handler here is skipped, logged and counted ({@link #skippedUnknownJobType()}),
@@ -145,6 +149,17 @@ public final class AxWorker implements AutoCloseable {
         return state.get() == State.RUNNING && loopThread.isAlive();
     }
 
+    /**
+     * Why the worker stopped on its own, if it did: a fatal Kafka error (a fenced static member, no authorization,
+     * ...) or a {@link VirtualMachineError} in a handler. Transient errors (a coordinator outage, a timeout) never
+     * stop it: its commits are retried with backoff. A stopped worker takes no more dispatches
+     * ({@link #isRunning()} is false; the error was logged at ERROR); close it and build a new one. Empty unless it
+     * stopped on its own.
+     */
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(loop.failure());
+    }
+
     /** This worker's id, carried on every report. */
     public String workerId() {
         return workerId;
@@ -169,6 +184,7 @@ public final class AxWorker implements AutoCloseable {
         private Clock clock = Clock.systemUTC();
         private int concurrency = 4;
         private int maxWaitingPerJobType = 100;
+        private int maxOverflow = 500;
         private boolean failUnknownJobTypes;
         private final Map<String, JobHandler> handlers = new LinkedHashMap<>();
         private final Map<String, Integer> limits = new HashMap<>();
@@ -219,11 +235,26 @@ public final class AxWorker implements AutoCloseable {
         }
 
         /**
-         * How many dispatches of one job type may wait for a free handler before the worker pauses fetching;
-         * default 100. Up to this backlog a slow job type does not hold back any other.
+         * How many dispatches of one job type may wait for a free handler before the type is backlogged; default
+         * 100. The dispatches of a backlogged type are still taken, into the {@link #maxOverflow overflow}.
          */
         public Builder maxWaitingPerJobType(int maxWaiting) {
             this.maxWaitingPerJobType = requireAtLeastOne("maxWaitingPerJobType", maxWaiting);
+            return this;
+        }
+
+        /**
+         * How many dispatches backlogged job types (see {@link #maxWaitingPerJobType}) may hold beyond their waiting
+         * limit, all types together, before the worker pauses the partitions they come from; default 500. Up to
+         * this, a slow job type's backlog holds back no other job type, on the same partitions neither; 0 pauses
+         * those partitions as soon as a type is backlogged. Memory: at most {@code maxWaitingPerJobType} dispatches
+         * per job type plus this, plus one poll's worth per partition.
+         */
+        public Builder maxOverflow(int maxOverflow) {
+            if (maxOverflow < 0) {
+                throw new IllegalArgumentException("maxOverflow must be >= 0: " + maxOverflow);
+            }
+            this.maxOverflow = maxOverflow;
             return this;
         }
 
@@ -327,7 +358,8 @@ public final class AxWorker implements AutoCloseable {
             int threads = laneLimits.values().stream().mapToInt(Integer::intValue).sum();
             ExecutorService handlerThreads = Executors.newFixedThreadPool(threads, threadsNamed("ax-handler-" + id + "-"));
             WorkerParts parts = new WorkerParts(dispatches, results, topics, runner, reports, sink, heartbeats,
-                    handlerThreads, laneLimits, maxWaitingPerJobType, failUnknownJobTypes, clock);
+                    handlerThreads, laneLimits, new BacklogLimits(maxWaitingPerJobType, maxOverflow), failUnknownJobTypes,
+                    clock);
             return new AxWorker(id, new DispatchLoop(parts, POLL_TIMEOUT));
         }
 

@@ -142,6 +142,13 @@ class AxWorkerTest {
     }
 
     @Test
+    void shouldRejectANegativeOverflow() {
+        assertThatThrownBy(() -> AxWorker.builder().maxOverflow(-1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxOverflow must be >= 0: -1");
+    }
+
+    @Test
     void shouldBuildWithRealKafkaClientsFromTheDefaults() {
         AxWorker worker = AxWorker.builder().bootstrapServers("127.0.0.1:1").handler("email", context -> Result.success())
                 .consumerProperty("max.poll.records", 5).producerProperty("linger.ms", 1).build();

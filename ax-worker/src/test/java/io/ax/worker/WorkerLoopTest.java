@@ -30,7 +30,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The worker's loop against MockConsumer/MockProducer: concurrency, offsets, backpressure, bad input, cancel, shutdown. */
+/**
+ * The worker's loop against MockConsumer/MockProducer: concurrency, offsets, bad input, cancel, shutdown.
+ * Backpressure: {@link JobTypeBackpressureTest}; outages: {@link WorkerRecoveryTest}.
+ */
 class WorkerLoopTest {
     private static final Instant NOW = Instant.parse("2026-03-01T10:00:00Z");
     private static final TopicPartition P0 = new TopicPartition(Dispatches.TOPIC, 0);
@@ -124,24 +127,6 @@ class WorkerLoopTest {
 
         release.countDown();
         await().atMost(DEADLINE).until(() -> consumer.lastCommitted(P0) == 20);
-    }
-
-    @Test
-    void shouldPauseFetchingWhenAJobTypeBacklogIsFullAndResumeWhenItDrains() {
-        List<ConsumerRecord<String, byte[]>> records = new java.util.ArrayList<>();
-        for (int i = 0; i < 10; i++) {
-            records.add(run("t" + i, "work", i));
-        }
-        start(b -> b.maxWaitingPerJobType(3).handler("work", 1, context -> {
-            release.await();
-            return Result.success();
-        }), records);
-
-        await().atMost(DEADLINE).until(() -> consumer.paused().contains(P0));
-        release.countDown();
-        await().atMost(DEADLINE).until(() -> consumer.lastCommitted(P0) == 10);
-        await().atMost(DEADLINE).until(() -> consumer.paused().isEmpty());
-        assertThat(reports(ReportStatus.SUCCEEDED)).hasSize(10);
     }
 
     @Test
@@ -306,20 +291,24 @@ class WorkerLoopTest {
     void shouldNotStartAHandlerBeforeItsDueTimeByTheWorkersClock() {
         SettableClock clock = new SettableClock(NOW);
         List<Instant> startedAt = new java.util.concurrent.CopyOnWriteArrayList<>();
-        // The lanes hold it aside for the 2 s its due time is ahead (real time); the runner then checks by this clock.
-        DispatchTask early = Dispatches.task("t0", "work", NOW.plusSeconds(2));
+        DispatchTask early = Dispatches.task("t0", "work", NOW.plusSeconds(2)); // dispatched ahead of its due time
         consumer.schedulePollTask(() -> {
             consumer.rebalance(List.of(P0));
             consumer.updateBeginningOffsets(Map.of(P0, 0L));
             consumer.addRecord(record(early, 0, 0));
         });
         worker = AxWorker.builder().workerId("w1").clock(clock).clients(consumer, producer)
-                .sleeper(duration -> clock.advance(Duration.ofSeconds(1))) // time passes one second per wait
                 .handler("work", context -> {
                     startedAt.add(clock.instant());
                     return Result.success();
                 }).build();
         worker.start();
+
+        clock.advance(Duration.ofMillis(1999));
+        int polls = consumer.polls();
+        await().atMost(DEADLINE).until(() -> consumer.polls() >= polls + 20);
+        assertThat(startedAt).as("1 ms before its due time").isEmpty();
+        clock.advance(Duration.ofMillis(1));
 
         await().atMost(DEADLINE).until(() -> consumer.lastCommitted(P0) == 1);
         assertThat(startedAt).containsExactly(NOW.plusSeconds(2));

@@ -7,7 +7,10 @@ record Completion(Execution execution, Kind kind) {
         DONE,
         /** Stopped before its due time by a shutdown: nothing ran, nothing was reported; leave it for redelivery. */
         NOT_STARTED,
-        /** A report was not acknowledged: run it again (the idempotency guard answers for an effect already done). */
+        /**
+         * A report was not acknowledged: run it again after a backoff (the idempotency guard answers for an effect
+         * already done).
+         */
         NOT_ACKNOWLEDGED,
         /** The handler threw a {@link VirtualMachineError}: stop the worker without committing. */
         WORKER_ERROR

@@ -1,23 +1,20 @@
 package io.ax.worker.internal;
 
 import io.ax.AxTopics;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
-import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,8 +23,12 @@ import org.slf4j.LoggerFactory;
  * The worker's poll loop. It never waits for a handler: it polls, hands each RUN to its job type's lane,
  * applies completions, and commits per partition the lowest offset not yet done ({@link OffsetTracker}), so a
  * crash means redelivery, never loss. It polls at least every {@code busyPollTimeout} while work is in flight,
- * so it stays far inside {@code max.poll.interval.ms} however long handlers take; when a lane's queue is full
- * it pauses every assigned partition and resumes them once the lanes have room.
+ * so it stays far inside {@code max.poll.interval.ms} however long handlers take. A backlogged job type pauses only
+ * the partitions its overflow comes from, and only once the overflow is over its bound ({@link Lanes}), so other
+ * job types keep flowing.
+ *
+ * <p>A run whose report was not acknowledged runs again, after a growing backoff ({@link #RERUN_BACKOFF}) held in
+ * its lane without a thread, unless its partition was revoked meanwhile.
  *
  * <p>On a rebalance it commits what is done for the revoked partitions and drops their waiting executions
  * (the new owner gets them); handlers already running finish, and their reports still go out.
@@ -38,12 +39,22 @@ import org.slf4j.LoggerFactory;
  * interrupts them (they report retryable); {@link #abandon()} reports the ones that ignore interruption as
  * retryable, leaves their offsets uncommitted, and ends the loop. Then the clients are closed.
  *
+ * <p>A failed commit never ends the loop: {@link Committer} retries it with backoff. A fatal error (a fenced or
+ * unauthorized consumer, a {@link VirtualMachineError} in a handler) ends it: logged at ERROR, kept as
+ * {@link #failure()}, the clients closed, the uncommitted dispatches left for redelivery.
+ *
  * <p>Runs on one thread; {@link #stop()}, {@link #interruptHandlers()} and {@link #abandon()} may be called
  * from any thread.
  */
 public final class DispatchLoop implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(DispatchLoop.class);
     private static final Duration BUSY_POLL_TIMEOUT = Duration.ofMillis(50);
+    /**
+     * How long a dispatch whose report was not acknowledged waits before it runs again: the results topic is
+     * likely unreachable, and re-running at once would spin the handler (its idempotency guard answers a re-run
+     * whose effect is done, but a handler without one repeats its effect) and flood the log until it is back.
+     */
+    static final Backoff RERUN_BACKOFF = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(30));
 
     private final Consumer<String, byte[]> consumer;
     private final Producer<String, byte[]> producer;
@@ -56,13 +67,16 @@ public final class DispatchLoop implements Runnable {
     private final Reports reports;
     private final ReportSink sink;
     private final Duration pollTimeout;
+    private final Clock clock;
     private final OffsetTracker offsets = new OffsetTracker();
+    private final Committer committer;
     private final Set<Execution> inFlight = new HashSet<>();
     private final ConcurrentLinkedQueue<Runnable> fromOtherThreads = new ConcurrentLinkedQueue<>();
     private volatile boolean stopping;
     private volatile boolean interruptRequested;
     private volatile boolean abandonRequested;
     private boolean interrupted;
+    private volatile Throwable failure;
 
     public DispatchLoop(WorkerParts parts, Duration pollTimeout) {
         this.consumer = parts.consumer();
@@ -74,9 +88,11 @@ public final class DispatchLoop implements Runnable {
         this.heartbeats = parts.heartbeats();
         this.handlerThreads = parts.handlerThreads();
         this.intake = new Intake(runner, reports, sink, parts.failUnknownJobTypes());
-        this.lanes = new Lanes(parts.limits(), parts.queueCapacity(), handlerThreads, parts.clock(),
+        this.lanes = new Lanes(parts.limits(), parts.backlogLimits(), handlerThreads, parts.clock(),
                 execution -> runner.run(execution, completion -> fromOtherThreads.add(() -> apply(completion))));
         this.pollTimeout = pollTimeout;
+        this.clock = parts.clock();
+        this.committer = new Committer(consumer, offsets, parts.clock());
     }
 
     @Override
@@ -84,14 +100,17 @@ public final class DispatchLoop implements Runnable {
         try {
             consumer.subscribe(List.of(topics.dispatch()), new Rebalance());
             while (!stopping) {
-                accept(poll(inFlight.isEmpty() ? pollTimeout : BUSY_POLL_TIMEOUT));
+                accept(poll(nextPollTimeout()));
                 applyCompletions();
+                lanes.releaseDue();
                 maybePauseOrResume();
-                commit(offsets.toCommit(null));
+                committer.maybeCommit();
             }
             drain();
         } catch (Throwable e) {
-            log.error("Worker loop stopped by an unexpected error; uncommitted dispatches will be redelivered", e);
+            failure = e;
+            log.error("Worker loop stopped for good by a fatal error: this worker takes no more dispatches until it is "
+                    + "rebuilt, and its uncommitted dispatches will be redelivered", e);
         } finally {
             closeClients();
         }
@@ -113,6 +132,11 @@ public final class DispatchLoop implements Runnable {
     public void abandon() {
         abandonRequested = true;
         consumer.wakeup();
+    }
+
+    /** What ended the loop on its own (not a shutdown), or null. Thread-safe. */
+    public Throwable failure() {
+        return failure;
     }
 
     /** Dispatches skipped because no handler here serves their job type (or reported, in strict mode). */
@@ -140,6 +164,16 @@ public final class DispatchLoop implements Runnable {
         } catch (RuntimeException e) {
             log.warn("Closing the dispatch consumer failed", e);
         }
+    }
+
+    /** Long when idle; short while work is in flight, and no later than when the lanes release a held execution. */
+    private Duration nextPollTimeout() {
+        if (inFlight.isEmpty()) {
+            return pollTimeout;
+        }
+        long untilReleaseMs = lanes.nextReleaseAtMs() - clock.millis();
+        return untilReleaseMs < BUSY_POLL_TIMEOUT.toMillis()
+                ? Duration.ofMillis(Math.max(0, untilReleaseMs)) : BUSY_POLL_TIMEOUT;
     }
 
     private ConsumerRecords<String, byte[]> poll(Duration timeout) {
@@ -185,6 +219,8 @@ public final class DispatchLoop implements Runnable {
             case NOT_STARTED -> log.debug("Leaving {} uncommitted", execution);
             case NOT_ACKNOWLEDGED -> maybeRunAgain(execution);
             case WORKER_ERROR -> {
+                failure = new IllegalStateException("the handler of " + execution
+                        + " threw a VirtualMachineError (logged above); the worker stopped");
                 stopping = true;
                 abandonRequested = true;
             }
@@ -195,16 +231,30 @@ public final class DispatchLoop implements Runnable {
         if (stopping || !offsets.isPending(execution.partition(), execution.offset())) {
             return;
         }
-        Execution again = new Execution(execution.record(), execution.task());
+        Execution again = execution.again();
+        long delayMs = RERUN_BACKOFF.delayMs(again.unacknowledgedRuns());
+        log.warn("Running {} again in {} ms: a report of its run was not acknowledged ({} in a row)", execution,
+                delayMs, again.unacknowledgedRuns());
         inFlight.add(again);
-        lanes.submit(again);
+        lanes.submit(again, clock.millis() + delayMs);
     }
 
+    /** Pauses what the lanes name (everything when stopping) and resumes the rest: see {@link Lanes} on backpressure. */
     private void maybePauseOrResume() {
-        if (stopping || lanes.isFull()) {
-            consumer.pause(consumer.assignment());
-        } else if (!consumer.paused().isEmpty()) {
-            consumer.resume(consumer.paused());
+        Set<TopicPartition> assigned = consumer.assignment();
+        Set<TopicPartition> paused = consumer.paused();
+        Set<TopicPartition> toPause = new HashSet<>(stopping ? assigned : lanes.partitionsToPause());
+        toPause.retainAll(assigned);
+        Set<TopicPartition> toResume = new HashSet<>(paused);
+        toResume.removeAll(toPause);
+        toPause.removeAll(paused);
+        if (!toResume.isEmpty()) {
+            log.debug("Resuming {}", toResume);
+            consumer.resume(toResume);
+        }
+        if (!toPause.isEmpty()) {
+            log.debug("Pausing {}", toPause);
+            consumer.pause(toPause);
         }
     }
 
@@ -216,7 +266,7 @@ public final class DispatchLoop implements Runnable {
             maybePauseOrResume();
             poll(BUSY_POLL_TIMEOUT);
             applyCompletions();
-            commit(offsets.toCommit(null));
+            committer.maybeCommit();
             maybeInterrupt();
         }
         for (Execution execution : inFlight) {
@@ -225,7 +275,7 @@ public final class DispatchLoop implements Runnable {
                     "the worker shut down and the handler did not stop"), error -> { });
         }
         applyCompletions();
-        commit(offsets.toCommit(null));
+        committer.commitNow(null);
     }
 
     private void maybeInterrupt() {
@@ -233,22 +283,6 @@ public final class DispatchLoop implements Runnable {
             interrupted = true;
             log.warn("Grace period over: interrupting {} running handlers", inFlight.size());
             inFlight.forEach(Execution::interruptForShutdown);
-        }
-    }
-
-    private void commit(Map<TopicPartition, OffsetAndMetadata> toCommit) {
-        if (toCommit.isEmpty()) {
-            return;
-        }
-        try {
-            try {
-                consumer.commitSync(toCommit);
-            } catch (WakeupException e) {
-                consumer.commitSync(toCommit); // the wakeup was meant for poll; it is spent now
-            }
-            offsets.committed(toCommit);
-        } catch (CommitFailedException | RebalanceInProgressException e) {
-            log.warn("Could not commit {}: the group rebalanced; these dispatches will be redelivered", toCommit, e);
         }
     }
 
@@ -262,7 +296,7 @@ public final class DispatchLoop implements Runnable {
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
             applyCompletions();
-            commit(offsets.toCommit(partitions));
+            committer.commitNow(partitions);
             forget(partitions);
         }
 

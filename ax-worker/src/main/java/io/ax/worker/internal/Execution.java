@@ -15,13 +15,29 @@ import org.apache.kafka.common.TopicPartition;
 final class Execution {
     private final ConsumerRecord<String, byte[]> record;
     private final DispatchTask task;
+    private final int unacknowledgedRuns;
     private Thread thread;
     private boolean cancelled;
     private boolean stopping;
 
     Execution(ConsumerRecord<String, byte[]> record, DispatchTask task) {
+        this(record, task, 0);
+    }
+
+    private Execution(ConsumerRecord<String, byte[]> record, DispatchTask task, int unacknowledgedRuns) {
         this.record = record;
         this.task = task;
+        this.unacknowledgedRuns = unacknowledgedRuns;
+    }
+
+    /** The same dispatch, to run again because a report of this run was not acknowledged. */
+    Execution again() {
+        return new Execution(record, task, unacknowledgedRuns + 1);
+    }
+
+    /** How many runs of this dispatch before this one ended with a report not acknowledged. */
+    int unacknowledgedRuns() {
+        return unacknowledgedRuns;
     }
 
     ConsumerRecord<String, byte[]> record() {

@@ -160,7 +160,8 @@ public final class ExecutionRunner {
         Consumer<Exception> ack = acks.expect();
         sink.send(execution.taskId(), report, error -> {
             if (error != null) {
-                log.error("A {} report for {} was not acknowledged; it will run again", report.getStatus(), execution, error);
+                log.error("A {} report for {} was not acknowledged; it will run again after a backoff",
+                        report.getStatus(), execution, error);
             }
             ack.accept(error);
         });

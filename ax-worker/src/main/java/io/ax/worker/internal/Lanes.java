@@ -3,31 +3,52 @@ package io.ax.worker.internal;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * One lane per job type: a queue and a limit on how many of its executions run at once. Executions run on one
  * shared pool whose size is the sum of the limits, so a lane at its limit never takes a thread from another
- * lane: a slow job type cannot delay a fast one. A lane whose queue reaches {@code queueCapacity} makes
- * {@link #isFull()} true, and the loop then pauses fetching (backpressure) until it drains.
+ * lane: a slow job type cannot delay a fast one.
  *
- * <p>An execution dispatched ahead of its due time (the scheduler's opt-in dispatch-ahead mode) is held aside
- * until then and only then queued: waiting for its due time takes neither a thread nor a place of its lane's
- * limit, so holding hundreds of early dispatches does not delay the ones already due. (The runner still checks
- * the due time before it starts a handler, by the worker's clock.)
+ * <p>Backpressure is by job type. A lane with {@code maxWaitingPerJobType} executions waiting is <em>backlogged</em>,
+ * but the loop keeps taking its dispatches, so that the records behind them on the same partitions, of other job
+ * types, keep flowing. What backlogged lanes hold beyond {@code maxWaitingPerJobType}, all lanes together, is the
+ * overflow; once it reaches {@code maxOverflow}, {@link #partitionsToPause()} names the partitions that the
+ * backlogged lanes' waiting executions came from, and the loop pauses those, and only those, until the overflow is
+ * below the bound again. Hence:
+ * <ul>
+ *   <li>Bounded memory: at most {@code maxWaitingPerJobType} waiting per job type, plus {@code maxOverflow}, plus
+ *       what one poll returns from each partition before it is paused.
+ *   <li>Ordering: a lane starts its executions in the order they were polled (offset order within a partition);
+ *       across job types there is none: a fast type overtakes a backlogged one, on the same partition too.
+ *   <li>Commit safety: a polled record stays pending in the {@link OffsetTracker} until it is done, and a partition
+ *       commits only below its lowest pending offset, so a dispatch waiting in a backlog holds its partition's
+ *       commit back and is never committed past. The price: a crash redelivers what was done after it (the
+ *       idempotency guard answers those).
+ *   <li>A backlog beyond {@code maxWaitingPerJobType} plus the overflow does hold other job types back, on the
+ *       partitions it comes from only: taking more without a place to spill it to would mean unbounded memory.
+ * </ul>
  *
- * <p>Thread-safe: the loop submits, handler threads finish.
+ * <p>An execution dispatched ahead of its due time (the scheduler's opt-in dispatch-ahead mode), or one to run
+ * again later ({@link #submit(Execution, long)}), is held aside until then and only then queued: waiting takes
+ * neither a thread nor a place of its lane's limit, so holding hundreds of early dispatches does not delay the
+ * ones already due. The poll loop queues the held executions whose time came ({@link #releaseDue()}) on each
+ * round, by the worker's clock, and polls no longer than until the next one ({@link #nextReleaseAtMs()}): no timer
+ * thread reads the wall clock, so tests drive holds with a settable clock. (The runner still checks the due time
+ * before it starts a handler.)
+ *
+ * <p>Thread-safe: the loop submits and releases, handler threads finish.
  */
 final class Lanes {
     private static final class Lane {
@@ -40,54 +61,66 @@ final class Lanes {
         }
     }
 
+    private record Held(Execution execution, long releaseAtMs) {
+    }
+
     private final Map<String, Lane> lanes = new LinkedHashMap<>();
-    private final Set<Execution> notDue = new HashSet<>();
-    private final ScheduledExecutorService dueTimer;
+    private final PriorityQueue<Held> held = new PriorityQueue<>(Comparator.comparingLong(Held::releaseAtMs));
     private final Clock clock;
     private final ExecutorService threads;
-    private final int queueCapacity;
+    private final BacklogLimits backlogLimits;
     private final Consumer<Execution> body;
     private boolean closed;
 
     /** @param body runs one execution on a pool thread; must not throw except for a VirtualMachineError */
-    Lanes(Map<String, Integer> limits, int queueCapacity, ExecutorService threads, Clock clock, Consumer<Execution> body) {
+    Lanes(Map<String, Integer> limits, BacklogLimits backlogLimits, ExecutorService threads, Clock clock,
+          Consumer<Execution> body) {
         limits.forEach((jobType, limit) -> lanes.put(jobType, new Lane(limit)));
-        this.queueCapacity = queueCapacity;
+        this.backlogLimits = backlogLimits;
         this.threads = threads;
         this.clock = clock;
         this.body = body;
-        this.dueTimer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "ax-worker-due-timer");
-            thread.setDaemon(true);
-            return thread;
-        });
     }
 
+    /** Queues {@code execution}, or holds it until its due time when that is ahead. */
     synchronized void submit(Execution execution) {
-        long untilDueMs = execution.task().getDueAtMs() - clock.millis();
-        if (untilDueMs > 0 && !closed) {
-            notDue.add(execution);
-            try {
-                dueTimer.schedule(() -> release(execution), untilDueMs, TimeUnit.MILLISECONDS);
-                return;
-            } catch (RejectedExecutionException e) {
-                notDue.remove(execution); // closing: queue it; the runner holds it until due
-            }
-        }
-        queue(execution);
+        submit(execution, Long.MIN_VALUE);
     }
 
-    /** Executions held until their due time, not yet queued. */
-    synchronized int notDue() {
-        return notDue.size();
+    /** Queues {@code execution} once both its due time and {@code notBeforeMs} have come; holds it until then. */
+    synchronized void submit(Execution execution, long notBeforeMs) {
+        long releaseAtMs = Math.max(execution.task().getDueAtMs(), notBeforeMs);
+        if (releaseAtMs > clock.millis() && !closed) {
+            held.add(new Held(execution, releaseAtMs));
+        } else {
+            queue(execution); // closing: it stays queued until dropped
+        }
+    }
+
+    /** Queues the held executions whose time has come by the clock. */
+    synchronized void releaseDue() {
+        long nowMs = clock.millis();
+        while (!held.isEmpty() && held.peek().releaseAtMs() <= nowMs) {
+            queue(held.poll().execution());
+        }
+    }
+
+    /** When the next held execution is to be queued, or {@link Long#MAX_VALUE} when none is held. */
+    synchronized long nextReleaseAtMs() {
+        return held.isEmpty() ? Long.MAX_VALUE : held.peek().releaseAtMs();
+    }
+
+    /** Executions held until their time, not yet queued. */
+    synchronized int held() {
+        return held.size();
     }
 
     /**
-     * Queues a held execution: at its due time, or earlier when it was cancelled (the runner then reports it
-     * without running it). Does nothing for one not held (queued already, or dropped).
+     * Queues a held execution now, before its time, because it was cancelled (the runner then reports it without
+     * running it). Does nothing for one not held (queued already, or dropped).
      */
     synchronized void release(Execution execution) {
-        if (notDue.remove(execution)) {
+        if (held.removeIf(h -> h.execution() == execution)) {
             queue(execution);
         }
     }
@@ -98,20 +131,32 @@ final class Lanes {
         maybeStart(lane);
     }
 
-    /** Whether some job type has {@code queueCapacity} executions waiting. */
-    synchronized boolean isFull() {
+    /**
+     * The partitions to pause: none while the overflow of the backlogged lanes is below {@code maxOverflow}, else
+     * those that the backlogged lanes' waiting executions came from.
+     */
+    synchronized Set<TopicPartition> partitionsToPause() {
+        int maxWaiting = backlogLimits.maxWaitingPerJobType();
+        int overflow = 0;
         for (Lane lane : lanes.values()) {
-            if (lane.queue.size() >= queueCapacity) {
-                return true;
+            overflow += Math.max(0, lane.queue.size() - maxWaiting);
+        }
+        if (overflow < backlogLimits.maxOverflow()) {
+            return Set.of();
+        }
+        Set<TopicPartition> partitions = new HashSet<>();
+        for (Lane lane : lanes.values()) {
+            if (lane.queue.size() >= maxWaiting) {
+                lane.queue.forEach(execution -> partitions.add(execution.partition()));
             }
         }
-        return false;
+        return partitions;
     }
 
-    /** Removes the waiting (not started, or held until due) executions that match; they will not run here. */
+    /** Removes the waiting (not started, or held) executions that match; they will not run here. */
     synchronized List<Execution> dropWaiting(Predicate<Execution> which) {
         List<Execution> dropped = new ArrayList<>();
-        notDue.removeIf(execution -> which.test(execution) && dropped.add(execution));
+        held.removeIf(h -> which.test(h.execution()) && dropped.add(h.execution()));
         lanes.values().forEach(lane -> lane.queue.removeIf(execution -> which.test(execution) && dropped.add(execution)));
         return dropped;
     }
@@ -119,7 +164,6 @@ final class Lanes {
     /** Starts nothing more; waiting executions stay queued until {@link #dropWaiting dropped}. */
     synchronized void close() {
         closed = true;
-        dueTimer.shutdownNow();
     }
 
     private void maybeStart(Lane lane) {

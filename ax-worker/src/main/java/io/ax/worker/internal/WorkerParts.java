@@ -10,6 +10,6 @@ import org.apache.kafka.clients.producer.Producer;
 /** What a {@link DispatchLoop} is built from; assembled by {@code AxWorker.Builder}. */
 public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, byte[]> producer, AxTopics topics,
                           ExecutionRunner runner, Reports reports, ReportSink sink, Heartbeats heartbeats,
-                          ExecutorService handlerThreads, Map<String, Integer> limits, int queueCapacity,
+                          ExecutorService handlerThreads, Map<String, Integer> limits, BacklogLimits backlogLimits,
                           boolean failUnknownJobTypes, Clock clock) {
 }

@@ -4,25 +4,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.ax.schema.DispatchTask;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class LanesTest {
-    private final Clock clock = Clock.systemUTC();
+    private static final Instant NOW = Instant.parse("2026-03-01T10:00:00Z");
+    private static final Duration DEADLINE = Duration.ofSeconds(5);
+
+    private final SettableClock clock = new SettableClock(NOW);
     private final ExecutorService threads = Executors.newFixedThreadPool(1);
     private final List<String> started = new CopyOnWriteArrayList<>();
-    private final List<Long> startedAtMs = new CopyOnWriteArrayList<>();
-    private final Lanes lanes = new Lanes(Map.of("work", 1), 100, threads, clock, execution -> {
+    private final List<Instant> startedAt = new CopyOnWriteArrayList<>();
+    private final Lanes lanes = new Lanes(Map.of("work", 1), new BacklogLimits(100, 0), threads, clock, execution -> {
         started.add(execution.taskId());
-        startedAtMs.add(clock.millis());
+        startedAt.add(clock.instant());
     });
 
     @AfterEach
@@ -33,38 +37,113 @@ class LanesTest {
 
     @Test
     void shouldHoldAnExecutionDispatchedAheadWithoutTakingItsLanesOnlySlot() {
-        long dueMs = clock.millis() + 700;
-        lanes.submit(execution("ahead", Instant.ofEpochMilli(dueMs)));
-        lanes.submit(execution("due-now", clock.instant()));
+        Instant due = NOW.plusMillis(700);
+        lanes.submit(execution("ahead", due));
+        lanes.submit(execution("due-now", NOW));
+        await().atMost(DEADLINE).until(() -> started.equals(List.of("due-now")));
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> started.size() == 2);
+        clock.advance(Duration.ofMillis(699));
+        lanes.releaseDue();
+        assertThat(lanes.held()).as("held until its due time").isEqualTo(1);
+        assertThat(lanes.nextReleaseAtMs()).isEqualTo(due.toEpochMilli());
+
+        clock.advance(Duration.ofMillis(1));
+        lanes.releaseDue();
+        assertThat(lanes.held()).isZero();
+        await().atMost(DEADLINE).until(() -> started.size() == 2);
         assertThat(started).as("the due one does not wait behind the held one").containsExactly("due-now", "ahead");
-        assertThat(startedAtMs.get(0)).isLessThan(dueMs);
-        assertThat(startedAtMs.get(1)).as("queued at its due time").isGreaterThanOrEqualTo(dueMs - 1);
-        assertThat(lanes.notDue()).isZero();
+        assertThat(startedAt).containsExactly(NOW, due);
+        assertThat(lanes.nextReleaseAtMs()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void shouldHoldAnExecutionToRunAgainUntilItsNotBeforeTime() {
+        lanes.submit(execution("again", NOW), NOW.plusMillis(200).toEpochMilli());
+
+        lanes.releaseDue();
+        assertThat(lanes.held()).isEqualTo(1);
+        clock.advance(Duration.ofMillis(200));
+        lanes.releaseDue();
+
+        await().atMost(DEADLINE).until(() -> started.equals(List.of("again")));
+        assertThat(startedAt).containsExactly(NOW.plusMillis(200));
     }
 
     @Test
     void shouldDropHeldExecutionsLikeWaitingOnes() {
-        Execution held = execution("ahead", clock.instant().plusSeconds(60));
+        Execution held = execution("ahead", NOW.plusSeconds(60));
         lanes.submit(held);
-        assertThat(lanes.notDue()).isEqualTo(1);
+        assertThat(lanes.held()).isEqualTo(1);
 
         assertThat(lanes.dropWaiting(e -> true)).containsExactly(held);
-        assertThat(lanes.notDue()).isZero();
+        assertThat(lanes.held()).isZero();
         lanes.release(held);
-        assertThat(started).as("a dropped execution never runs here").isEmpty();
+        clock.advance(Duration.ofSeconds(60));
+        lanes.releaseDue();
+        lanes.submit(execution("after", NOW));
+
+        await().atMost(DEADLINE).until(() -> started.contains("after"));
+        assertThat(started).as("a dropped execution never runs here; the lane ran what came after it").containsExactly("after");
     }
 
     @Test
     void shouldQueueAHeldExecutionAtOnceWhenAskedSoItsCancelIsAnsweredBeforeItsDueTime() {
-        Execution held = execution("ahead", clock.instant().plusSeconds(60));
+        Execution held = execution("ahead", NOW.plusSeconds(60));
         lanes.submit(held);
 
         lanes.release(held);
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> started.equals(List.of("ahead")));
-        assertThat(lanes.notDue()).isZero();
+        assertThat(lanes.held()).isZero();
+        await().atMost(DEADLINE).until(() -> started.equals(List.of("ahead")));
+        assertThat(startedAt).as("before its due time, by the clock").containsExactly(NOW);
+    }
+
+    @Test
+    void shouldNameThePartitionsOfBackloggedLanesOnlyOnceTheirOverflowReachesItsBound() {
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService blocking = Executors.newFixedThreadPool(2);
+        Lanes backlogged = new Lanes(Map.of("slow", 1, "other", 1), new BacklogLimits(2, 2), blocking, clock,
+                execution -> awaitUninterruptibly(release));
+        try {
+            submit(backlogged, "slow", 0, 3); // 1 running, 2 waiting: backlogged, nothing beyond the limit
+            submit(backlogged, "other", 2, 2); // 1 running, 1 waiting
+            assertThat(backlogged.partitionsToPause()).isEmpty();
+            submit(backlogged, "slow", 1, 1); // overflow 1
+            assertThat(backlogged.partitionsToPause()).isEmpty();
+
+            submit(backlogged, "slow", 0, 1); // overflow 2: the bound
+            assertThat(backlogged.partitionsToPause()).as("not P2: its lane is not backlogged")
+                    .containsExactlyInAnyOrder(partition(0), partition(1));
+
+            release.countDown();
+            await().atMost(DEADLINE).until(() -> backlogged.partitionsToPause().isEmpty());
+        } finally {
+            release.countDown();
+            backlogged.close();
+            blocking.shutdownNow();
+        }
+    }
+
+    private int nextOffset;
+
+    private void submit(Lanes to, String jobType, int partition, int count) {
+        for (int i = 0; i < count; i++) {
+            long offset = nextOffset++;
+            DispatchTask task = Dispatches.task(jobType + "-" + offset, jobType, NOW);
+            to.submit(new Execution(Dispatches.record(task, partition, offset), task));
+        }
+    }
+
+    private static TopicPartition partition(int partition) {
+        return new TopicPartition(Dispatches.TOPIC, partition);
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static Execution execution(String taskId, Instant dueAt) {

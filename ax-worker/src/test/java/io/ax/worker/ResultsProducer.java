@@ -1,0 +1,41 @@
+package io.ax.worker;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** A MockProducer that acknowledges at once, or, while the results topic is "down", fails every send as Kafka would. */
+final class ResultsProducer extends MockProducer<String, byte[]> {
+    private final AtomicInteger failedSends = new AtomicInteger();
+    private volatile boolean down;
+
+    ResultsProducer() {
+        super(true, null, new StringSerializer(), new ByteArraySerializer());
+    }
+
+    @Override
+    public synchronized Future<RecordMetadata> send(ProducerRecord<String, byte[]> record, Callback callback) {
+        if (!down) {
+            return super.send(record, callback);
+        }
+        failedSends.incrementAndGet();
+        TimeoutException error = new TimeoutException("Expiring 1 record(s) for " + record.topic() + ": 120000 ms has passed");
+        callback.onCompletion(null, error);
+        return CompletableFuture.failedFuture(error);
+    }
+
+    void down(boolean down) {
+        this.down = down;
+    }
+
+    int failedSends() {
+        return failedSends.get();
+    }
+}
