@@ -33,6 +33,9 @@ public final class WireCodec {
         AvroTrust.ensureAxSchemasTrusted();
     }
 
+    /** Most collection items (array elements, map entries) one decoded record may hold. */
+    public static final int MAX_COLLECTION_ITEMS = AvroBounds.MAX_ITEMS;
+
     private static final byte MAGIC_0 = (byte) 0xC3;
     private static final byte MAGIC_1 = (byte) 0x01;
     private static final int HEADER_BYTES = 10;

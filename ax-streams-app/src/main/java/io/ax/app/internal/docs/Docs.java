@@ -4,6 +4,11 @@ import io.ax.app.config.AxConfig;
 import io.ax.app.internal.inputs.ConsumerPositions;
 import io.ax.app.internal.lifecycle.StateMachine;
 import io.ax.app.internal.topology.AxTopology;
+import io.ax.app.internal.topology.OutputBounds;
+import io.ax.codec.JsonForms;
+import io.ax.codec.WireCodec;
+import io.ax.validation.ScheduleLimits;
+import io.ax.validation.ScheduleValidator;
 import io.ax.schema.TaskState;
 import java.util.Map;
 import java.util.Set;
@@ -55,6 +60,39 @@ public final class Docs {
             return "${java.io.tmpdir}/ax-state";
         }
         return String.valueOf(key.defaultValue);
+    }
+
+    /** Every bound an input must keep, from the constants the validation uses. */
+    public static String limits() {
+        return "# Input limits\n\n"
+                + "Generated from the validation constants (a test fails when this file drifts). Every input is checked\n"
+                + "against these before it is used, with work and memory bounded by the record's size; a record that breaks\n"
+                + "one is answered `REJECTED` on `ax.state` with the reason (values in it quoted short: a prefix, the\n"
+                + "length and a SHA-256 prefix), and the partition goes on. Because every field is bounded, so is every\n"
+                + "output: see [DECISIONS.md](DECISIONS.md) for what happens to a record that still fails.\n\n"
+                + "| what | limit |\n|---|---|\n"
+                + "| record value, any input topic | `ax.max.payload.bytes` + " + OutputBounds.FIELDS_BYTES + " bytes (" 
+                + OutputBounds.maxRecordBytes(ScheduleLimits.DEFAULT_MAX_PAYLOAD_BYTES) + " by default), checked before decoding |\n"
+                + "| taskId (the key) | 1-" + ScheduleValidator.MAX_TASK_ID_CHARS + " chars, no control characters |\n"
+                + "| jobType | 1-128 chars of `A-Z a-z 0-9 . _ : -` |\n"
+                + "| payload | `ax.max.payload.bytes` (" + ScheduleLimits.DEFAULT_MAX_PAYLOAD_BYTES + " by default); JSON: kept byte for byte |\n"
+                + "| owner | " + ScheduleValidator.MAX_OWNER_CHARS + " chars |\n"
+                + "| instants (`at`, `startAt`, `reportedAt`, a retry's time, a record timestamp a delay counts from) | "
+                + "1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z |\n"
+                + "| `delayMs`, `everyMs`, `timeoutMs`, `backoffMs`, each backoff interval | up to " + ScheduleValidator.MAX_DELAY_MS
+                + " ms (10 years); `everyMs` at least `ax.min.interval.ms` |\n"
+                + "| `maxRetries` | 0-" + ScheduleValidator.MAX_RETRIES + " |\n"
+                + "| `backoffIntervalsMs` | " + ScheduleValidator.MAX_BACKOFF_INTERVALS + " entries |\n"
+                + "| `cron` / `zone` | " + ScheduleValidator.MAX_CRON_CHARS + " / " + ScheduleValidator.MAX_ZONE_CHARS + " chars |\n"
+                + "| cancel and replay `reason` | " + ScheduleValidator.MAX_REASON_CHARS + " chars |\n"
+                + "| report `executionId`, `workerId`; retry record `executionId` | " + ScheduleValidator.MAX_ID_CHARS + " chars |\n"
+                + "| report `progress` | " + ScheduleValidator.MAX_PROGRESS_CHARS + " chars |\n"
+                + "| report `message` | longer ones are truncated to " + ScheduleValidator.MAX_MESSAGE_CHARS
+                + " chars (a failure report is never lost to its stack trace) |\n"
+                + "| JSON nesting (payload included) | " + JsonForms.MAX_NESTING_DEPTH + " levels |\n"
+                + "| JSON | one object; a field named twice and content after the object are refused |\n"
+                + "| Avro | every length and count checked against the bytes left before Avro allocates; at most "
+                + WireCodec.MAX_COLLECTION_ITEMS + " collection items per record |\n";
     }
 
     /** The execution state machine as a Mermaid diagram and a table, from {@link StateMachine#table()}. */

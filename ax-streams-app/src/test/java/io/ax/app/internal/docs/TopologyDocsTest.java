@@ -18,11 +18,12 @@ class TopologyDocsTest {
     private static final Path FRESH = Path.of("target", "topology-docs");
 
     @ParameterizedTest
-    @ValueSource(strings = {"topology.txt", "CONFIG.md", "STATE-MACHINE.md"})
+    @ValueSource(strings = {"topology.txt", "CONFIG.md", "STATE-MACHINE.md", "LIMITS.md"})
     void shouldMatchTheCommittedDocs(String file) throws IOException {
         String fresh = switch (file) {
             case "topology.txt" -> Docs.topology();
             case "CONFIG.md" -> Docs.config();
+            case "LIMITS.md" -> Docs.limits();
             default -> Docs.stateMachine();
         };
         Files.createDirectories(FRESH);
