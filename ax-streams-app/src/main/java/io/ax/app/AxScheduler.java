@@ -7,7 +7,7 @@ import io.ax.app.internal.inputs.ConsumerView;
 import io.ax.app.internal.setup.TopicSetup;
 import io.ax.app.internal.store.AxStores;
 import io.ax.app.internal.topology.AxTopology;
-import io.ax.app.internal.wakeup.AxClientSupplier;
+import io.ax.app.internal.timer.AxClientSupplier;
 import io.ax.codec.AvroTrust;
 import java.time.Duration;
 import java.util.Map;

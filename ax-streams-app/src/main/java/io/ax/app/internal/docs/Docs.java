@@ -2,7 +2,7 @@ package io.ax.app.internal.docs;
 
 import io.ax.app.config.AxConfig;
 import io.ax.app.internal.inputs.ConsumerPositions;
-import io.ax.app.internal.lifecycle.StateMachine;
+import io.ax.app.internal.core.StateMachine;
 import io.ax.app.internal.topology.AxTopology;
 import io.ax.app.internal.topology.OutputBounds;
 import io.ax.codec.JsonForms;

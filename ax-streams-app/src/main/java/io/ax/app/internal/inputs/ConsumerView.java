@@ -9,9 +9,9 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * What the stream thread's main consumer knew at its latest poll, per input partition: its lag and how far it
- * handed records to Kafka Streams. The consumer ({@link io.ax.app.internal.wakeup.TimerAwareConsumer}) writes it
+ * handed records to Kafka Streams. The consumer ({@link io.ax.app.internal.timer.TimerAwareConsumer}) writes it
  * after every poll; the processors of the same thread read it through {@link #POSITIONS}. Both run on the stream
- * thread, so the registry is thread-local and needs no locking (as {@link io.ax.app.internal.wakeup.WakeUps}).
+ * thread, so the registry is thread-local and needs no locking (as {@link io.ax.app.internal.timer.WakeUps}).
  */
 public final class ConsumerView {
     private static final ThreadLocal<Map<TopicPartition, Fetched>> VIEW = ThreadLocal.withInitial(HashMap::new);

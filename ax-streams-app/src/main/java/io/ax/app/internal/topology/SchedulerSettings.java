@@ -1,6 +1,7 @@
 package io.ax.app.internal.topology;
 
 import io.ax.AxTopics;
+import io.ax.app.internal.core.RuleSettings;
 import io.ax.app.internal.inputs.ConsumerPositions;
 import io.ax.app.config.AxConfig;
 import io.ax.validation.ScheduleLimits;
@@ -28,6 +29,11 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
                 config.getLong(AxConfig.RETRY_BACKOFF_MAX_MS_CONFIG), config.getLong(AxConfig.RETENTION_MS_CONFIG),
                 config.getLong(AxConfig.DISPATCH_AHEAD_MS_CONFIG), config.limits(),
                 config.getLong(AxConfig.MAX_CLOCK_SKEW_MS_CONFIG), positions);
+    }
+
+    /** The settings of the pure rules. */
+    public RuleSettings rules() {
+        return new RuleSettings(defaultTimeoutMs, defaultBackoffMs, maxBackoffMs, retentionMs, dispatchAheadMs, limits, false);
     }
 
     /** The largest input value that can be valid: the largest payload plus the other fields' bounds. */

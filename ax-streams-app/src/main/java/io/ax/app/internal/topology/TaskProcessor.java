@@ -2,24 +2,16 @@ package io.ax.app.internal.topology;
 
 import io.ax.AxTopics;
 import io.ax.InvalidRequestException;
+import io.ax.app.internal.core.Input;
+import io.ax.app.internal.core.Rules;
 import io.ax.app.internal.inputs.InputWatermarks;
-import io.ax.app.internal.lifecycle.ApplyExecutionReport;
-import io.ax.app.internal.lifecycle.Attempts;
-import io.ax.app.internal.lifecycle.Events;
-import io.ax.app.internal.lifecycle.TimeOutSilentExecution;
 import io.ax.app.internal.metrics.FireLateness;
-import io.ax.app.internal.wakeup.WakeUps;
-import io.ax.app.internal.retry.ApplyRetryRecord;
-import io.ax.app.internal.retry.RetryOrDeadLetter;
-import io.ax.app.internal.schedule.AcceptScheduleRequest;
-import io.ax.app.internal.schedule.CancelTask;
-import io.ax.app.internal.schedule.FireDueTimers;
-import io.ax.app.internal.schedule.ReplayTask;
-import io.ax.app.internal.schedule.Timers;
 import io.ax.app.internal.store.AxStores;
 import io.ax.app.internal.store.TaskStore;
-import io.ax.app.internal.store.TimerIndex;
-import io.ax.app.internal.wheel.TimingWheel;
+import io.ax.app.internal.timer.TimerIndex;
+import io.ax.app.internal.timer.Timers;
+import io.ax.app.internal.timer.TimingWheel;
+import io.ax.app.internal.timer.WakeUps;
 import io.ax.codec.WireCodec;
 import io.ax.schema.CancelRequest;
 import io.ax.schema.ExecutionReport;
@@ -38,23 +30,24 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
- * The one processor node of the scheduler. One instance per stream task (partition) owns every task keyed
- * to it: requests, reports and retry records arrive here (co-partitioned), and a wall-clock punctuator fires
- * its timers.
- * It only routes; each transition lives in its own class.
+ * The one processor node of the scheduler, and the adapter between Kafka Streams and the pure {@link Rules}. One
+ * instance per stream task (partition) owns every task keyed to it: requests, reports and retry records arrive
+ * here (co-partitioned), a wall-clock punctuator ({@link FireDueTimers}) fires its timers. For each input it
+ * decodes and bounds the record (the wire edge), reads the task, asks the rules for a decision and applies it
+ * ({@link ApplyDecisions}).
  *
- * <p>A record that cannot be decoded or breaks a rule becomes a REJECTED event on {@code ax.state} naming
- * its topic, partition, offset and key; the stream thread goes on with the next record.
+ * <p>A record that cannot be decoded or breaks a rule becomes a REJECTED event on {@code ax.state} naming its
+ * topic, partition, offset and key; the stream thread goes on with the next record.
  */
 public final class TaskProcessor implements Processor<String, byte[], String, byte[]> {
+    private static final int RETRY_LOG = 2;
+
     private final SchedulerSettings settings;
+    private final Rules rules;
     private ProcessorContext<String, byte[]> context;
-    private SchedulerContext ctx;
-    private AcceptScheduleRequest acceptScheduleRequest;
-    private CancelTask cancelTask;
-    private ReplayTask replayTask;
-    private ApplyExecutionReport applyExecutionReport;
-    private ApplyRetryRecord applyRetryRecord;
+    private TaskStore tasks;
+    private Timers timers;
+    private ApplyDecisions decisions;
     private FireLateness fireLateness;
     private InputWatermarks inputs;
     private long lastPunctuationMs;
@@ -62,32 +55,25 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
 
     public TaskProcessor(SchedulerSettings settings) {
         this.settings = settings;
+        this.rules = new Rules(settings.rules());
     }
 
     @Override
     public void init(ProcessorContext<String, byte[]> context) {
         this.context = context;
         long nowMs = context.currentSystemTimeMs();
-        Outputs outputs = new Outputs(context);
-        Timers timers = new Timers(new TimerIndex(context.getStateStore(AxStores.TIMERS)),
+        timers = new Timers(new TimerIndex(context.getStateStore(AxStores.TIMERS)),
                 new TimingWheel(settings.tickMs(), settings.wheelSize(), nowMs), settings.maxWheelTimers(),
                 settings.dispatchAheadMs());
         timers.rebuild(nowMs);
-        TaskStore tasks = new TaskStore(context.getStateStore(AxStores.TASKS), timers, settings.retentionMs());
-        ctx = new SchedulerContext(tasks, timers, outputs, new Events(outputs), settings, context);
+        tasks = new TaskStore(context.getStateStore(AxStores.TASKS));
         fireLateness = new FireLateness(context.metrics(), context.taskId().toString());
-        Attempts attempts = new Attempts(ctx, fireLateness);
-        RetryOrDeadLetter retryOrDeadLetter = new RetryOrDeadLetter(ctx, attempts);
-        cancelTask = new CancelTask(ctx, attempts);
-        acceptScheduleRequest = new AcceptScheduleRequest(ctx, cancelTask);
-        replayTask = new ReplayTask(ctx);
-        applyExecutionReport = new ApplyExecutionReport(ctx, attempts, retryOrDeadLetter);
-        applyRetryRecord = new ApplyRetryRecord(ctx);
+        decisions = new ApplyDecisions(tasks, timers, new Outputs(context), fireLateness);
         AxTopics topics = settings.topics();
         // Indexed as FireDueTimers.REQUESTS, FireDueTimers.RESULTS, then the retry log.
         inputs = new InputWatermarks(settings.positions(), context.taskId().partition(), settings.maxClockSkewMs(),
                 topics.requests(), topics.results(), topics.retry());
-        FireDueTimers fireDueTimers = new FireDueTimers(ctx, attempts, new TimeOutSilentExecution(ctx, retryOrDeadLetter), inputs);
+        FireDueTimers fireDueTimers = new FireDueTimers(rules, tasks, timers, decisions, inputs, settings.fireBatchMax());
         lastPunctuationMs = nowMs;
         context.schedule(Duration.ofMillis(settings.tickMs()), PunctuationType.WALL_CLOCK_TIME, wallClockMs -> {
             fireDueTimers.punctuate(wallClockMs);
@@ -97,80 +83,54 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         publishWakeUp();
     }
 
-    /**
-     * Tells the stream thread's consumer when this partition next needs a punctuation: the first punctuation time
-     * (the schedule runs every tick from the last one) at or after the earliest timer can fire.
-     */
-    private void publishWakeUp() {
-        publishWakeUpAt(ctx.timers().nextFireMs());
-    }
-
-    /**
-     * After a record only new timers can make the wake-up earlier (a removed one at worst causes one idle
-     * punctuation, which then recomputes it), so the per-record path skips the wheel scan of {@link #publishWakeUp}.
-     */
-    private void maybeWakeUpEarlier() {
-        long setFireAtMs = ctx.timers().takeEarliestSetFireMs();
-        if (setFireAtMs != Long.MAX_VALUE && punctuationAtOrAfter(setFireAtMs) < publishedWakeUpMs) {
-            publishWakeUpAt(setFireAtMs);
-        }
-    }
-
-    private void publishWakeUpAt(long fireAtMs) {
-        publishedWakeUpMs = fireAtMs == Long.MAX_VALUE ? Long.MAX_VALUE : punctuationAtOrAfter(fireAtMs);
-        WakeUps.set(this, publishedWakeUpMs);
-    }
-
-    private long punctuationAtOrAfter(long fireAtMs) {
-        long tickMs = settings.tickMs();
-        long ticks = fireAtMs <= lastPunctuationMs ? 1 : (fireAtMs - lastPunctuationMs + tickMs - 1) / tickMs;
-        return lastPunctuationMs + ticks * tickMs;
-    }
-
     @Override
     public void process(Record<String, byte[]> record) {
         SourceRecord source = sourceOf(context.recordMetadata().orElseThrow());
         int input = inputIndex(source.getTopic());
         inputs.processed(input, source.getOffset(), record.timestamp());
+        long nowMs = context.currentSystemTimeMs();
         try {
-            ScheduleValidator.validateTaskId(record.key());
-            requireKeyPartition(record.key(), source);
-            requireBoundedValue(record.value());
-            if (input == FireDueTimers.REQUESTS) {
-                processRequest(record, source);
-            } else if (input == FireDueTimers.RESULTS) {
-                ExecutionReport report = WireCodec.decodeReport(record.value());
-                ScheduleValidator.validateReport(report);
-                applyExecutionReport.process(record.key(), report, source);
-            } else {
-                RetryRecord retry = WireCodec.decodeBinary(record.value(), RetryRecord.class);
-                ScheduleValidator.validateRetry(retry);
-                applyRetryRecord.process(record.key(), retry, source);
-            }
+            Input decoded = decode(record, source, input);
+            decisions.apply(rules.decide(tasks.get(decoded.taskId()), decoded, nowMs), nowMs);
         } catch (InvalidRequestException e) {
-            ctx.events().rejected(record.key(), e.getMessage(), source, ctx.nowMs());
+            decisions.apply(rules.reject(record.key(), e.getMessage(), source, nowMs), nowMs);
         }
         maybeWakeUpEarlier();
     }
 
-    private void processRequest(Record<String, byte[]> record, SourceRecord source) {
-        SpecificRecord request = WireCodec.decodeRequest(record.value());
-        if (request instanceof CancelRequest cancel) {
-            ScheduleValidator.requireLength("reason", cancel.getReason(), ScheduleValidator.MAX_REASON_CHARS);
-            cancelTask.process(record.key(), cancel, source);
-        } else if (request instanceof ReplayRequest replay) {
-            ScheduleValidator.requireLength("reason", replay.getReason(), ScheduleValidator.MAX_REASON_CHARS);
-            replayTask.process(record.key(), replay, source);
-        } else {
-            acceptScheduleRequest.process(record.key(), (ScheduleRequest) request, record.timestamp(), source);
+    /** The wire edge: the record's key, partition and bytes checked and decoded into an input for the rules. */
+    private Input decode(Record<String, byte[]> record, SourceRecord source, int input) {
+        String taskId = record.key();
+        ScheduleValidator.validateTaskId(taskId);
+        requireKeyPartition(taskId, source);
+        requireBoundedValue(record.value());
+        if (input == FireDueTimers.REQUESTS) {
+            SpecificRecord request = WireCodec.decodeRequest(record.value());
+            if (request instanceof CancelRequest cancel) {
+                ScheduleValidator.requireLength("reason", cancel.getReason(), ScheduleValidator.MAX_REASON_CHARS);
+                return new Input.Cancel(taskId, cancel, source);
+            }
+            if (request instanceof ReplayRequest replay) {
+                ScheduleValidator.requireLength("reason", replay.getReason(), ScheduleValidator.MAX_REASON_CHARS);
+                return new Input.Replay(taskId, replay, source);
+            }
+            return new Input.Schedule(taskId, (ScheduleRequest) request, record.timestamp(), source);
         }
+        if (input == FireDueTimers.RESULTS) {
+            ExecutionReport report = WireCodec.decodeReport(record.value());
+            ScheduleValidator.validateReport(report);
+            return new Input.Report(taskId, report, source);
+        }
+        RetryRecord retry = WireCodec.decodeBinary(record.value(), RetryRecord.class);
+        ScheduleValidator.validateRetry(retry);
+        return new Input.RetryLogged(taskId, retry, source);
     }
 
     private int inputIndex(String topic) {
         if (topic.equals(settings.topics().requests())) {
             return FireDueTimers.REQUESTS;
         }
-        return topic.equals(settings.topics().results()) ? FireDueTimers.RESULTS : 2;
+        return topic.equals(settings.topics().results()) ? FireDueTimers.RESULTS : RETRY_LOG;
     }
 
     /**
@@ -194,10 +154,41 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     private void requireKeyPartition(String taskId, SourceRecord source) {
         int expected = KeyPartition.of(taskId, settings.partitions());
         if (expected >= 0 && expected != source.getPartition()) {
-            throw new InvalidRequestException("taskId", "taskId " + taskId + " belongs on partition " + expected + " of "
+            throw new InvalidRequestException("taskId", "taskId " + Quote.of(taskId) + " belongs on partition " + expected + " of "
                     + source.getTopic() + " (murmur2 of the key, the Java client's default) but arrived on partition "
                     + source.getPartition() + "; produce with the default Java partitioner (kcat: -X partitioner=murmur2_random)");
         }
+    }
+
+    /**
+     * Tells the stream thread's consumer when this partition next needs a punctuation: the first punctuation time
+     * (the schedule runs every tick from the last one) at or after the earliest timer can fire.
+     */
+    private void publishWakeUp() {
+        publishWakeUpAt(timers.nextFireMs());
+        timers.forgetTimersSet();
+    }
+
+    /**
+     * After a record only new timers can make the wake-up earlier (a removed one at worst causes one idle
+     * punctuation, which then recomputes it), so the per-record path skips the wheel scan of {@link #publishWakeUp}.
+     */
+    private void maybeWakeUpEarlier() {
+        long setFireAtMs = timers.takeEarliestSetFireMs();
+        if (setFireAtMs != Long.MAX_VALUE && punctuationAtOrAfter(setFireAtMs) < publishedWakeUpMs) {
+            publishWakeUpAt(setFireAtMs);
+        }
+    }
+
+    private void publishWakeUpAt(long fireAtMs) {
+        publishedWakeUpMs = fireAtMs == Long.MAX_VALUE ? Long.MAX_VALUE : punctuationAtOrAfter(fireAtMs);
+        WakeUps.set(this, publishedWakeUpMs);
+    }
+
+    private long punctuationAtOrAfter(long fireAtMs) {
+        long tickMs = settings.tickMs();
+        long ticks = fireAtMs <= lastPunctuationMs ? 1 : (fireAtMs - lastPunctuationMs + tickMs - 1) / tickMs;
+        return lastPunctuationMs + ticks * tickMs;
     }
 
     @Override

@@ -1,0 +1,59 @@
+package io.ax.app.internal.core;
+
+import io.ax.app.internal.timer.TimerKind;
+import io.ax.schema.AtTrigger;
+import io.ax.schema.DelayTrigger;
+import io.ax.schema.IfExists;
+import io.ax.schema.ScheduleRequest;
+import io.ax.schema.StoredTask;
+import io.ax.schema.TaskState;
+import io.ax.validation.ScheduleValidator;
+
+/**
+ * (new) → PENDING: validates a request, applies {@code ifExists} against a live task with the same taskId
+ * (KEEP: ignored; REPLACE: the old one is cancelled), stores the task and sets its first timer. A finished
+ * task (kept until its retention ends) does not block a new request with its taskId.
+ */
+final class AcceptScheduleRequest {
+    private AcceptScheduleRequest() {
+    }
+
+    /** @throws io.ax.InvalidRequestException when the request breaks a rule (the caller rejects it) */
+    static Decision decide(Step step, StoredTask existing, Input.Schedule input) {
+        ScheduleRequest request = input.request();
+        new ScheduleValidator(step.settings().limits()).validate(input.taskId(), request);
+        long firstDueMs = Occurrences.firstDue(request, input.recordTimestampMs());
+        boolean replacing = existing != null && Liveness.isLive(existing);
+        if (replacing && request.getIfExists() != IfExists.REPLACE) {
+            step.ignored(existing, null, null, "duplicate: a live task with this taskId exists (ifExists=KEEP)", input.source());
+            return step.unchanged();
+        }
+        if (replacing) {
+            CancelTask.endLive(step, existing, TaskState.CANCELLED, "replaced by the request at offset " + input.source().getOffset());
+        }
+        StoredTask task = StoredTask.newBuilder()
+                .setTaskId(input.taskId())
+                .setIncarnation(input.source().getOffset())
+                .setRequest(resolveDelay(request, firstDueMs))
+                .setAcceptedAtMs(step.nowMs())
+                .setNextDueAtMs(firstDueMs)
+                .setOccurrences(0)
+                .setExecution(null)
+                .setCancelled(false)
+                .setFinishedAtMs(null)
+                .setPurgeAtMs(null)
+                .build();
+        step.setTimer(firstDueMs, request.getPriority(), TimerKind.OCCURRENCE);
+        step.pending(task, ExecutionIds.of(input.taskId(), task.getIncarnation(), firstDueMs), firstDueMs,
+                replacing ? "replaces the live task (ifExists=REPLACE)" : null);
+        return step.save(task);
+    }
+
+    /** A delay is relative to the request's timestamp: store the instant it resolved to. */
+    private static ScheduleRequest resolveDelay(ScheduleRequest request, long firstDueMs) {
+        if (request.getTrigger() instanceof DelayTrigger) {
+            return ScheduleRequest.newBuilder(request).setTrigger(new AtTrigger(firstDueMs)).build();
+        }
+        return request;
+    }
+}

@@ -1,0 +1,93 @@
+package io.ax.app.internal.core;
+
+import io.ax.schema.ExecutionReport;
+import io.ax.schema.ReportStatus;
+import io.ax.schema.StoredExecution;
+import io.ax.schema.StoredTask;
+import io.ax.schema.TaskState;
+import io.ax.validation.Quote;
+import io.ax.validation.ScheduleValidator;
+
+/**
+ * Applies a worker's {@link ExecutionReport}: STARTED → RUNNING, SUCCEEDED → SUCCESS, FAILED → RETRY_WAITING
+ * or FAILED ({@link RetryOrDeadLetter}); HEARTBEAT only refreshes the execution's last sign of life. Reports for
+ * an unknown task, another execution, an old attempt or a finished execution are recorded as IGNORED and change
+ * nothing; a report whose transition the table forbids is REJECTED.
+ */
+final class ApplyExecutionReport {
+    private ApplyExecutionReport() {
+    }
+
+    static Decision decide(Step step, StoredTask task, Input.Report input) {
+        ExecutionReport report = input.report();
+        String staleReason = staleReason(task, report);
+        if (staleReason != null) {
+            step.ignored(task, report.getExecutionId(), report.getAttempt(),
+                    report.getStatus() + " report ignored: " + staleReason, input.source());
+            return step.unchanged();
+        }
+        StoredExecution execution = withProgress(task.getExecution(), report);
+        if (report.getStatus() == ReportStatus.HEARTBEAT) {
+            return step.saveExecution(task, StoredExecution.newBuilder(execution).setLastSignMs(step.nowMs()).build());
+        }
+        TaskState target = StateMachine.targetOf(report.getStatus());
+        if (target == execution.getState()) {
+            step.ignored(task, report.getExecutionId(), report.getAttempt(),
+                    report.getStatus() + " report ignored: execution is already " + target, input.source());
+            return step.unchanged();
+        }
+        if (!StateMachine.isLegal(execution.getState(), target)) {
+            step.rejected(report.getStatus() + " report not allowed for an execution in state " + execution.getState(),
+                    input.source());
+            return step.unchanged();
+        }
+        return step.saveExecution(task, apply(step, task, execution, report, target));
+    }
+
+    private static StoredExecution apply(Step step, StoredTask task, StoredExecution execution, ExecutionReport report,
+                                         TaskState target) {
+        String worker = report.getWorkerId() == null ? null : "worker " + report.getWorkerId();
+        if (report.getStatus() == ReportStatus.FAILED) {
+            String message = report.getMessage() == null ? "no message"
+                    : Quote.truncate(report.getMessage(), ScheduleValidator.MAX_MESSAGE_CHARS);
+            return RetryOrDeadLetter.fail(step, task, execution, Failure.reported(execution.getState(), report.getRetryable(),
+                    message, worker == null ? "" : " (" + worker + ")"));
+        }
+        StoredExecution next = StoredExecution.newBuilder(execution).setState(target).setLastSignMs(step.nowMs()).build();
+        if (StateMachine.isFinal(target)) {
+            next = Attempts.disarm(step, next);
+        }
+        step.transition(task, next, execution.getState(), worker);
+        return next;
+    }
+
+    /** The execution with the report's progress checkpoint, if it carries one: the next attempt gets it. */
+    private static StoredExecution withProgress(StoredExecution execution, ExecutionReport report) {
+        if (report.getProgress() == null) {
+            return execution;
+        }
+        return StoredExecution.newBuilder(execution).setProgress(report.getProgress()).build();
+    }
+
+    /** Why the report concerns nothing current, or null when it applies to the current execution. */
+    private static String staleReason(StoredTask task, ExecutionReport report) {
+        if (task == null) {
+            return "no such task";
+        }
+        StoredExecution execution = task.getExecution();
+        if (execution == null || !execution.getExecutionId().equals(report.getExecutionId())) {
+            return "not the task's current execution"
+                    + (execution == null ? " (nothing fired yet)" : " (" + execution.getExecutionId() + ")");
+        }
+        if (report.getAttempt() != execution.getAttempt()) {
+            return "stale attempt " + report.getAttempt() + " (current attempt " + execution.getAttempt() + ")";
+        }
+        if (StateMachine.isFinal(execution.getState())) {
+            return "execution already " + execution.getState();
+        }
+        if (!StateMachine.canTimeOut(execution.getState())) {
+            return "attempt " + execution.getAttempt() + " already ended; the execution waits to retry";
+        }
+        return null;
+    }
+}

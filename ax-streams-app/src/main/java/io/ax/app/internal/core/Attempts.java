@@ -1,0 +1,49 @@
+package io.ax.app.internal.core;
+
+import io.ax.app.internal.timer.TimerKind;
+import io.ax.schema.StoredExecution;
+import io.ax.schema.StoredTask;
+import io.ax.schema.TaskState;
+
+/**
+ * Starting and ending attempts: the dispatch of an attempt arms its timeout timer; an attempt that ends
+ * (or waits for a retry) has its timers disarmed, so the timer index holds only what can still matter.
+ */
+final class Attempts {
+    private Attempts() {
+    }
+
+    /**
+     * {@code from} → TRIGGERED: dispatches {@code execution}'s current attempt and arms its timeout, measured
+     * from the dispatch (the first sign of life), or from the due time when the dispatch went out ahead of it
+     * (the worker holds it until then).
+     */
+    static StoredExecution dispatch(Step step, StoredTask task, StoredExecution execution, TaskState from, String reason) {
+        long nowMs = step.nowMs();
+        long dueAtMs = from == TaskState.RETRY_WAITING ? execution.getRetryAtMs() : execution.getDueAtMs();
+        long signMs = Math.max(nowMs, dueAtMs);
+        long timeoutAtMs = signMs + step.timeoutMs(task);
+        StoredExecution triggered = StoredExecution.newBuilder(execution)
+                .setState(TaskState.TRIGGERED)
+                .setFiredAtMs(nowMs)
+                .setLastSignMs(signMs)
+                .setTimeoutAtMs(timeoutAtMs)
+                .setRetryAtMs(null)
+                .build();
+        step.setTimer(timeoutAtMs, task.getRequest().getPriority(), TimerKind.TIMEOUT);
+        step.dispatch(Dispatches.run(task, triggered, dueAtMs, step.settings().defaultTimeoutMs(), nowMs));
+        step.transition(task, triggered, from, reason);
+        return triggered;
+    }
+
+    /** Unsets the execution's timeout and retry timers; returns it without them. */
+    static StoredExecution disarm(Step step, StoredExecution execution) {
+        if (execution.getTimeoutAtMs() != null) {
+            step.unsetTimer(execution.getTimeoutAtMs(), TimerKind.TIMEOUT);
+        }
+        if (execution.getRetryAtMs() != null) {
+            step.unsetTimer(execution.getRetryAtMs(), TimerKind.RETRY);
+        }
+        return StoredExecution.newBuilder(execution).setTimeoutAtMs(null).setRetryAtMs(null).build();
+    }
+}

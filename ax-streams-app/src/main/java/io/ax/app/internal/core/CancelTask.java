@@ -1,0 +1,53 @@
+package io.ax.app.internal.core;
+
+import io.ax.app.internal.timer.TimerKind;
+import io.ax.schema.StoredExecution;
+import io.ax.schema.StoredTask;
+import io.ax.schema.TaskState;
+
+/**
+ * PENDING / TRIGGERED / RUNNING / RETRY_WAITING → CANCELLED. A fired execution also gets a CANCEL signal on
+ * {@code ax.dispatch}, so a worker running it can stop; its later reports are recorded as ignored.
+ * Cancelling an unknown or finished task is answered with IGNORED on {@code ax.state}.
+ */
+final class CancelTask {
+    private CancelTask() {
+    }
+
+    static Decision decide(Step step, StoredTask task, Input.Cancel input) {
+        if (task == null) {
+            step.ignored(null, null, null, "cancel: no such task", input.source());
+            return step.unchanged();
+        }
+        if (!Liveness.isLive(task)) {
+            step.ignored(task, null, null, "cancel: task already ended (" + Liveness.endState(task) + ")", input.source());
+            return step.unchanged();
+        }
+        String reason = input.request().getReason();
+        return step.save(endLive(step, task, TaskState.CANCELLED, "cancelled" + (reason == null ? "" : ": " + reason)));
+    }
+
+    /**
+     * Ends everything {@code task} has ahead of it: the pending timer and the execution in flight (its timers
+     * too). Returns the task marked cancelled; the caller stores it (or overwrites it, for a replace).
+     */
+    static StoredTask endLive(Step step, StoredTask task, TaskState to, String reason) {
+        StoredTask.Builder ended = StoredTask.newBuilder(task).setCancelled(true);
+        Long nextDueAtMs = task.getNextDueAtMs();
+        if (nextDueAtMs != null) {
+            step.unsetTimer(nextDueAtMs, TimerKind.OCCURRENCE);
+            step.pendingEnded(task, ExecutionIds.of(task.getTaskId(), task.getIncarnation(), nextDueAtMs), nextDueAtMs, to, reason);
+            ended.setNextDueAtMs(null);
+        }
+        StoredExecution execution = task.getExecution();
+        if (execution != null && StateMachine.isInFlight(execution.getState())) {
+            StoredExecution cancelled = StoredExecution.newBuilder(Attempts.disarm(step, execution)).setState(to).build();
+            step.transition(task, cancelled, execution.getState(), reason);
+            if (execution.getState() != TaskState.RETRY_WAITING) {
+                step.dispatch(Dispatches.cancel(task, execution, step.settings().defaultTimeoutMs(), step.nowMs()));
+            }
+            ended.setExecution(cancelled);
+        }
+        return ended.build();
+    }
+}

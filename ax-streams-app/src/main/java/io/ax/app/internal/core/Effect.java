@@ -1,0 +1,36 @@
+package io.ax.app.internal.core;
+
+import io.ax.app.internal.timer.TimerKind;
+import io.ax.schema.DispatchTask;
+import io.ax.schema.RetryRecord;
+import io.ax.schema.StateChange;
+
+/**
+ * One thing a {@link Decision} asks the adapter to do, in order. Each is self-contained (it names its task), so
+ * effects of many decisions could be applied as one batch.
+ */
+public sealed interface Effect {
+    /** Set a timer, durably (the timer index) and in the wheel when it is near. */
+    record SetTimer(String taskId, long dueAtMs, int priority, TimerKind kind) implements Effect {
+    }
+
+    /** Give up a timer that must not take effect; whenever it still fires, it fires stale. */
+    record UnsetTimer(String taskId, long dueAtMs, TimerKind kind) implements Effect {
+    }
+
+    /** Write a RUN or CANCEL record to the dispatch topic. */
+    record Dispatch(DispatchTask task) implements Effect {
+    }
+
+    /** Write a state change to the state topic. */
+    record Event(StateChange change) implements Effect {
+    }
+
+    /** Write the RETRY_WAITING log record the next attempt is timed from. */
+    record Retry(String taskId, RetryRecord record) implements Effect {
+    }
+
+    /** Write a failed execution to the dead-letter topic. */
+    record DeadLetter(io.ax.schema.DeadLetter letter) implements Effect {
+    }
+}

@@ -1,0 +1,95 @@
+package io.ax.app.internal.core;
+
+import io.ax.app.internal.timer.TimerKind;
+import io.ax.schema.StoredExecution;
+import io.ax.schema.StoredTask;
+import io.ax.schema.TaskState;
+import java.util.Optional;
+
+/**
+ * A timer of the task came due:
+ * <ul>
+ *   <li>OCCURRENCE: PENDING → TRIGGERED, and a periodic task's next occurrence is timed;</li>
+ *   <li>RETRY: RETRY_WAITING → TRIGGERED with attempt + 1 and the same executionId;</li>
+ *   <li>TIMEOUT: a silent execution → TIMED_OUT ({@link TimeOutSilentExecution});</li>
+ *   <li>PURGE: a finished task's retention ended: it leaves the store.</li>
+ * </ul>
+ * A timer that no longer matches its task (cancelled, replaced, moved, finished) is a stale copy: nothing
+ * happens. Overlap policy: when a periodic occurrence comes due while the previous execution is still in flight,
+ * the new one is SKIPPED.
+ */
+final class FireTimer {
+    private FireTimer() {
+    }
+
+    static Decision decide(Step step, StoredTask task, Input.TimerFired timer) {
+        return switch (timer.kind()) {
+            case OCCURRENCE -> fireOccurrence(step, task, timer.dueAtMs());
+            case RETRY -> fireRetry(step, task, timer.dueAtMs());
+            case TIMEOUT -> TimeOutSilentExecution.decide(step, task, timer.dueAtMs());
+            case PURGE -> purge(step, task, timer.dueAtMs());
+        };
+    }
+
+    private static Decision fireOccurrence(Step step, StoredTask task, long dueAtMs) {
+        if (task.getNextDueAtMs() == null || task.getNextDueAtMs() != dueAtMs) {
+            return step.unchanged();
+        }
+        long nowMs = step.nowMs();
+        String executionId = ExecutionIds.of(task.getTaskId(), task.getIncarnation(), dueAtMs);
+        StoredExecution previous = task.getExecution();
+        if (previous != null && StateMachine.isInFlight(previous.getState())) {
+            step.skipped(task, executionId, dueAtMs, "overlap: previous execution " + previous.getExecutionId()
+                    + " is still " + previous.getState());
+        } else {
+            StoredExecution execution = StoredExecution.newBuilder()
+                    .setExecutionId(executionId)
+                    .setAttempt(1)
+                    .setState(TaskState.PENDING)
+                    .setDueAtMs(dueAtMs)
+                    .setFiredAtMs(nowMs)
+                    .setLastSignMs(nowMs)
+                    .build();
+            task.setExecution(Attempts.dispatch(step, task, execution, TaskState.PENDING, null));
+        }
+        // The task is this decision's own decoded copy: changed in place, saved once.
+        task.setOccurrences(task.getOccurrences() + 1);
+        task.setNextDueAtMs(null);
+        maybeTimeNextOccurrence(step, task, dueAtMs);
+        return step.save(task);
+    }
+
+    private static Decision fireRetry(Step step, StoredTask task, long dueAtMs) {
+        StoredExecution execution = task.getExecution();
+        if (execution == null || execution.getState() != TaskState.RETRY_WAITING || execution.getRetryAtMs() == null
+                || execution.getRetryAtMs() != dueAtMs) {
+            return step.unchanged();
+        }
+        StoredExecution next = StoredExecution.newBuilder(execution).setAttempt(execution.getAttempt() + 1).build();
+        String reason = "retry " + execution.getAttempt() + " of " + task.getRequest().getMaxRetries();
+        return step.saveExecution(task, Attempts.dispatch(step, task, next, TaskState.RETRY_WAITING, reason));
+    }
+
+    private static Decision purge(Step step, StoredTask task, long purgeAtMs) {
+        if (task.getPurgeAtMs() == null || task.getPurgeAtMs() != purgeAtMs || Liveness.isLive(task)) {
+            return step.unchanged();
+        }
+        return step.delete();
+    }
+
+    private static void maybeTimeNextOccurrence(Step step, StoredTask task, long dueAtMs) {
+        Optional<Occurrences.Next> next = Occurrences.next(task.getRequest(), dueAtMs, step.nowMs());
+        if (next.isEmpty()) {
+            return;
+        }
+        long nextDueMs = next.get().dueAtMs();
+        long skipped = next.get().skipped();
+        task.setNextDueAtMs(nextDueMs);
+        if (skipped > 0) {
+            task.setOccurrences(task.getOccurrences() + skipped);
+        }
+        step.setTimer(nextDueMs, task.getRequest().getPriority(), TimerKind.OCCURRENCE);
+        step.pending(task, ExecutionIds.of(task.getTaskId(), task.getIncarnation(), nextDueMs), nextDueMs,
+                skipped > 0 ? skipped + " occurrence(s) missed while late (misfire: fire once, then resume)" : null);
+    }
+}

@@ -1,0 +1,46 @@
+package io.ax.app.internal.core;
+
+import io.ax.app.internal.timer.TimerKind;
+import io.ax.schema.CancelRequest;
+import io.ax.schema.ExecutionReport;
+import io.ax.schema.ReplayRequest;
+import io.ax.schema.RetryRecord;
+import io.ax.schema.ScheduleRequest;
+import io.ax.schema.SourceRecord;
+
+/**
+ * What {@link Rules#decide} decides about: one decoded input record about a task, or one of its timers coming
+ * due. Inputs from topics carry where they were read ({@code source}), for IGNORED and REJECTED events.
+ */
+public sealed interface Input {
+    String taskId();
+
+    /** Where the input was read; null for a timer. */
+    SourceRecord source();
+
+    /** A schedule request, with the timestamp of its record (a delay counts from it). */
+    record Schedule(String taskId, ScheduleRequest request, long recordTimestampMs, SourceRecord source) implements Input {
+    }
+
+    record Cancel(String taskId, CancelRequest request, SourceRecord source) implements Input {
+    }
+
+    record Replay(String taskId, ReplayRequest request, SourceRecord source) implements Input {
+    }
+
+    /** A worker's report on an execution. */
+    record Report(String taskId, ExecutionReport report, SourceRecord source) implements Input {
+    }
+
+    /** The RETRY_WAITING log read back from the retry topic. */
+    record RetryLogged(String taskId, RetryRecord retry, SourceRecord source) implements Input {
+    }
+
+    /** A timer of the task came due (it may be stale: the task moved on since it was set). */
+    record TimerFired(String taskId, TimerKind kind, long dueAtMs) implements Input {
+        @Override
+        public SourceRecord source() {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package io.ax.app.internal.core;
+
+import io.ax.InvalidRequestException;
+import io.ax.schema.StoredTask;
+
+/**
+ * The scheduler's rules as one pure function: given the stored task (or null), one input and the clock reading,
+ * the {@link Decision}: what becomes of the task and the ordered effects (timers, dispatches, state events, retry
+ * and dead-letter records). No I/O, no clock, no Kafka: the adapter reads the task, calls {@link #decide} and
+ * applies the decision. Each input kind is handled by one transition class named for it.
+ *
+ * <p>An input that breaks a rule is answered with a REJECTED event. A transition the state table forbids is a bug
+ * in the rules: with {@code strict} settings (tests) it throws; otherwise the input is answered IGNORED with the
+ * reason and changes nothing.
+ *
+ * <p>The stored task passed in is the caller's own decoded copy: a decision may change it in place and return it.
+ */
+public final class Rules {
+    private final RuleSettings settings;
+
+    public Rules(RuleSettings settings) {
+        this.settings = settings;
+    }
+
+    public Decision decide(StoredTask current, Input input, long nowMs) {
+        try {
+            return route(new Step(input.taskId(), nowMs, settings), current, input);
+        } catch (InvalidRequestException e) {
+            return reject(input, e.getMessage(), nowMs);
+        } catch (IllegalTransitionException e) {
+            if (settings.strict()) {
+                throw e;
+            }
+            Step ignored = new Step(input.taskId(), nowMs, settings);
+            ignored.ignored(current, null, null, "input ignored: the rules tried an " + e.getMessage(), input.source());
+            return ignored.unchanged();
+        }
+    }
+
+    /** The answer to an input that could not be decoded at all, or broke a rule. */
+    public Decision reject(Input input, String reason, long nowMs) {
+        Step rejected = new Step(input.taskId(), nowMs, settings);
+        rejected.rejected(reason, input.source());
+        return rejected.unchanged();
+    }
+
+    /** The answer to a record that could not be decoded into an input, keyed {@code key} (maybe invalid or null). */
+    public Decision reject(String key, String reason, io.ax.schema.SourceRecord source, long nowMs) {
+        Step rejected = new Step(key, nowMs, settings);
+        rejected.rejected(reason, source);
+        return rejected.unchanged();
+    }
+
+    private static Decision route(Step step, StoredTask current, Input input) {
+        if (input instanceof Input.TimerFired timer) {
+            return current == null ? step.unchanged() : FireTimer.decide(step, current, timer);
+        }
+        if (input instanceof Input.Report report) {
+            return ApplyExecutionReport.decide(step, current, report);
+        }
+        if (input instanceof Input.Schedule schedule) {
+            return AcceptScheduleRequest.decide(step, current, schedule);
+        }
+        if (input instanceof Input.Cancel cancel) {
+            return CancelTask.decide(step, current, cancel);
+        }
+        if (input instanceof Input.Replay replay) {
+            return ReplayTask.decide(step, current, replay);
+        }
+        return ApplyRetryRecord.decide(step, current, (Input.RetryLogged) input);
+    }
+}

@@ -1,0 +1,157 @@
+package io.ax.app.internal.core;
+
+import io.ax.app.internal.timer.TimerKind;
+import io.ax.schema.DispatchTask;
+import io.ax.schema.RetryRecord;
+import io.ax.schema.SourceRecord;
+import io.ax.schema.StateChange;
+import io.ax.schema.StoredExecution;
+import io.ax.schema.StoredTask;
+import io.ax.schema.TaskState;
+import io.ax.validation.Quote;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One decision in the making: the task it concerns, the clock reading it is made at, the settings, and the
+ * effects collected so far, in order. The transitions write their outcome here; {@link #save}, {@link #unchanged}
+ * and {@link #delete} close it into a {@link Decision}. State events are checked against the {@link StateMachine}
+ * as they are written. Not thread-safe; one per input.
+ */
+final class Step {
+    /** Longest reason a rejection carries. */
+    static final int MAX_REJECTION_CHARS = 2000;
+
+    private final String taskId;
+    private final long nowMs;
+    private final RuleSettings settings;
+    private final List<Effect> effects = new ArrayList<>();
+
+    Step(String taskId, long nowMs, RuleSettings settings) {
+        this.taskId = taskId;
+        this.nowMs = nowMs;
+        this.settings = settings;
+    }
+
+    String taskId() {
+        return taskId;
+    }
+
+    long nowMs() {
+        return nowMs;
+    }
+
+    RuleSettings settings() {
+        return settings;
+    }
+
+    /** The execution timeout in force for {@code task}, ms. */
+    long timeoutMs(StoredTask task) {
+        Long timeoutMs = task.getRequest().getTimeoutMs();
+        return timeoutMs != null ? timeoutMs : settings.defaultTimeoutMs();
+    }
+
+    // ---- effects ----
+
+    void setTimer(long dueAtMs, int priority, TimerKind kind) {
+        effects.add(new Effect.SetTimer(taskId, dueAtMs, priority, kind));
+    }
+
+    void unsetTimer(long dueAtMs, TimerKind kind) {
+        effects.add(new Effect.UnsetTimer(taskId, dueAtMs, kind));
+    }
+
+    void dispatch(DispatchTask task) {
+        effects.add(new Effect.Dispatch(task));
+    }
+
+    void retry(RetryRecord record) {
+        effects.add(new Effect.Retry(taskId, record));
+    }
+
+    void deadLetter(io.ax.schema.DeadLetter letter) {
+        effects.add(new Effect.DeadLetter(letter));
+    }
+
+    // ---- state events ----
+
+    /** A new execution is pending (its timer is set). */
+    void pending(StoredTask task, String executionId, long dueAtMs, String reason) {
+        event(base(task).setExecutionId(executionId).setAttempt(1).setTo(TaskState.PENDING).setDueAtMs(dueAtMs)
+                .setReason(reason).build());
+    }
+
+    /** A pending occurrence that never fired ends (cancelled or replaced). */
+    void pendingEnded(StoredTask task, String executionId, long dueAtMs, TaskState to, String reason) {
+        StateMachine.requireLegal(TaskState.PENDING, to);
+        event(base(task).setExecutionId(executionId).setAttempt(1).setFrom(TaskState.PENDING.name()).setTo(to)
+                .setDueAtMs(dueAtMs).setReason(reason).build());
+    }
+
+    /** The fired execution moves from {@code from} to its current state. */
+    void transition(StoredTask task, StoredExecution execution, TaskState from, String reason) {
+        StateMachine.requireLegal(from, execution.getState());
+        event(base(task).setExecutionId(execution.getExecutionId()).setAttempt(execution.getAttempt())
+                .setFrom(from == null ? null : from.name()).setTo(execution.getState()).setDueAtMs(execution.getDueAtMs())
+                .setReason(reason).build());
+    }
+
+    /** An occurrence of a periodic task that will not run. */
+    void skipped(StoredTask task, String executionId, long dueAtMs, String reason) {
+        event(base(task).setExecutionId(executionId).setTo(TaskState.SKIPPED).setDueAtMs(dueAtMs).setReason(reason).build());
+    }
+
+    /** Input that changes nothing: a duplicate request, a cancel of an unknown task, a stale report. */
+    void ignored(StoredTask task, String executionId, Integer attempt, String reason, SourceRecord source) {
+        StateChange.Builder change = task != null ? base(task) : StateChange.newBuilder().setTaskId(taskId).setAtMs(nowMs);
+        event(change.setExecutionId(executionId).setAttempt(attempt).setTo(TaskState.IGNORED).setReason(reason)
+                .setSource(source).build());
+    }
+
+    /**
+     * Input that could not be decoded or broke a rule. Both the key and the reason come from the input: an invalid
+     * key is named by a short stand-in, a reason is cut to a bound.
+     */
+    void rejected(String reason, SourceRecord source) {
+        event(StateChange.newBuilder().setTaskId(Quote.key(taskId)).setTo(TaskState.REJECTED).setAtMs(nowMs)
+                .setReason(Quote.truncate(reason, MAX_REJECTION_CHARS)).setSource(source).build());
+    }
+
+    private StateChange.Builder base(StoredTask task) {
+        return StateChange.newBuilder().setTaskId(task.getTaskId()).setJobType(task.getRequest().getJobType()).setAtMs(nowMs);
+    }
+
+    private void event(StateChange change) {
+        effects.add(new Effect.Event(change));
+    }
+
+    // ---- outcomes ----
+
+    /**
+     * Stores {@code task}. One that has nothing left ahead of it is marked finished here and gets its purge timer
+     * ({@code ax.retention.ms} later): until then it stays readable and keeps deduplicating its taskId.
+     */
+    Decision save(StoredTask task) {
+        if (task.getFinishedAtMs() == null && !Liveness.isLive(task)) {
+            long purgeAtMs = nowMs + settings.retentionMs();
+            task.setFinishedAtMs(nowMs);
+            task.setPurgeAtMs(purgeAtMs);
+            setTimer(purgeAtMs, 0, TimerKind.PURGE);
+        }
+        return new Decision(taskId, Decision.Store.SAVE, task, List.copyOf(effects));
+    }
+
+    /** Sets the task's execution (in place: the task is this decision's own copy) and stores it. */
+    Decision saveExecution(StoredTask task, StoredExecution execution) {
+        task.setExecution(execution);
+        return save(task);
+    }
+
+    Decision unchanged() {
+        return new Decision(taskId, Decision.Store.UNCHANGED, null, List.copyOf(effects));
+    }
+
+    Decision delete() {
+        return new Decision(taskId, Decision.Store.DELETE, null, List.copyOf(effects));
+    }
+}

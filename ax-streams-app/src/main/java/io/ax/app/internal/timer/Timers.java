@@ -1,0 +1,184 @@
+package io.ax.app.internal.timer;
+
+import java.util.Comparator;
+import java.util.PriorityQueue;
+import java.util.function.Consumer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+
+/**
+ * One partition's timers: the durable {@link TimerIndex} with the in-memory {@link TimingWheel} in front
+ * of it as a cache of the near horizon. Not thread-safe (one stream task owns it).
+ *
+ * <p>Invariant: every index key up to and including {@code watermark} is in the wheel (or has fired);
+ * keys after it are only in the index, and a refill loads them in key order once they come within the
+ * wheel's horizon. Scans start at the watermark, never at the beginning, so their cost does not grow with
+ * the timers already fired (whose deleted keys lie below it); and no key is deleted ahead of the watermark
+ * ({@link #unset}), so they do not walk over deleted keys either. {@code nextUnloadedDueMs} is a lower bound
+ * of the due times after the watermark, so an idle tick costs no RocksDB access at all.
+ *
+ * <p>Losing the wheel loses nothing: {@link #rebuild(long)} reloads it from the index.
+ */
+public final class Timers {
+    private final TimerIndex index;
+    private final TimingWheel wheel;
+    private final int maxWheelTimers;
+    private final long dispatchAheadMs;
+    /** Due timers kept aside, unfired, until the inputs that could change their outcome are read; see {@link #hold}. */
+    private final PriorityQueue<WheelTimer> held = new PriorityQueue<>(Comparator.comparingLong(WheelTimer::dueAtMs));
+    private long earliestSetFireMs = Long.MAX_VALUE;
+    private Bytes watermark;
+    private long nextUnloadedDueMs;
+
+    /**
+     * @param maxWheelTimers refills stop when the wheel holds this many timers, bounding memory when a
+     *                       huge number are due at once
+     */
+    /**
+     * @param dispatchAheadMs OCCURRENCE and RETRY timers fire this much before they are due (opt-in dispatch-ahead
+     *                        mode; 0 = never before due). TIMEOUT and PURGE timers always fire at their due time.
+     */
+    public Timers(TimerIndex index, TimingWheel wheel, int maxWheelTimers, long dispatchAheadMs) {
+        this.index = index;
+        this.wheel = wheel;
+        this.maxWheelTimers = maxWheelTimers;
+        this.dispatchAheadMs = dispatchAheadMs;
+    }
+
+    private WheelTimer wheelTimer(long dueAtMs, int priority, String taskId, TimerKind kind) {
+        return new WheelTimer(fireAtMs(dueAtMs, kind), dueAtMs, priority, taskId, kind);
+    }
+
+    private long fireAtMs(long dueAtMs, TimerKind kind) {
+        boolean dispatches = kind == TimerKind.OCCURRENCE || kind == TimerKind.RETRY;
+        return dispatches ? dueAtMs - dispatchAheadMs : dueAtMs;
+    }
+
+    /** Forgets the wheel and starts again from the index (on task assignment). */
+    public void rebuild(long nowMs) {
+        wheel.clear(nowMs);
+        held.clear();
+        watermark = null;
+        nextUnloadedDueMs = Long.MIN_VALUE;
+    }
+
+    /** Sets a timer, durably. */
+    public void set(long dueAtMs, int priority, String taskId, TimerKind kind) {
+        Bytes key = TimerIndex.key(dueAtMs, taskId, kind);
+        index.put(key, priority);
+        WheelTimer timer = wheelTimer(dueAtMs, priority, taskId, kind);
+        earliestSetFireMs = Math.min(earliestSetFireMs, timer.fireAtMs());
+        if (watermark != null && key.compareTo(watermark) <= 0) {
+            // Within the loaded window (so within the horizon): the wheel must hold it too.
+            if (!wheel.add(timer)) {
+                throw new IllegalStateException("timer inside the loaded window is beyond the wheel horizon: " + dueAtMs);
+            }
+        } else {
+            nextUnloadedDueMs = Math.min(nextUnloadedDueMs, dueAtMs);
+        }
+    }
+
+    /**
+     * Gives up a timer that must not take effect (its execution finished, its task was cancelled). The caller has
+     * already changed the task so that the timer no longer matches it: whenever the timer fires, it fires stale
+     * and is ignored. Within the loaded window it leaves the index and the wheel at once. Ahead of the watermark
+     * the key is left in the index until its due time, when it loads, fires stale and is deleted like every
+     * fired timer: a deleted key ahead of the watermark would be walked over, one by one, by every later refill
+     * scan (a RocksDB iterator skips tombstones to reach the next live key), so timers given up minutes ahead
+     * would make each refill cost O(timers given up lately).
+     */
+    public void unset(long dueAtMs, String taskId, TimerKind kind) {
+        Bytes key = TimerIndex.key(dueAtMs, taskId, kind);
+        if (watermark != null && key.compareTo(watermark) <= 0) {
+            index.delete(key);
+            wheel.remove(fireAtMs(dueAtMs, kind), dueAtMs, taskId, kind);
+        }
+    }
+
+    /** Removes a fired timer from the index. */
+    public void fired(WheelTimer timer) {
+        index.delete(TimerIndex.key(timer.dueAtMs(), timer.taskId(), timer.kind()));
+    }
+
+    /**
+     * Loads what came within the horizon, then fires through {@code handler} the timers due by
+     * {@code nowMs}, at most {@code limit}. The handler calls {@link #fired} for each, current or stale.
+     */
+    public int fireDue(long nowMs, Consumer<WheelTimer> handler, int limit) {
+        refill();
+        return wheel.poll(nowMs, handler, limit);
+    }
+
+    /**
+     * Keeps a due timer aside instead of firing it: its outcome could still change by input not read yet (see
+     * {@link io.ax.app.internal.inputs.InputWatermarks}). Its index key stays, so a rebuild finds it again; a
+     * timer given up meanwhile ({@link #unset}) fires stale when released, like any other.
+     */
+    public void hold(WheelTimer timer) {
+        held.add(timer);
+    }
+
+    /** Fires, through {@code handler}, the held timers due by {@code upToMs}, earliest first, at most {@code limit}. */
+    public int fireHeld(long upToMs, Consumer<WheelTimer> handler, int limit) {
+        int fired = 0;
+        while (fired < limit && !held.isEmpty() && held.peek().dueAtMs() <= upToMs) {
+            handler.accept(held.poll());
+            fired++;
+        }
+        return fired;
+    }
+
+    /**
+     * The earliest time a timer of this partition can fire: from the wheel, or a timer in the index that a refill
+     * has yet to load. Never later than the true next fire time; it may be earlier (then a punctuation finds
+     * nothing to do). {@code Long.MAX_VALUE}: no timer at all.
+     */
+    public long nextFireMs() {
+        if (!held.isEmpty()) {
+            return Long.MIN_VALUE; // released as soon as the inputs are read: look again at the next tick
+        }
+        long unloadedMs = nextUnloadedDueMs == Long.MIN_VALUE ? Long.MIN_VALUE : nextUnloadedDueMs - dispatchAheadMs;
+        return Math.min(wheel.nextFireMs(), unloadedMs);
+    }
+
+    /** Forgets the timers set so far (for {@link #takeEarliestSetFireMs}), once the caller took {@link #nextFireMs} into account. */
+    public void forgetTimersSet() {
+        earliestSetFireMs = Long.MAX_VALUE;
+    }
+
+    /**
+     * The earliest fire time among timers set since the last call (or since {@link #forgetTimersSet}), then forgets
+     * them: lets a caller lower its wake-up time after each record without scanning the wheel.
+     */
+    public long takeEarliestSetFireMs() {
+        long earliest = earliestSetFireMs;
+        earliestSetFireMs = Long.MAX_VALUE;
+        return earliest;
+    }
+
+    private void refill() {
+        long horizonMs = wheel.horizonMs();
+        if (nextUnloadedDueMs > horizonMs || wheel.size() + held.size() >= maxWheelTimers) {
+            return;
+        }
+        long nextDue = Long.MAX_VALUE;
+        try (KeyValueIterator<Bytes, byte[]> timers = index.from(watermark)) {
+            while (timers.hasNext()) {
+                KeyValue<Bytes, byte[]> timer = timers.next();
+                if (watermark != null && timer.key.compareTo(watermark) <= 0) {
+                    continue;
+                }
+                long dueAtMs = TimerIndex.dueAtMs(timer.key);
+                if (dueAtMs > horizonMs || wheel.size() + held.size() >= maxWheelTimers) {
+                    nextDue = dueAtMs;
+                    break;
+                }
+                wheel.add(wheelTimer(dueAtMs, TimerIndex.priority(timer.value), TimerIndex.taskId(timer.key),
+                        TimerIndex.kind(timer.key)));
+                watermark = timer.key;
+            }
+        }
+        nextUnloadedDueMs = nextDue;
+    }
+}

@@ -1,0 +1,179 @@
+package io.ax.app.internal.timer;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * A hashed timing wheel for the timers of the near horizon. Pure, Kafka-free, single-threaded:
+ * <b>not thread-safe</b>.
+ *
+ * <p>Time is cut into ticks of {@code tickMs}; a timer due at {@code dueAtMs} belongs to tick
+ * {@code ceil(dueAtMs / tickMs)} (rounded <em>up</em>, so it never fires early) and lives in slot
+ * {@code tick & (wheelSize - 1)}. The wheel only admits timers whose tick lies in
+ * {@code [currentTick, currentTick + wheelSize)}, so each slot holds timers of exactly one tick and needs
+ * no round counters; later timers stay in the durable index until a refill loads them.
+ *
+ * <p>Worked example, tick 10 ms, 8 slots, currentTick 100 (time 1000 ms): a timer due at 1003 ms has tick
+ * 101 and goes to slot 101 &amp; 7 = 5; {@code poll(1009)} (tick 100) fires nothing, {@code poll(1010)}
+ * (tick 101) fires it. The horizon is tick 107, i.e. due times up to 1070 ms; a timer due at 1071 ms (tick
+ * 108) is refused. A timer due before the current tick (overdue) goes to the current slot and fires on
+ * the next poll.
+ *
+ * <p>Ordering: ticks fire in order; within a tick, higher priority first, otherwise insertion order.
+ * Timers of the same tick are not ordered by their exact due millisecond.
+ *
+ * <p>{@link #poll} fires at most {@code limit} timers, so one crowded tick cannot starve the caller; the
+ * rest fire on the next poll. Its cost is bounded by the timers fired plus at most {@code wheelSize}
+ * empty slots, whatever the number of timers held.
+ */
+public final class TimingWheel {
+    private static final Comparator<WheelTimer> HIGHEST_PRIORITY_FIRST =
+            Comparator.comparingInt(WheelTimer::priority).reversed();
+
+    private final long tickMs;
+    private final int mask;
+    private final List<List<WheelTimer>> slots;
+    private long currentTick;
+    private int size;
+
+    /**
+     * @param tickMs    length of a tick, ms (>= 1)
+     * @param wheelSize number of slots, a power of two
+     * @param startMs   the wheel's start time; ticks before it count as already passed
+     */
+    public TimingWheel(long tickMs, int wheelSize, long startMs) {
+        if (tickMs < 1) {
+            throw new IllegalArgumentException("tickMs must be >= 1: " + tickMs);
+        }
+        if (wheelSize < 2 || Integer.bitCount(wheelSize) != 1) {
+            throw new IllegalArgumentException("wheelSize must be a power of two >= 2: " + wheelSize);
+        }
+        this.tickMs = tickMs;
+        this.mask = wheelSize - 1;
+        this.slots = new ArrayList<>(wheelSize);
+        for (int i = 0; i < wheelSize; i++) {
+            slots.add(new ArrayList<>());
+        }
+        this.currentTick = Math.floorDiv(startMs, tickMs);
+    }
+
+    /** The latest due time the wheel admits now (inclusive), ms. Grows as the wheel turns. */
+    public long horizonMs() {
+        return (currentTick + mask) * tickMs;
+    }
+
+    /**
+     * When the earliest timer held can fire: the start of its tick (at or after the current one), or
+     * {@code Long.MAX_VALUE} when the wheel is empty. Scans at most {@code wheelSize} slots.
+     */
+    public long nextFireMs() {
+        if (size == 0) {
+            return Long.MAX_VALUE;
+        }
+        for (long tick = currentTick; tick <= currentTick + mask; tick++) {
+            if (!slots.get(slotOf(tick)).isEmpty()) {
+                return tick * tickMs;
+            }
+        }
+        throw new IllegalStateException("wheel holds " + size + " timers in no slot");
+    }
+
+    /** Timers held. */
+    public int size() {
+        return size;
+    }
+
+    /**
+     * Adds a timer if it lies within the horizon.
+     *
+     * @return false if {@code fireAtMs > horizonMs()}: the caller keeps it elsewhere and adds it later
+     */
+    public boolean add(WheelTimer timer) {
+        long tick = tickOf(timer.fireAtMs());
+        if (tick > currentTick + mask) {
+            return false;
+        }
+        slots.get(slotOf(Math.max(tick, currentTick))).add(timer);
+        size++;
+        return true;
+    }
+
+    /**
+     * Fires, through {@code handler}, timers whose tick has been reached by {@code nowMs}: every fired timer
+     * has {@code fireAtMs <= nowMs}. Time going backwards fires nothing.
+     *
+     * @param limit the most timers to fire in this call
+     * @return the number fired
+     */
+    public int poll(long nowMs, Consumer<WheelTimer> handler, int limit) {
+        long nowTick = Math.floorDiv(nowMs, tickMs);
+        int fired = 0;
+        while (currentTick <= nowTick && fired < limit) {
+            if (size == 0) {
+                currentTick = nowTick + 1;
+                break;
+            }
+            List<WheelTimer> slot = slots.get(slotOf(currentTick));
+            fired += fireSlot(slot, handler, limit - fired);
+            if (!slot.isEmpty()) {
+                break;
+            }
+            currentTick++;
+        }
+        return fired;
+    }
+
+    private int fireSlot(List<WheelTimer> slot, Consumer<WheelTimer> handler, int limit) {
+        if (slot.isEmpty()) {
+            return 0;
+        }
+        slot.sort(HIGHEST_PRIORITY_FIRST);
+        int n = Math.min(limit, slot.size());
+        List<WheelTimer> due = new ArrayList<>(slot.subList(0, n));
+        slot.subList(0, n).clear();
+        size -= n;
+        due.forEach(handler);
+        return n;
+    }
+
+    /**
+     * Removes one held timer with these due time, task and kind (any priority), if the wheel holds one: a timer
+     * still held sits in the slot of its tick, or of the current tick when it was added overdue.
+     *
+     * @return whether one was removed
+     */
+    public boolean remove(long fireAtMs, long dueAtMs, String taskId, TimerKind kind) {
+        long tick = tickOf(fireAtMs);
+        if (tick > currentTick + mask) {
+            return false;
+        }
+        List<WheelTimer> slot = slots.get(slotOf(Math.max(tick, currentTick)));
+        for (Iterator<WheelTimer> it = slot.iterator(); it.hasNext(); ) {
+            WheelTimer timer = it.next();
+            if (timer.dueAtMs() == dueAtMs && timer.kind() == kind && timer.taskId().equals(taskId)) {
+                it.remove();
+                size--;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Drops every timer; the next poll starts from {@code startMs}. */
+    public void clear(long startMs) {
+        slots.forEach(List::clear);
+        size = 0;
+        currentTick = Math.floorDiv(startMs, tickMs);
+    }
+
+    private long tickOf(long dueAtMs) {
+        return Math.floorDiv(dueAtMs + tickMs - 1, tickMs);
+    }
+
+    private int slotOf(long tick) {
+        return (int) (tick & mask);
+    }
+}

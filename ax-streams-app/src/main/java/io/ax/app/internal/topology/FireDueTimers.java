@@ -1,0 +1,65 @@
+package io.ax.app.internal.topology;
+
+import io.ax.app.internal.core.Input;
+import io.ax.app.internal.core.Rules;
+import io.ax.app.internal.inputs.InputWatermarks;
+import io.ax.app.internal.store.TaskStore;
+import io.ax.app.internal.timer.TimerKind;
+import io.ax.app.internal.timer.Timers;
+import io.ax.app.internal.timer.WheelTimer;
+import org.apache.kafka.streams.processor.Punctuator;
+
+/**
+ * The wall-clock punctuator. Each run hands the rules the timers due by now, at most {@code ax.fire.batch.max},
+ * highest priority first, each decision applied in the stream task's exactly-once transaction.
+ *
+ * <p>Never early: the wheel hands out only timers whose tick the clock has reached, and ticks round due times
+ * up. Decisions follow the log: a timer is handed over only once its inputs are read up to its time
+ * ({@link InputWatermarks}): occurrences, retries and purges wait for the requests (a cancel acknowledged
+ * before the due time wins); timeouts also wait for the reports (a report acknowledged before the deadline
+ * wins), held aside meanwhile so the fires behind them are not held up.
+ */
+final class FireDueTimers implements Punctuator {
+    /** Index of the requests topic in the {@link InputWatermarks} given to the constructor. */
+    static final int REQUESTS = 0;
+    /** Index of the results topic in the {@link InputWatermarks} given to the constructor. */
+    static final int RESULTS = 1;
+
+    private final Rules rules;
+    private final TaskStore tasks;
+    private final Timers timers;
+    private final ApplyDecisions decisions;
+    private final InputWatermarks inputs;
+    private final int fireBatchMax;
+
+    FireDueTimers(Rules rules, TaskStore tasks, Timers timers, ApplyDecisions decisions, InputWatermarks inputs, int fireBatchMax) {
+        this.rules = rules;
+        this.tasks = tasks;
+        this.timers = timers;
+        this.decisions = decisions;
+        this.inputs = inputs;
+        this.fireBatchMax = fireBatchMax;
+    }
+
+    @Override
+    public void punctuate(long wallClockMs) {
+        long firesUpToMs = inputs.readUpToMs(REQUESTS, wallClockMs);
+        long timeoutsUpToMs = Math.min(firesUpToMs, inputs.readUpToMs(RESULTS, wallClockMs));
+        int limit = fireBatchMax - timers.fireHeld(timeoutsUpToMs, timer -> fire(timer, wallClockMs), fireBatchMax);
+        timers.fireDue(firesUpToMs, timer -> fireOrHold(timer, timeoutsUpToMs, wallClockMs), limit);
+    }
+
+    private void fireOrHold(WheelTimer timer, long timeoutsUpToMs, long nowMs) {
+        if (timer.kind() == TimerKind.TIMEOUT && timer.dueAtMs() > timeoutsUpToMs) {
+            timers.hold(timer);
+            return;
+        }
+        fire(timer, nowMs);
+    }
+
+    private void fire(WheelTimer timer, long nowMs) {
+        timers.fired(timer);
+        decisions.apply(rules.decide(tasks.get(timer.taskId()), new Input.TimerFired(timer.taskId(), timer.kind(), timer.dueAtMs()),
+                nowMs), nowMs);
+    }
+}
