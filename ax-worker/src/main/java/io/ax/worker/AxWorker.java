@@ -357,9 +357,20 @@ public final class AxWorker implements AutoCloseable {
                     heartbeats, clock, sleeper);
             int threads = laneLimits.values().stream().mapToInt(Integer::intValue).sum();
             ExecutorService handlerThreads = Executors.newFixedThreadPool(threads, threadsNamed("ax-handler-" + id + "-"));
-            WorkerParts parts = new WorkerParts(dispatches, results, topics, runner, reports, sink, heartbeats,
-                    handlerThreads, laneLimits, new BacklogLimits(maxWaitingPerJobType, maxOverflow), failUnknownJobTypes,
-                    clock);
+            WorkerParts parts = WorkerParts.builder()
+                    .consumer(dispatches)
+                    .producer(results)
+                    .topics(topics)
+                    .runner(runner)
+                    .reports(reports)
+                    .sink(sink)
+                    .heartbeats(heartbeats)
+                    .handlerThreads(handlerThreads)
+                    .limits(laneLimits)
+                    .backlogLimits(new BacklogLimits(maxWaitingPerJobType, maxOverflow))
+                    .failUnknownJobTypes(failUnknownJobTypes)
+                    .clock(clock)
+                    .build();
             return new AxWorker(id, new DispatchLoop(parts, POLL_TIMEOUT));
         }
 
