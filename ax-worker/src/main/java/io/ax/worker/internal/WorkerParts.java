@@ -2,6 +2,7 @@ package io.ax.worker.internal;
 
 import io.ax.AxTopics;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
@@ -15,7 +16,7 @@ import org.apache.kafka.clients.producer.Producer;
 public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, byte[]> producer, AxTopics topics,
                           ExecutionRunner runner, Reports reports, ReportSink sink, Heartbeats heartbeats,
                           ExecutorService handlerThreads, Map<String, Integer> limits, BacklogLimits backlogLimits,
-                          boolean failUnknownJobTypes, Clock clock) {
+                          boolean failUnknownJobTypes, Clock clock, Duration commitTimeout) {
     public WorkerParts {
         Objects.requireNonNull(consumer, "consumer");
         Objects.requireNonNull(producer, "producer");
@@ -28,6 +29,7 @@ public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, by
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(backlogLimits, "backlogLimits");
         Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(commitTimeout, "commitTimeout");
     }
 
     public static Builder builder() {
@@ -48,6 +50,7 @@ public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, by
         private BacklogLimits backlogLimits;
         private boolean failUnknownJobTypes;
         private Clock clock;
+        private Duration commitTimeout;
 
         private Builder() {
         }
@@ -113,10 +116,16 @@ public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, by
             return this;
         }
 
+        /** How long one offset commit may hold the loop ({@link Committer}). */
+        public Builder commitTimeout(Duration commitTimeout) {
+            this.commitTimeout = commitTimeout;
+            return this;
+        }
+
         /** @throws NullPointerException naming the first part not given */
         public WorkerParts build() {
             return new WorkerParts(consumer, producer, topics, runner, reports, sink, heartbeats, handlerThreads, limits,
-                    backlogLimits, failUnknownJobTypes, clock);
+                    backlogLimits, failUnknownJobTypes, clock, commitTimeout);
         }
     }
 }
