@@ -67,6 +67,8 @@ public final class AxWorker implements AutoCloseable {
     private static final Duration DEFAULT_GRACE = Duration.ofSeconds(30);
     private static final Duration INTERRUPTED_HANDLERS_GRACE = Duration.ofSeconds(5);
     private static final Duration POLL_TIMEOUT = Duration.ofSeconds(1);
+    private static final Duration DEFAULT_COMMIT_TIMEOUT = Duration.ofSeconds(2);
+    private static final Duration MAX_COMMIT_TIMEOUT = Duration.ofSeconds(60);
 
     private enum State { CREATED, RUNNING, CLOSED }
 
@@ -186,6 +188,7 @@ public final class AxWorker implements AutoCloseable {
         private int maxWaitingPerJobType = 100;
         private int maxOverflow = 500;
         private boolean failUnknownJobTypes;
+        private Duration commitTimeout = DEFAULT_COMMIT_TIMEOUT;
         private final Map<String, JobHandler> handlers = new LinkedHashMap<>();
         private final Map<String, Integer> limits = new HashMap<>();
         private final List<Class<? extends Throwable>> fatalExceptions = new ArrayList<>();
@@ -255,6 +258,29 @@ public final class AxWorker implements AutoCloseable {
                 throw new IllegalArgumentException("maxOverflow must be >= 0: " + maxOverflow);
             }
             this.maxOverflow = maxOverflow;
+            return this;
+        }
+
+        /**
+         * How long one offset commit may wait for the group coordinator; default 2 seconds, from 1 ms to 60 s. Without
+         * a bound a commit waits Kafka's {@code default.api.timeout.ms} (60 s) when the coordinator is unreachable, and
+         * the poll loop does nothing else meanwhile: it is also what starts a dispatch held until its due time, or a
+         * run waiting to run again, so those would start up to a minute late per attempt; with it, by this bound at
+         * most. A commit that runs out of time is a transient failure: retried with backoff, together with whatever is
+         * done by then, and never past a dispatch not done yet. The commits on a rebalance and at shutdown are bounded
+         * too: one that runs out of time leaves those dispatches for redelivery (at-least-once). Keep it above the
+         * coordinator's usual commit latency, or commits keep failing while it is merely slow.
+         *
+         * <p>Commits stay synchronous, each within this bound, rather than asynchronous: a commit that runs out of time
+         * is then one more failed attempt for the same retry and backoff, and an offset counts as committed only once
+         * the coordinator said so, with no commit in flight to keep track of.
+         */
+        public Builder commitTimeout(Duration commitTimeout) {
+            Objects.requireNonNull(commitTimeout, "commitTimeout");
+            if (commitTimeout.compareTo(Duration.ofMillis(1)) < 0 || commitTimeout.compareTo(MAX_COMMIT_TIMEOUT) > 0) {
+                throw new IllegalArgumentException("commitTimeout must be from 1 ms to 60 s: " + commitTimeout);
+            }
+            this.commitTimeout = commitTimeout;
             return this;
         }
 
@@ -357,9 +383,21 @@ public final class AxWorker implements AutoCloseable {
                     heartbeats, clock, sleeper);
             int threads = laneLimits.values().stream().mapToInt(Integer::intValue).sum();
             ExecutorService handlerThreads = Executors.newFixedThreadPool(threads, threadsNamed("ax-handler-" + id + "-"));
-            WorkerParts parts = new WorkerParts(dispatches, results, topics, runner, reports, sink, heartbeats,
-                    handlerThreads, laneLimits, new BacklogLimits(maxWaitingPerJobType, maxOverflow), failUnknownJobTypes,
-                    clock);
+            WorkerParts parts = WorkerParts.builder()
+                    .consumer(dispatches)
+                    .producer(results)
+                    .topics(topics)
+                    .runner(runner)
+                    .reports(reports)
+                    .sink(sink)
+                    .heartbeats(heartbeats)
+                    .handlerThreads(handlerThreads)
+                    .limits(laneLimits)
+                    .backlogLimits(new BacklogLimits(maxWaitingPerJobType, maxOverflow))
+                    .failUnknownJobTypes(failUnknownJobTypes)
+                    .clock(clock)
+                    .commitTimeout(commitTimeout)
+                    .build();
             return new AxWorker(id, new DispatchLoop(parts, POLL_TIMEOUT));
         }
 

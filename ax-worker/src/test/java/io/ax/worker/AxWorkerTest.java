@@ -149,6 +149,22 @@ class AxWorkerTest {
     }
 
     @Test
+    void shouldRejectACommitTimeoutOutsideOneMillisecondToSixtySeconds() {
+        AxWorker.Builder builder = AxWorker.builder();
+
+        assertThatThrownBy(() -> builder.commitTimeout(Duration.ofNanos(999_999)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("commitTimeout must be from 1 ms to 60 s: PT0.000999999S");
+        assertThatThrownBy(() -> builder.commitTimeout(Duration.ofMillis(60_001)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("commitTimeout must be from 1 ms to 60 s: PT1M0.001S");
+        assertThatThrownBy(() -> builder.commitTimeout(Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> builder.commitTimeout(null)).isInstanceOf(NullPointerException.class);
+        builder.commitTimeout(Duration.ofMillis(1)).commitTimeout(Duration.ofSeconds(60));
+    }
+
+    @Test
     void shouldBuildWithRealKafkaClientsFromTheDefaults() {
         AxWorker worker = AxWorker.builder().bootstrapServers("127.0.0.1:1").handler("email", context -> Result.success())
                 .consumerProperty("max.poll.records", 5).producerProperty("linger.ms", 1).build();

@@ -6,9 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.ax.schema.ReportStatus;
+import io.ax.worker.internal.Dispatches;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -59,6 +62,33 @@ class WorkerRecoveryTest {
                 .containsExactly(Map.of(P0, new OffsetAndMetadata(2)), Map.of(P0, new OffsetAndMetadata(3)));
         assertThat(worker.isRunning()).isTrue();
         assertThat(worker.failure()).isEmpty();
+        assertThat(consumer.commitTimeouts()).as("every attempt bounded by the default")
+                .containsOnly(Duration.ofSeconds(2));
+    }
+
+    @Test
+    void shouldStartAHeldRunWhenItIsDueWhileTheCoordinatorIsUnreachableBecauseACommitWaitsOnlyItsBound() {
+        Duration bound = Duration.ofSeconds(3);
+        Instant due = WorkerHarness.NOW.plusSeconds(1);
+        Map<String, Instant> startedAt = new ConcurrentHashMap<>();
+        consumer.coordinatorUnreachable(harness.clock);
+        AxWorker worker = harness.start(List.of(P0), b -> b.commitTimeout(bound).handler("work", context -> {
+            startedAt.put(context.taskId(), harness.clock.instant());
+            return Result.success();
+        }), List.of(run("t0", "work", 0, 0), Dispatches.record(Dispatches.task("t1", "work", due), 0, 1)));
+
+        // t0 done: committing it runs out of time, and t1 falls due (at +1 s) while the loop waits on that commit
+        await().atMost(DEADLINE).until(() -> startedAt.containsKey("t1"));
+        assertThat(consumer.commitAttempts()).isEqualTo(1);
+        assertThat(startedAt.get("t1")).as("started as soon as the commit gave up, after its bound, not 60 s")
+                .isEqualTo(WorkerHarness.NOW.plus(bound));
+        await().atMost(DEADLINE).until(() -> harness.reports(ReportStatus.SUCCEEDED).size() == 2);
+
+        consumer.coordinatorUnreachable(null);
+        harness.clock.advance(Duration.ofMillis(100)); // the first backoff
+        await().atMost(DEADLINE).until(() -> consumer.lastCommitted(P0) == 2);
+        assertThat(consumer.commitTimeouts()).as("every attempt bounded").containsOnly(bound);
+        assertThat(worker.isRunning()).isTrue();
     }
 
     @Test

@@ -30,6 +30,18 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * Committing again what a timed-out attempt may have written is harmless: the offset is the same or higher.
  *
+ * <p>Each attempt waits at most {@code timeout} ({@code commitSync(offsets, timeout)}), not Kafka's
+ * {@code default.api.timeout.ms} (60 s): the loop also starts the executions held until their due time or for a
+ * re-run, and does nothing else while it commits, so an unreachable coordinator may delay them by one bound, not by
+ * a minute per attempt. An attempt that {@code wakeup()} cut short is made once more, so it may take twice the bound.
+ * It stays synchronous, rather than {@code commitAsync} with a callback, because then a timed-out attempt is one more
+ * {@link RetriableException} for the backoff above, the tracker learns an offset is committed only once the broker
+ * said so, and a rebalance and the shutdown commit the same way, bounded too (one that times out leaves those
+ * dispatches for redelivery). An asynchronous commit would need a callback that updates the tracker and the backoff
+ * from inside a later poll, a guard against a second commit in flight, and still a synchronous commit on revocation
+ * and shutdown. What it costs: during an outage the loop is held up to the bound per attempt, and attempts are at
+ * least the backoff apart.
+ *
  * <p>Not thread-safe: owned by the poll loop thread.
  */
 final class Committer {
@@ -39,13 +51,16 @@ final class Committer {
     private final Consumer<?, ?> consumer;
     private final OffsetTracker offsets;
     private final Clock clock;
+    private final Duration timeout;
     private int failuresInARow;
     private long nextAttemptAtMs;
 
-    Committer(Consumer<?, ?> consumer, OffsetTracker offsets, Clock clock) {
+    /** @param timeout how long one attempt may wait for the coordinator */
+    Committer(Consumer<?, ?> consumer, OffsetTracker offsets, Clock clock, Duration timeout) {
         this.consumer = consumer;
         this.offsets = offsets;
         this.clock = clock;
+        this.timeout = timeout;
     }
 
     /** Commits what is done on every partition, unless the backoff after a failed commit is still running. */
@@ -84,9 +99,9 @@ final class Committer {
 
     private void commitSync(Map<TopicPartition, OffsetAndMetadata> toCommit) {
         try {
-            consumer.commitSync(toCommit);
+            consumer.commitSync(toCommit, timeout);
         } catch (WakeupException e) {
-            consumer.commitSync(toCommit); // the wakeup was meant for poll; it is spent now
+            consumer.commitSync(toCommit, timeout); // the wakeup was meant for poll; it is spent now
         }
     }
 }

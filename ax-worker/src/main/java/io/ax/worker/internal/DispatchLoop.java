@@ -39,9 +39,11 @@ import org.slf4j.LoggerFactory;
  * interrupts them (they report retryable); {@link #abandon()} reports the ones that ignore interruption as
  * retryable, leaves their offsets uncommitted, and ends the loop. Then the clients are closed.
  *
- * <p>A failed commit never ends the loop: {@link Committer} retries it with backoff. A fatal error (a fenced or
- * unauthorized consumer, a {@link VirtualMachineError} in a handler) ends it: logged at ERROR, kept as
- * {@link #failure()}, the clients closed, the uncommitted dispatches left for redelivery.
+ * <p>A failed commit never ends the loop: {@link Committer} retries it with backoff. An attempt holds the loop for
+ * {@link WorkerParts#commitTimeout()} at most (twice that if a shutdown wakes it mid-commit), so a held execution
+ * starts at most that late in a coordinator outage. A fatal error (a fenced or unauthorized consumer, a
+ * {@link VirtualMachineError} in a handler) ends it: logged at ERROR, kept as {@link #failure()}, the clients
+ * closed, the uncommitted dispatches left for redelivery.
  *
  * <p>Runs on one thread; {@link #stop()}, {@link #interruptHandlers()} and {@link #abandon()} may be called
  * from any thread.
@@ -92,7 +94,7 @@ public final class DispatchLoop implements Runnable {
                 execution -> runner.run(execution, completion -> fromOtherThreads.add(() -> apply(completion))));
         this.pollTimeout = pollTimeout;
         this.clock = parts.clock();
-        this.committer = new Committer(consumer, offsets, parts.clock());
+        this.committer = new Committer(consumer, offsets, parts.clock(), parts.commitTimeout());
     }
 
     @Override
