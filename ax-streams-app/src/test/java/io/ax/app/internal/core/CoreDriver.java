@@ -1,0 +1,150 @@
+package io.ax.app.internal.core;
+
+import io.ax.app.internal.timer.TimerKind;
+import io.ax.codec.JsonForms;
+import io.ax.schema.CancelRequest;
+import io.ax.schema.DispatchKind;
+import io.ax.schema.DispatchTask;
+import io.ax.schema.ExecutionReport;
+import io.ax.schema.ReplayRequest;
+import io.ax.schema.ReportStatus;
+import io.ax.schema.RetryRecord;
+import io.ax.schema.ScheduleRequest;
+import io.ax.schema.SourceRecord;
+import io.ax.schema.StateChange;
+import io.ax.schema.StoredTask;
+import io.ax.validation.ScheduleLimits;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * Drives the pure {@link Rules} for one task the way the adapter does, with no Kafka at all: it keeps the stored
+ * task (a fresh copy handed to every decision, as a store read would), the timers set and not given up, the
+ * retry log not yet read back, and everything the decisions emitted. Strict settings: an illegal transition
+ * throws.
+ */
+final class CoreDriver {
+    static final String TASK = "t";
+    static final long T0 = 1_796_083_200_000L; // 2026-12-01T00:00:00Z
+
+    record Timer(TimerKind kind, long dueAtMs) {
+    }
+
+    private final Rules rules = new Rules(new RuleSettings(300_000, 1_000, 600_000, 604_800_000, 0, ScheduleLimits.defaults(), true));
+    private final TreeSet<Timer> timers = new TreeSet<>(Comparator.comparingLong(Timer::dueAtMs).thenComparing(Timer::kind));
+    private final Deque<RetryRecord> retryLog = new ArrayDeque<>();
+    private final List<DispatchTask> dispatches = new ArrayList<>();
+    private StoredTask task;
+    private long nowMs = T0;
+    private long offset;
+    private Decision last;
+
+    Decision schedule(String json) {
+        return decide(new Input.Schedule(TASK, (ScheduleRequest) JsonForms.parseRequest(json.getBytes(StandardCharsets.UTF_8)),
+                nowMs, source("ax.requests")));
+    }
+
+    Decision cancel() {
+        return decide(new Input.Cancel(TASK, new CancelRequest("test"), source("ax.requests")));
+    }
+
+    Decision replay() {
+        return decide(new Input.Replay(TASK, new ReplayRequest(null), source("ax.requests")));
+    }
+
+    /** A report on the current execution and attempt (or on a made-up one when nothing fired yet). */
+    Decision report(ReportStatus status, boolean retryable) {
+        String executionId = task == null || task.getExecution() == null ? "none" : task.getExecution().getExecutionId();
+        int attempt = task == null || task.getExecution() == null ? 1 : task.getExecution().getAttempt();
+        return report(executionId, attempt, status, retryable);
+    }
+
+    Decision report(String executionId, int attempt, ReportStatus status, boolean retryable) {
+        ExecutionReport report = ExecutionReport.newBuilder().setExecutionId(executionId).setAttempt(attempt).setStatus(status)
+                .setRetryable(retryable).setMessage("boom").setWorkerId("w").build();
+        return decide(new Input.Report(TASK, report, source("ax.results")));
+    }
+
+    /** Reads the oldest record of the retry log back, as the scheduler does. */
+    Optional<Decision> deliverRetry() {
+        RetryRecord retry = retryLog.poll();
+        return retry == null ? Optional.empty() : Optional.of(decide(new Input.RetryLogged(TASK, retry, source("ax.retry"))));
+    }
+
+    /** Fires the earliest timer of {@code kind}, the clock moved to its due time if it is not there yet. */
+    Optional<Decision> fire(TimerKind kind) {
+        return timers.stream().filter(t -> t.kind() == kind).findFirst().map(this::fire);
+    }
+
+    /** Fires the earliest timer of any kind. */
+    Optional<Decision> fireEarliest() {
+        return timers.isEmpty() ? Optional.empty() : Optional.of(fire(timers.first()));
+    }
+
+    private Decision fire(Timer timer) {
+        timers.remove(timer);
+        nowMs = Math.max(nowMs, timer.dueAtMs());
+        return decide(new Input.TimerFired(TASK, timer.kind(), timer.dueAtMs()));
+    }
+
+    void advanceMs(long ms) {
+        nowMs += ms;
+    }
+
+    private Decision decide(Input input) {
+        StoredTask copy = task == null ? null : StoredTask.newBuilder(task).build();
+        last = rules.decide(copy, input, nowMs);
+        for (Effect effect : last.effects()) {
+            if (effect instanceof Effect.SetTimer set) {
+                timers.add(new Timer(set.kind(), set.dueAtMs()));
+            } else if (effect instanceof Effect.UnsetTimer unset) {
+                timers.remove(new Timer(unset.kind(), unset.dueAtMs()));
+            } else if (effect instanceof Effect.Retry retry) {
+                retryLog.add(retry.record());
+            } else if (effect instanceof Effect.Dispatch dispatch) {
+                dispatches.add(dispatch.task());
+            }
+        }
+        switch (last.store()) {
+            case SAVE -> task = last.task();
+            case DELETE -> task = null;
+            case UNCHANGED -> { }
+        }
+        return last;
+    }
+
+    private SourceRecord source(String topic) {
+        return new SourceRecord(topic, 0, offset++);
+    }
+
+    StoredTask task() {
+        return task;
+    }
+
+    long nowMs() {
+        return nowMs;
+    }
+
+    TreeSet<Timer> timers() {
+        return timers;
+    }
+
+    Deque<RetryRecord> retryLog() {
+        return retryLog;
+    }
+
+    List<DispatchTask> runDispatches() {
+        return dispatches.stream().filter(d -> d.getKind() == DispatchKind.RUN).toList();
+    }
+
+    /** The state events of a decision. */
+    static List<StateChange> events(Decision decision) {
+        return decision.effects().stream().filter(e -> e instanceof Effect.Event).map(e -> ((Effect.Event) e).change()).toList();
+    }
+}
