@@ -169,8 +169,9 @@ public final class TimingWheel {
         currentTick = Math.floorDiv(startMs, tickMs);
     }
 
-    private long tickOf(long dueAtMs) {
-        return Math.floorDiv(dueAtMs + tickMs - 1, tickMs);
+    /** The first tick at or after {@code fireAtMs} (the time a timer may fire: its due time, or earlier when dispatched ahead). */
+    private long tickOf(long fireAtMs) {
+        return Math.floorDiv(fireAtMs + tickMs - 1, tickMs);
     }
 
     private int slotOf(long tick) {
