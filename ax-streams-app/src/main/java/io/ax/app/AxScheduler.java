@@ -4,6 +4,7 @@ import io.ax.AxException;
 import io.ax.app.config.AxConfig;
 import io.ax.app.internal.health.StreamThreadFailures;
 import io.ax.app.internal.inputs.ConsumerView;
+import io.ax.app.internal.setup.StateDirectory;
 import io.ax.app.internal.setup.TopicSetup;
 import io.ax.app.internal.store.AxStores;
 import io.ax.app.internal.topology.AxTopology;
@@ -42,7 +43,10 @@ public final class AxScheduler implements AutoCloseable {
     private final CountDownLatch running = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
 
-    private AxScheduler(AxConfig config, int partitions) {
+    private final StateDirectory stateDirectory;
+
+    private AxScheduler(AxConfig config, int partitions, StateDirectory stateDirectory) {
+        this.stateDirectory = stateDirectory;
         Properties props = config.streamsProperties();
         streams = new KafkaStreams(AxTopology.build(config, partitions, ConsumerView.POSITIONS), props, new AxClientSupplier());
         streams.setUncaughtExceptionHandler(new StreamThreadFailures(Time.SYSTEM, MAX_THREAD_DEATHS, THREAD_DEATH_WINDOW_MS));
@@ -60,16 +64,24 @@ public final class AxScheduler implements AutoCloseable {
     /** Creates or checks the topics, then starts processing. */
     public static AxScheduler start(AxConfig config) {
         int partitions;
+        StateDirectory stateDirectory;
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 config.getString(AxConfig.BOOTSTRAP_SERVERS_CONFIG)))) {
             partitions = TopicSetup.ensure(admin, config.topics(), config.getInt(AxConfig.TOPIC_PARTITIONS_CONFIG),
                     config.getShort(AxConfig.TOPIC_REPLICATION_CONFIG), config.maxRecordBytes());
             TopicSetup.requireMaxMessageBytes(admin, AxStores.changelogTopics(config.getString(AxConfig.APPLICATION_ID_CONFIG)),
                     config.maxRecordBytes());
+            stateDirectory = StateDirectory.claim(config.stateDir(), TopicSetup.clusterId(admin),
+                    config.getString(AxConfig.APPLICATION_ID_CONFIG));
         }
-        AxScheduler scheduler = new AxScheduler(config, partitions);
-        scheduler.streams.start();
-        return scheduler;
+        try {
+            AxScheduler scheduler = new AxScheduler(config, partitions, stateDirectory);
+            scheduler.streams.start();
+            return scheduler;
+        } catch (RuntimeException e) {
+            stateDirectory.close();
+            throw e;
+        }
     }
 
     /** Waits until every assigned partition is restored and processing. */
@@ -103,7 +115,11 @@ public final class AxScheduler implements AutoCloseable {
      */
     @Override
     public void close() {
-        streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
-                .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+        try {
+            streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
+                    .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+        } finally {
+            stateDirectory.close();
+        }
     }
 }

@@ -21,6 +21,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--bootstrap", required = true, description = "Kafka bootstrap servers, host:port[,host:port].")
     String bootstrap;
 
+    @Option(names = "--instance", description = "This instance's name (default: default): its own state directory "
+            + "${java.io.tmpdir}/ax-state/<application.id>/<name>. Give each instance on one host its own.")
+    String instance;
+
     @Option(names = "--config", description = "A .properties file of ax settings (ax.*, streams.*).")
     Path configFile;
 
@@ -35,9 +39,13 @@ public final class RunCommand implements Callable<Integer> {
         }
         props.putAll(overrides);
         props.put(AxConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        if (instance != null) {
+            props.put(AxConfig.INSTANCE_NAME_CONFIG, instance);
+        }
         AxConfig config = new AxConfig(props);
         AxScheduler scheduler = AxScheduler.start(config).awaitRunning(Duration.ofMinutes(5));
-        System.out.println("ax scheduler running against " + bootstrap + ", topics " + config.topics().prefix() + "*. Ctrl-C stops it.");
+        System.out.println("ax scheduler running against " + bootstrap + ", topics " + config.topics().prefix() + "*, state in "
+                + config.stateDir() + ". Ctrl-C stops it.");
         Shutdown.hookClose(scheduler);
         if (scheduler.awaitStop()) {
             System.err.println("ax scheduler stopped in ERROR (see the log above); exiting");

@@ -49,7 +49,14 @@ public final class AxConfig extends AbstractConfig {
     private static final String TOPIC_REPLICATION_DOC = "Replication factor of topics created at startup; -1 = the broker's default.";
 
     public static final String STATE_DIR_CONFIG = "ax.state.dir";
-    private static final String STATE_DIR_DOC = "Directory of the local RocksDB stores (a cache of the changelog topics).";
+    private static final String STATE_DIR_DOC = "Directory of this instance's local RocksDB stores (a cache of the changelog "
+            + "topics). Empty (default): ${java.io.tmpdir}/ax-state/<application.id>/<ax.instance.name>, so instances "
+            + "and applications on one host never share one. A second process on a directory in use is refused; a "
+            + "directory holding another cluster's state is cleared at start, with one log line.";
+
+    public static final String INSTANCE_NAME_CONFIG = "ax.instance.name";
+    private static final String INSTANCE_NAME_DOC = "Name of this scheduler instance (./ax run --instance NAME): part of "
+            + "its default state directory and of its static group membership. Give each instance on one host its own.";
 
     public static final String WHEEL_TICK_MS_CONFIG = "ax.wheel.tick.ms";
     private static final String WHEEL_TICK_MS_DOC = "Timing wheel tick and wall-clock punctuation interval, ms. "
@@ -108,8 +115,8 @@ public final class AxConfig extends AbstractConfig {
             .define(TOPIC_PREFIX_CONFIG, Type.STRING, AxTopics.DEFAULT_PREFIX, Importance.MEDIUM, TOPIC_PREFIX_DOC)
             .define(TOPIC_PARTITIONS_CONFIG, Type.INT, 6, Range.atLeast(1), Importance.MEDIUM, TOPIC_PARTITIONS_DOC)
             .define(TOPIC_REPLICATION_CONFIG, Type.SHORT, (short) -1, Importance.MEDIUM, TOPIC_REPLICATION_DOC)
-            .define(STATE_DIR_CONFIG, Type.STRING, System.getProperty("java.io.tmpdir") + "/ax-state",
-                    Importance.MEDIUM, STATE_DIR_DOC)
+            .define(STATE_DIR_CONFIG, Type.STRING, "", Importance.MEDIUM, STATE_DIR_DOC)
+            .define(INSTANCE_NAME_CONFIG, Type.STRING, "default", instanceName(), Importance.MEDIUM, INSTANCE_NAME_DOC)
             .define(WHEEL_TICK_MS_CONFIG, Type.LONG, 10L, Range.between(1, 1000), Importance.MEDIUM, WHEEL_TICK_MS_DOC)
             .define(WHEEL_SIZE_CONFIG, Type.INT, 512, powerOfTwo(), Importance.LOW, WHEEL_SIZE_DOC)
             .define(WHEEL_MAX_TIMERS_CONFIG, Type.INT, 200_000, Range.atLeast(1), Importance.LOW, WHEEL_MAX_TIMERS_DOC)
@@ -138,6 +145,23 @@ public final class AxConfig extends AbstractConfig {
         }, () -> "a power of two >= 2");
     }
 
+    private static ConfigDef.Validator instanceName() {
+        return ConfigDef.LambdaValidator.with((name, value) -> {
+            if (!String.valueOf(value).matches("[A-Za-z0-9._-]{1,64}")) {
+                throw new org.apache.kafka.common.config.ConfigException(name, value, "must be 1-64 chars of A-Z a-z 0-9 . _ -");
+            }
+        }, () -> "1-64 chars of A-Z a-z 0-9 . _ -");
+    }
+
+    /** This instance's state directory: {@code ax.state.dir}, or one of its own under the temp dir. */
+    public Path stateDir() {
+        String configured = getString(STATE_DIR_CONFIG);
+        Path dir = configured.isBlank()
+                ? Path.of(System.getProperty("java.io.tmpdir"), "ax-state", getString(APPLICATION_ID_CONFIG), getString(INSTANCE_NAME_CONFIG))
+                : Path.of(configured);
+        return dir.toAbsolutePath().normalize();
+    }
+
     /** The static group member id: application id, host, and a hash of the state dir (unique per live instance). */
     String instanceId() {
         String host;
@@ -146,8 +170,8 @@ public final class AxConfig extends AbstractConfig {
         } catch (UnknownHostException e) {
             host = "unknown-host";
         }
-        String stateDir = Path.of(getString(STATE_DIR_CONFIG)).toAbsolutePath().normalize().toString();
-        return getString(APPLICATION_ID_CONFIG) + "-" + host + "-" + Integer.toHexString(stateDir.hashCode());
+        return getString(APPLICATION_ID_CONFIG) + "-" + host + "-" + getString(INSTANCE_NAME_CONFIG) + "-"
+                + Integer.toHexString(stateDir().toString().hashCode());
     }
 
     public AxTopics topics() {
@@ -175,7 +199,7 @@ public final class AxConfig extends AbstractConfig {
         Properties props = new Properties();
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, getString(BOOTSTRAP_SERVERS_CONFIG));
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, getString(APPLICATION_ID_CONFIG));
-        props.put(StreamsConfig.STATE_DIR_CONFIG, getString(STATE_DIR_CONFIG));
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir().toString());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         // Under exactly-once a dispatch is visible only when its transaction commits: commit often.
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 50);

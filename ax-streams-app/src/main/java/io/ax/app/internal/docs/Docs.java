@@ -57,7 +57,7 @@ public final class Docs {
 
     private static String defaultText(ConfigDef.ConfigKey key) {
         if (AxConfig.STATE_DIR_CONFIG.equals(key.name)) {
-            return "${java.io.tmpdir}/ax-state";
+            return "${java.io.tmpdir}/ax-state/<application.id>/<ax.instance.name>";
         }
         return String.valueOf(key.defaultValue);
     }

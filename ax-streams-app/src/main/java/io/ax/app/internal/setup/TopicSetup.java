@@ -113,6 +113,18 @@ public final class TopicSetup {
         return topic.configs(configs);
     }
 
+    /** The cluster's id, which tells one cluster's local state from another's. */
+    public static String clusterId(Admin admin) {
+        try {
+            return admin.describeCluster().clusterId().get(TIMEOUT_S, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AxException("interrupted while describing the cluster", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new AxException("cannot describe the cluster: " + e.getMessage(), e);
+        }
+    }
+
     /** Kafka's default {@code message.max.bytes}. */
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 1_048_588;
 
