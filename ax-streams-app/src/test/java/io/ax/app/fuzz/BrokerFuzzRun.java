@@ -212,13 +212,13 @@ final class BrokerFuzzRun implements AutoCloseable {
      */
     String judge(FuzzFailures failures) {
         Map<Integer, String> stalled = new TreeMap<>();
-        String firstUnanswered = null;
+        Map<Integer, String> firstUnanswered = new TreeMap<>();
         long canariesFired = 0;
         for (Sent entry : sent) {
             List<String> problems = new ArrayList<>(entry.outputProblems);
             List<String> answers = entry.input.live() == null ? judgePlain(entry, problems) : judgeLive(entry, problems);
-            if (answers.isEmpty() && firstUnanswered == null) {
-                firstUnanswered = describe(entry);
+            if (answers.isEmpty()) {
+                firstUnanswered.putIfAbsent(entry.partition, describe(entry));
             }
             for (String canary : entry.canaries) {
                 if (ledger.canaryFired(canary)) {
@@ -238,12 +238,13 @@ final class BrokerFuzzRun implements AutoCloseable {
         figures.partitions(keys.partitions(), stalled.size());
         figures.absorb(ledger);
         StringBuilder summary = new StringBuilder();
-        if (!stalled.isEmpty() && firstUnanswered != null) {
-            // partitions share stream threads: one record that kills a thread stalls every partition it owns
-            summary.append("\nthe first input without an answer (in send order): ").append(firstUnanswered);
-        }
         stalled.forEach((partition, first) -> summary.append("\npartition ").append(partition)
-                .append(" stalled: its first canary not dispatched came after ").append(first));
+                .append(" stalled: its first canary not dispatched came after ").append(first)
+                .append("; its first input without an answer: ").append(firstUnanswered.getOrDefault(partition, "none")));
+        if (!stalled.isEmpty()) {
+            // partitions share stream threads: one record that kills a thread stalls every partition the thread owns
+            summary.append("\n(one record can stall every partition of its stream thread: the scheduler's log names it)");
+        }
         unattributed.forEach(problem -> summary.append("\nan output no input can be blamed for: ").append(problem));
         return summary.toString();
     }
