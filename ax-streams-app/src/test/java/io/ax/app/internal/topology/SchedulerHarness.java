@@ -11,6 +11,7 @@ import io.ax.app.internal.store.AxStores;
 import io.ax.schema.DeadLetter;
 import io.ax.schema.DispatchTask;
 import io.ax.schema.RetryRecord;
+import io.ax.schema.StoredTask;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +23,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -47,6 +50,8 @@ final class SchedulerHarness implements AutoCloseable {
     private final TestOutputTopic<String, byte[]> state;
     private final TestOutputTopic<String, byte[]> retry;
     private final TestOutputTopic<String, byte[]> deadLetter;
+    private final Map<String, TestInputTopic<byte[], byte[]>> rawInputs = new HashMap<>();
+    private final Map<String, TestOutputTopic<byte[], byte[]>> rawOutputs = new HashMap<>();
     private Instant now = T0;
 
     SchedulerHarness(Path stateDir) {
@@ -54,17 +59,29 @@ final class SchedulerHarness implements AutoCloseable {
     }
 
     SchedulerHarness(Path stateDir, Map<String, Object> overrides) {
-        this(stateDir, overrides, ConsumerPositions.SYNCHRONOUS);
+        this(stateDir, overrides, 1, ConsumerPositions.SYNCHRONOUS);
+    }
+
+    /**
+     * @param partitions the partition count the scheduler is told its input topics have; the driver feeds partition 0
+     *                   only, so with more than one, records whose key belongs elsewhere are refused
+     */
+    SchedulerHarness(Path stateDir, Map<String, Object> overrides, int partitions) {
+        this(stateDir, overrides, partitions, ConsumerPositions.SYNCHRONOUS);
     }
 
     /** @param positions how far the inputs count as read (a test can make the scheduler lag behind its inputs) */
     SchedulerHarness(Path stateDir, Map<String, Object> overrides, ConsumerPositions positions) {
+        this(stateDir, overrides, 1, positions);
+    }
+
+    private SchedulerHarness(Path stateDir, Map<String, Object> overrides, int partitions, ConsumerPositions positions) {
         Map<String, Object> props = new HashMap<>();
         props.put(AxConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(AxConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.putAll(overrides);
         AxConfig config = new AxConfig(props);
-        driver = new TopologyTestDriver(AxTopology.build(config, 1, positions), config.streamsProperties(), T0);
+        driver = new TopologyTestDriver(AxTopology.build(config, partitions, positions), config.streamsProperties(), T0);
         requests = driver.createInputTopic(topics.requests(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
         results = driver.createInputTopic(topics.results(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
         retryInput = driver.createInputTopic(topics.retry(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
@@ -126,6 +143,24 @@ final class SchedulerHarness implements AutoCloseable {
         results.pipeInput(taskId, value, now);
     }
 
+    /** Pipes raw key and value bytes (either may be null) to any topic, with the given record timestamp. */
+    void pipeRaw(String topic, byte[] key, byte[] value, long timestampMs) {
+        rawInputs.computeIfAbsent(topic, t -> driver.createInputTopic(t, new ByteArraySerializer(), new ByteArraySerializer()))
+                .pipeInput(key, value, timestampMs);
+    }
+
+    /**
+     * Records written to {@code topic} since the last call, raw; empty when nothing was ever written to it (the topic
+     * need not be one of the topology's sinks). Do not mix with the decoding readers of the same topic.
+     */
+    List<TestRecord<byte[], byte[]>> drainRaw(String topic) {
+        if (!driver.producedTopicNames().contains(topic)) {
+            return List.of();
+        }
+        return rawOutputs.computeIfAbsent(topic, t -> driver.createOutputTopic(t, new ByteArrayDeserializer(), new ByteArrayDeserializer()))
+                .readRecordsToList();
+    }
+
     /** Dispatch records written since the last call. */
     List<Dispatched> dispatches() {
         List<Dispatched> out = new ArrayList<>();
@@ -154,6 +189,12 @@ final class SchedulerHarness implements AutoCloseable {
                 .filter(e -> e.getKey().group().equals("ax-scheduler-metrics") && e.getKey().name().equals(name))
                 .map(e -> ((Number) e.getValue().metricValue()).doubleValue())
                 .findFirst().orElseThrow(() -> new AssertionError("no metric " + name));
+    }
+
+    /** Size of the task store's record for this taskId as its changelog carries it (key + value bytes), or -1 if none. */
+    long storedTaskBytes(String taskId) {
+        StoredTask task = driver.<String, StoredTask>getKeyValueStore(AxStores.TASKS).get(taskId);
+        return task == null ? -1 : taskId.getBytes(StandardCharsets.UTF_8).length + WireCodec.encode(task).length;
     }
 
     /** Tasks in the task store (exact: counts the entries). */
