@@ -23,9 +23,13 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerInterceptor;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -73,36 +77,49 @@ class AxClientSendTest {
     }
 
     @Test
-    void shouldUseSchemaDefaultsForUnsetOptions() {
-        ScheduleRequest request = client.schedule("t1").jobType("email").after(Duration.ofSeconds(5)).build();
+    void shouldSendSchemaDefaultsForUnsetOptions() {
+        client.schedule("t1").jobType("email").after(Duration.ofSeconds(5)).submit();
 
-        assertThat(request.getTrigger()).isEqualTo(new DelayTrigger(5_000L));
-        assertThat(request.getPriority()).isEqualTo(4);
-        assertThat(request.getMaxRetries()).isEqualTo(3);
-        assertThat(request.getTimeoutMs()).isNull();
-        assertThat(request.getBackoffMs()).isNull();
-        assertThat(request.getBackoffIntervalsMs()).isEmpty();
-        assertThat(request.getIfExists()).isEqualTo(IfExists.KEEP);
-        assertThat(request.getPayload()).isNull();
+        ScheduleRequest sent = onlySentRequest("t1");
+        assertThat(sent.getJobType()).isEqualTo("email");
+        assertThat(sent.getTrigger()).isEqualTo(new DelayTrigger(5_000L));
+        assertThat(sent.getPriority()).isEqualTo(4);
+        assertThat(sent.getMaxRetries()).isEqualTo(3);
+        assertThat(sent.getTimeoutMs()).isNull();
+        assertThat(sent.getBackoffMs()).isNull();
+        assertThat(sent.getBackoffIntervalsMs()).isEmpty();
+        assertThat(sent.getIfExists()).isEqualTo(IfExists.KEEP);
+        assertThat(sent.getPayload()).isNull();
+        assertThat(sent.getOwner()).isNull();
     }
 
     @Test
-    void shouldSendIntervalWithAndWithoutFirstOccurrence() {
+    void shouldSendIntervalWithoutFirstOccurrence() {
+        client.schedule("t1").jobType("sync").every(Duration.ofMinutes(1)).submit();
+
+        ScheduleRequest sent = onlySentRequest("t1");
+        assertThat(sent.getJobType()).isEqualTo("sync");
+        assertThat(sent.getTrigger()).isEqualTo(new IntervalTrigger(60_000L, null));
+    }
+
+    @Test
+    void shouldSendIntervalWithFirstOccurrence() {
         Instant firstAt = Instant.parse("2026-01-01T00:10:00Z");
 
-        assertThat(client.schedule("t1").jobType("sync").every(Duration.ofMinutes(1)).build().getTrigger())
-                .isEqualTo(new IntervalTrigger(60_000L, null));
-        assertThat(client.schedule("t1").jobType("sync").every(Duration.ofMinutes(1), firstAt).build().getTrigger())
-                .isEqualTo(new IntervalTrigger(60_000L, firstAt.toEpochMilli()));
+        client.schedule("t1").jobType("sync").every(Duration.ofMinutes(1), firstAt).submit();
+
+        assertThat(onlySentRequest("t1").getTrigger()).isEqualTo(new IntervalTrigger(60_000L, firstAt.toEpochMilli()));
     }
 
     @Test
     void shouldSendCronWithZoneId() {
-        ScheduleRequest request = client.schedule("t1").jobType("report").cron("0 2 * * *", ZoneId.of("Asia/Shanghai"))
-                .backoff(Duration.ofSeconds(10)).build();
+        client.schedule("t1").jobType("report").cron("0 2 * * *", ZoneId.of("Asia/Shanghai"))
+                .backoff(Duration.ofSeconds(10)).submit();
 
-        assertThat(request.getTrigger()).isEqualTo(new CronTrigger("0 2 * * *", "Asia/Shanghai"));
-        assertThat(request.getBackoffMs()).isEqualTo(10_000L);
+        ScheduleRequest sent = onlySentRequest("t1");
+        assertThat(sent.getJobType()).isEqualTo("report");
+        assertThat(sent.getTrigger()).isEqualTo(new CronTrigger("0 2 * * *", "Asia/Shanghai"));
+        assertThat(sent.getBackoffMs()).isEqualTo(10_000L);
     }
 
     @Test
@@ -200,10 +217,63 @@ class AxClientSendTest {
     }
 
     @Test
-    void shouldBuildWithARealKafkaProducerFromTheDefaults() {
-        AxClient real = AxClient.builder().bootstrapServers("127.0.0.1:1").producerProperty("linger.ms", 1).build();
+    void shouldHandARealKafkaProducerTheEncodedRequestAndFailTheFutureWhenNoBrokerAnswers() {
+        Captured.RECORDS.clear();
+        AxClient real = AxClient.builder().bootstrapServers("127.0.0.1:1").clock(Clock.fixed(NOW, ZoneOffset.UTC))
+                .producerProperty(ProducerConfig.INTERCEPTOR_CLASSES_CONFIG, Captured.class.getName())
+                .producerProperty(ProducerConfig.MAX_BLOCK_MS_CONFIG, 500)
+                .build();
+        CompletableFuture<RecordMetadata> acknowledged;
+        try {
+            acknowledged = real.schedule("invoice-42").jobType("email").after(Duration.ofSeconds(30))
+                    .payload("{\"to\":\"a@b.c\"}").priority(6).submit();
+            assertThat(acknowledged).failsWithin(Duration.ofSeconds(30))
+                    .withThrowableOfType(ExecutionException.class).withCauseInstanceOf(TimeoutException.class);
+        } finally {
+            real.close();
+        }
 
-        real.close();
+        assertThat(Captured.RECORDS).as("records the real producer was given").hasSize(1);
+        ProducerRecord<String, byte[]> sent = Captured.RECORDS.get(0);
+        assertThat(sent.topic()).isEqualTo("ax.requests");
+        assertThat(sent.key()).isEqualTo("invoice-42");
+        assertThat(sent.timestamp()).isEqualTo(NOW.toEpochMilli());
+        ScheduleRequest request = (ScheduleRequest) WireCodec.decodeRequest(sent.value());
+        assertThat(request.getJobType()).isEqualTo("email");
+        assertThat(request.getTrigger()).isEqualTo(new DelayTrigger(30_000L));
+        assertThat(request.getPayload()).isEqualTo(ByteBuffer.wrap("{\"to\":\"a@b.c\"}".getBytes(StandardCharsets.UTF_8)));
+        assertThat(request.getPriority()).isEqualTo(6);
+    }
+
+    /** Sees each record a real {@code KafkaProducer} is given, before it looks for a broker. */
+    public static final class Captured implements ProducerInterceptor<String, byte[]> {
+        static final List<ProducerRecord<String, byte[]>> RECORDS = new CopyOnWriteArrayList<>();
+
+        @Override
+        public ProducerRecord<String, byte[]> onSend(ProducerRecord<String, byte[]> record) {
+            RECORDS.add(record);
+            return record;
+        }
+
+        @Override
+        public void onAcknowledgement(RecordMetadata metadata, Exception exception) {
+        }
+
+        @Override
+        public void close() {
+        }
+
+        @Override
+        public void configure(Map<String, ?> configs) {
+        }
+    }
+
+    private ScheduleRequest onlySentRequest(String taskId) {
+        ProducerRecord<String, byte[]> sent = onlySent();
+        assertThat(sent.topic()).isEqualTo("ax.requests");
+        assertThat(sent.key()).isEqualTo(taskId);
+        assertThat(WireCodec.decodeRequest(sent.value())).isInstanceOf(ScheduleRequest.class);
+        return (ScheduleRequest) WireCodec.decodeRequest(sent.value());
     }
 
     private ProducerRecord<String, byte[]> onlySent() {

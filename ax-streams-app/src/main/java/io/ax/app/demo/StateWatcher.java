@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -28,6 +29,7 @@ final class StateWatcher implements Runnable, AutoCloseable {
     private final long startMs;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Map<String, String> latest = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> transitions = new ConcurrentHashMap<>();
     private final Thread thread = new Thread(this, "ax-demo-state-watcher");
 
     StateWatcher(String bootstrap, String topic, PrintStream out, long startMs) {
@@ -50,6 +52,11 @@ final class StateWatcher implements Runnable, AutoCloseable {
     /** taskId → latest "to" seen. */
     Map<String, String> latestStates() {
         return Map.copyOf(latest);
+    }
+
+    /** Every "to" seen for {@code taskId}, oldest first. */
+    List<String> transitions(String taskId) {
+        return List.copyOf(transitions.getOrDefault(taskId, List.of()));
     }
 
     @Override
@@ -78,6 +85,7 @@ final class StateWatcher implements Runnable, AutoCloseable {
         String taskId = e.path("taskId").asText("-");
         String to = e.path("to").asText();
         latest.put(taskId, to);
+        transitions.computeIfAbsent(taskId, id -> new CopyOnWriteArrayList<>()).add(to);
         String from = e.has("from") ? e.get("from").asText() + " → " : "→ ";
         StringBuilder line = new StringBuilder(String.format("  %s  %-16s %s%-13s", relative(e.path("at").asText()), taskId, from, to));
         if (e.has("attempt") && !"PENDING".equals(to)) {

@@ -1,7 +1,11 @@
 package io.ax.worker.testing;
 
+import io.ax.schema.DispatchKind;
+import io.ax.schema.DispatchTask;
 import io.ax.worker.JobContext;
-import io.ax.worker.internal.Progress;
+import io.ax.worker.internal.DispatchJobContext;
+import io.ax.worker.internal.ExecutionControl;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,37 +20,38 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A {@link JobContext} for unit tests: build it with the fields the handler reads, then inspect how often the
  * handler called {@link #heartbeat()}, or {@link #cancel()} it from the test. Thread-safe.
  *
+ * <p>It reads its fields through the worker's own context over the dispatch a scheduler would send with them, so
+ * a handler sees what it sees in production: times to the millisecond, a fresh payload copy per call, a checkpoint
+ * over the limit refused where it is saved.
+ *
  * <pre>{@code
  * TestJobContext context = TestJobContext.builder("invoice-42").jobType("email").payload("{\"to\":\"a@b.c\"}").build();
  * assertThat(HandlerTester.create().run(handler, context)).isEqualTo(Result.success());
  * }</pre>
  */
 public final class TestJobContext implements JobContext {
-    private final String taskId;
-    private final String executionId;
-    private final int attempt;
-    private final String jobType;
-    private final byte[] payload;
-    private final Instant dueAt;
-    private final String owner;
-    private final int priority;
-    private final Duration timeout;
+    private final JobContext dispatched;
     private final AtomicInteger heartbeats = new AtomicInteger();
     private final AtomicBoolean cancelled = new AtomicBoolean();
-    private final String lastProgress;
     private final List<String> savedProgress = new CopyOnWriteArrayList<>();
 
     private TestJobContext(Builder b) {
-        this.taskId = b.taskId;
-        this.executionId = b.executionId != null ? b.executionId : b.taskId + "-execution";
-        this.attempt = b.attempt;
-        this.jobType = b.jobType;
-        this.payload = b.payload;
-        this.dueAt = b.dueAt;
-        this.owner = b.owner;
-        this.priority = b.priority;
-        this.timeout = b.timeout;
-        this.lastProgress = b.lastProgress;
+        long dueAtMs = b.dueAt.toEpochMilli();
+        DispatchTask task = DispatchTask.newBuilder()
+                .setKind(DispatchKind.RUN)
+                .setTaskId(b.taskId)
+                .setExecutionId(b.executionId != null ? b.executionId : b.taskId + "-execution")
+                .setAttempt(b.attempt)
+                .setJobType(b.jobType)
+                .setPayload(b.payload == null ? null : ByteBuffer.wrap(b.payload))
+                .setDueAtMs(dueAtMs)
+                .setFiredAtMs(dueAtMs)
+                .setPriority(b.priority)
+                .setOwner(b.owner)
+                .setTimeoutMs(b.timeout.toMillis())
+                .setProgress(b.lastProgress)
+                .build();
+        this.dispatched = DispatchJobContext.of(task, new RecordingControl());
     }
 
     /** Starts a context for {@code taskId}; executionId defaults to {@code taskId + "-execution"}. */
@@ -64,82 +69,108 @@ public final class TestJobContext implements JobContext {
         return heartbeats.get();
     }
 
-    @Override
-    public void heartbeat() {
-        heartbeats.incrementAndGet();
-    }
-
-    @Override
-    public boolean isCancelled() {
-        return cancelled.get();
-    }
-
     /** Every checkpoint the handler saved, oldest first. */
     public List<String> savedProgress() {
         return List.copyOf(savedProgress);
     }
 
     @Override
+    public void heartbeat() {
+        dispatched.heartbeat();
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return dispatched.isCancelled();
+    }
+
+    @Override
     public Optional<String> lastProgress() {
-        return Optional.ofNullable(lastProgress);
+        return dispatched.lastProgress();
     }
 
     @Override
     public void saveProgress(String progress) {
-        savedProgress.add(Progress.check(progress));
+        dispatched.saveProgress(progress);
     }
 
     @Override
     public String taskId() {
-        return taskId;
+        return dispatched.taskId();
     }
 
     @Override
     public String executionId() {
-        return executionId;
+        return dispatched.executionId();
     }
 
     @Override
     public int attempt() {
-        return attempt;
+        return dispatched.attempt();
     }
 
     @Override
     public String jobType() {
-        return jobType;
+        return dispatched.jobType();
     }
 
     @Override
     public byte[] payload() {
-        return payload == null ? null : payload.clone();
+        return dispatched.payload();
     }
 
     @Override
     public String payloadAsString() {
-        return payload == null ? null : new String(payload, StandardCharsets.UTF_8);
+        return dispatched.payloadAsString();
     }
 
     @Override
     public Instant dueAt() {
-        return dueAt;
+        return dispatched.dueAt();
     }
 
     @Override
     public String owner() {
-        return owner;
+        return dispatched.owner();
     }
 
     @Override
     public int priority() {
-        return priority;
+        return dispatched.priority();
     }
 
     @Override
     public Duration timeout() {
-        return timeout;
+        return dispatched.timeout();
     }
 
-    /** Builds a {@link TestJobContext}. Defaults: attempt 1, jobType "test", due at the epoch, priority 4, timeout 5 min. */
+    @Override
+    public String toString() {
+        return dispatched.toString();
+    }
+
+    /** Where the worker would send heartbeats and checkpoints and look for a cancel signal: this test's records. */
+    private final class RecordingControl implements ExecutionControl {
+        @Override
+        public void heartbeat() {
+            heartbeats.incrementAndGet();
+        }
+
+        @Override
+        public boolean isCancelled() {
+            return cancelled.get();
+        }
+
+        @Override
+        public void saveProgress(String progress) {
+            savedProgress.add(progress);
+        }
+    }
+
+    /**
+     * Builds a {@link TestJobContext}. Defaults: attempt 1, jobType "test", due at the epoch, priority 4, timeout 5 min.
+     * Times are kept to the millisecond, as on the wire.
+     */
     public static final class Builder {
         private final String taskId;
         private String executionId;

@@ -34,7 +34,7 @@ class DecisionsFollowTheLogTest {
             ax.request("t", "{\"jobType\":\"j\",\"delayMs\":0,\"timeoutMs\":1000,\"maxRetries\":0}");
             ax.advanceMs(10);
             String executionId = ax.dispatches().get(0).executionId();
-            ax.events();
+            ax.discardEvents();
             caughtUp(ax, "ax.requests");
             view.remove("ax.results"); // the results partition is behind: say, a restart with a backlog of reports
             ax.advanceMs(5_000);
@@ -57,7 +57,7 @@ class DecisionsFollowTheLogTest {
             ax.request("t", "{\"jobType\":\"j\",\"delayMs\":0,\"timeoutMs\":1000,\"maxRetries\":0}");
             ax.advanceMs(10);
             ax.dispatches();
-            ax.events();
+            ax.discardEvents();
             view.remove("ax.results");
             ax.advanceMs(2_000);
             assertThat(ax.transitions()).isEmpty();
@@ -74,7 +74,7 @@ class DecisionsFollowTheLogTest {
             caughtUp(ax, "ax.requests");
             caughtUp(ax, "ax.results");
             ax.request("t", "{\"jobType\":\"j\",\"delayMs\":1000}");
-            ax.events();
+            ax.discardEvents();
             view.remove("ax.requests"); // the requests partition is behind
             ax.advanceMs(3_000);
             assertThat(ax.dispatches()).as("no fire while the requests are unread").isEmpty();

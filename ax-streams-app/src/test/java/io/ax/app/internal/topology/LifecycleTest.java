@@ -23,7 +23,7 @@ class LifecycleTest {
     private static Dispatched fire(SchedulerHarness ax, String taskId, String json) {
         ax.request(taskId, json);
         ax.advanceMs(10);
-        ax.events();
+        ax.discardEvents();
         return ax.dispatches().get(0);
     }
 
@@ -87,7 +87,7 @@ class LifecycleTest {
                 ax.advanceMs(backoffMs);
                 d = ax.dispatches().get(0);
             }
-            ax.events();
+            ax.discardEvents();
             ax.report("t1", report(d, "FAILED", ",\"message\":\"boom 3\""));
             assertThat(ax.events()).singleElement().satisfies(e -> {
                 assertThat(e.get("to").asText()).isEqualTo("FAILED");
@@ -269,7 +269,7 @@ class LifecycleTest {
             // A finished execution's timeout key (due 5 min after its dispatch, ahead of the loaded window) stays
             // in the index until then: deleting it early would leave a tombstone every refill scan walks over.
             assertThat(ax.storedTimers()).isEqualTo(400);
-            ax.events();
+            ax.discardEvents();
             ax.dispatches();
 
             for (int second = 0; second <= 300; second++) { // ax.default.timeout.ms = 5 min
@@ -319,7 +319,7 @@ class LifecycleTest {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), Map.of(AxConfig.RETENTION_MS_CONFIG, 1000L))) {
             Dispatched d = fire(ax, "t1", "{\"jobType\":\"j\",\"delayMs\":0}");
             ax.report("t1", report(d, "SUCCEEDED", ""));
-            ax.events();
+            ax.discardEvents();
             ax.advanceMs(1000);
             assertThat(ax.storedTasks()).isZero();
             ax.request("t1", "{\"cancel\":true}");

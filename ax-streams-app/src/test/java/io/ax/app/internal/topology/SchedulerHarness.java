@@ -236,6 +236,14 @@ final class SchedulerHarness implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Reads the state events written so far and drops them, unchecked: for a test's setup steps, so that the next
+     * {@link #events()} or {@link #transitions()} shows only what the step under test wrote.
+     */
+    void discardEvents() {
+        state.readRecordsToList();
+    }
+
     /** "to" of each event, in order, e.g. [PENDING, TRIGGERED]. */
     List<String> transitions() {
         return events().stream().map(e -> e.get("to").asText()).toList();

@@ -2,7 +2,6 @@ package io.ax.app.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ax.app.AxMain;
 import io.ax.app.broker.EmbeddedKafkaBroker;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -10,13 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import picocli.CommandLine;
 
 /**
  * Every {@code ax bench} scenario at smoke size, through the command line itself, so the command cannot rot:
@@ -110,15 +107,14 @@ class BenchSmokeIT {
         return lines.get(0);
     }
 
-    /** Runs {@code ax bench <args>} as the CLI does; returns its RESULT lines, parsed. Progress goes to stderr. */
+    /** Runs {@code ax bench <args>} as the jar's main does; returns its RESULT lines, parsed. Progress goes to stderr. */
     private static List<Map<String, String>> bench(String... args) {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         PrintStream stdout = System.out;
         int exitCode;
         try (PrintStream capture = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
             System.setOut(capture);
-            exitCode = new CommandLine(new AxMain()).execute(Stream.concat(Stream.of("bench"), Stream.of(args))
-                    .toArray(String[]::new));
+            exitCode = BenchCommand.execute(args);
         } finally {
             System.setOut(stdout);
         }

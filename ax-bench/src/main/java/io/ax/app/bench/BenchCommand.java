@@ -1,10 +1,8 @@
-package io.ax.app.cli;
+package io.ax.app.bench;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
-import io.ax.app.bench.Bench;
-import io.ax.app.bench.BenchOptions;
-import java.io.PrintStream;
+import io.ax.codec.AvroTrust;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -19,13 +18,21 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code ax bench <scenario>}: measures the scheduler (a child JVM) on an embedded broker or a given cluster.
  * Progress goes to stderr; the results to stdout, one {@code RESULT scenario=... n=... key=value ...} line each.
+ *
+ * <p>The main class of the {@code ax-bench} jar, apart from the scheduler's {@code AxMain} so that the scheduler
+ * jar does not ship the harness: the {@code ./ax} launcher runs {@code java -jar ax-bench/target/ax-bench.jar}
+ * with the arguments after {@code bench}.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true,
+@Command(name = "ax bench", mixinStandardHelpOptions = true, version = "ax 0.1.0",
         description = {"Benchmark the scheduler; it runs as a child JVM, on an embedded broker unless --bootstrap is given.",
                 "Scenarios: raw (producer/consumer baseline), ingest (accept rate vs raw), burst (n due at one instant),",
                 "steady (R/s, lateness), capacity (P pending timers: heap, disk, lateness), recovery (kill -9, restart,",
                 "restore), idle (CPU). Progress on stderr; results on stdout as 'RESULT scenario=<name> n=<N> key=value ...'."})
 public final class BenchCommand implements Callable<Integer> {
+    static {
+        AvroTrust.ensureAxSchemasTrusted();
+    }
+
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "raw, ingest, burst, steady, capacity, recovery or idle.")
     String scenario;
 
@@ -56,6 +63,15 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = {"-D", "--set"}, description = "An ax setting for the scheduler under test, key=value (as ax run -D).")
     Map<String, String> settings = new HashMap<>();
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Runs {@code ax bench <args>} as the command line does (parse, run, print usage on a mistake); its exit code. */
+    public static int execute(String... args) {
+        return new CommandLine(new BenchCommand()).execute(args);
+    }
 
     @Override
     public Integer call() throws Exception {
