@@ -56,7 +56,7 @@ class DecisionsFollowTheLogTest {
             caughtUp(ax, "ax.results");
             ax.request("t", "{\"jobType\":\"j\",\"delayMs\":0,\"timeoutMs\":1000,\"maxRetries\":0}");
             ax.advanceMs(10);
-            ax.dispatches();
+            ax.discardDispatches();
             ax.discardEvents();
             view.remove("ax.results");
             ax.advanceMs(2_000);

@@ -126,7 +126,7 @@ class HostileInputTest {
             ax.request("f", "{\"jobType\":\"a\",\"delayMs\":0,\"maxRetries\":0}");
             ax.advanceMs(10);
             String executionId = ax.dispatches().get(0).executionId();
-            ax.stateRecords();
+            ax.discardEvents();
             ax.report("f", "{\"executionId\":\"" + executionId + "\",\"attempt\":1,\"status\":\"FAILED\",\"message\":\"" + LONG + "\"}");
             List<TestRecord<String, byte[]>> records = ax.stateRecords();
             assertThat(records).hasSize(1);

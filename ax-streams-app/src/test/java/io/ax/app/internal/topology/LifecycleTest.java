@@ -270,7 +270,7 @@ class LifecycleTest {
             // in the index until then: deleting it early would leave a tombstone every refill scan walks over.
             assertThat(ax.storedTimers()).isEqualTo(400);
             ax.discardEvents();
-            ax.dispatches();
+            ax.discardDispatches();
 
             for (int second = 0; second <= 300; second++) { // ax.default.timeout.ms = 5 min
                 ax.advanceMs(1000);

@@ -236,6 +236,11 @@ final class SchedulerHarness implements AutoCloseable {
         return out;
     }
 
+    /** Reads the dispatch records written so far and drops them, unchecked, like {@link #discardEvents()}. */
+    void discardDispatches() {
+        dispatch.readRecordsToList();
+    }
+
     /**
      * Reads the state events written so far and drops them, unchecked: for a test's setup steps, so that the next
      * {@link #events()} or {@link #transitions()} shows only what the step under test wrote.
