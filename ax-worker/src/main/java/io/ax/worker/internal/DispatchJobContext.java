@@ -46,7 +46,7 @@ public final class DispatchJobContext implements JobContext {
 
     @Override
     public void saveProgress(String progress) {
-        control.saveProgress(Progress.check(progress));
+        control.saveProgress(ProgressCheckpoint.check(progress));
     }
 
     @Override

@@ -3,8 +3,8 @@ package io.ax.worker.internal;
 import io.ax.validation.ScheduleValidator;
 
 /** Checks a progress checkpoint before it is sent, so a handler learns of a bad one where it saves it. */
-public final class Progress {
-    private Progress() {
+public final class ProgressCheckpoint {
+    private ProgressCheckpoint() {
     }
 
     public static String check(String progress) {
