@@ -32,10 +32,8 @@ public final class Timers {
     private long nextUnloadedDueMs;
 
     /**
-     * @param maxWheelTimers refills stop when the wheel holds this many timers, bounding memory when a
-     *                       huge number are due at once
-     */
-    /**
+     * @param maxWheelTimers  refills stop when the wheel (and the held timers) hold this many, bounding memory when
+     *                        a huge number are due at once
      * @param dispatchAheadMs OCCURRENCE and RETRY timers fire this much before they are due (opt-in dispatch-ahead
      *                        mode; 0 = never before due). TIMEOUT and PURGE timers always fire at their due time.
      */
