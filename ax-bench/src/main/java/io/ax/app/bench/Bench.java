@@ -32,6 +32,7 @@ public final class Bench {
         all.put("steady", SteadyScenario::new);
         all.put("capacity", CapacityScenario::new);
         all.put("recovery", RecoveryScenario::new);
+        all.put("failover", FailoverScenario::new);
         all.put("idle", IdleScenario::new);
         return all;
     }

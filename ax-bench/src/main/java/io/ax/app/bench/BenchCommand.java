@@ -27,13 +27,13 @@ import picocli.CommandLine.Parameters;
         description = {"Benchmark the scheduler; it runs as a child JVM, on an embedded broker unless --bootstrap is given.",
                 "Scenarios: raw (producer/consumer baseline), ingest (accept rate vs raw), burst (n due at one instant),",
                 "steady (R/s, lateness), capacity (P pending timers: heap, disk, lateness), recovery (kill -9, restart,",
-                "restore), idle (CPU). Progress on stderr; results on stdout as 'RESULT scenario=<name> n=<N> key=value ...'."})
+                "restore), failover (two instances, one killed under load: the firing gap), idle (CPU). Progress on stderr; results on stdout as 'RESULT scenario=<name> n=<N> key=value ...'."})
 public final class BenchCommand implements Callable<Integer> {
     static {
         AvroTrust.ensureAxSchemasTrusted();
     }
 
-    @Parameters(index = "0", paramLabel = "SCENARIO", description = "raw, ingest, burst, steady, capacity, recovery or idle.")
+    @Parameters(index = "0", paramLabel = "SCENARIO", description = "raw, ingest, burst, steady, capacity, recovery, failover or idle.")
     String scenario;
 
     @Option(names = "--bootstrap", description = "An existing Kafka cluster (default: an embedded broker in this process).")
@@ -42,13 +42,13 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--n", description = "Tasks or records (raw, ingest: 100000; burst: 1000000).")
     Integer n;
 
-    @Option(names = "--rate", description = "Tasks per second (steady, capacity: 1000).")
+    @Option(names = "--rate", description = "Tasks per second (steady, capacity: 1000; failover: 500).")
     Integer rate;
 
-    @Option(names = "--duration", description = "Seconds of load (steady: 60, capacity: 30) or of CPU sampling (idle: 20).")
+    @Option(names = "--duration", description = "Seconds of load (steady, failover: 60; capacity: 30) or of CPU sampling (idle: 20).")
     Integer duration;
 
-    @Option(names = "--pending", description = "Pending timers held (capacity: 10000000, recovery: 200000).")
+    @Option(names = "--pending", description = "Pending timers held (capacity: 10000000, recovery: 200000, failover: 100000).")
     Integer pending;
 
     @Option(names = "--warmup", defaultValue = "60",

@@ -84,6 +84,11 @@ public final class BenchContext {
         return child;
     }
 
+    /** An ax setting given to the scheduler child JVMs ({@code -D key=value}), or {@code otherwise}. */
+    public String schedulerSetting(String key, String otherwise) {
+        return schedulerSettings.getOrDefault(key, otherwise);
+    }
+
     /** A client on {@code topics} with the client's default producer settings. */
     public AxClient client(AxTopics topics) {
         return AxClient.builder().bootstrapServers(bootstrap).topics(topics).clock(clock).build();

@@ -41,19 +41,25 @@ final class SteadyRun {
      * with other task keys that are not measured; closes its worker, client and tracker.
      */
     static Outcome run(BenchContext context, String label, int ratePerS, int durationS) throws Exception {
+        return run(context, label, ratePerS, durationS, () -> { });
+    }
+
+    /** As {@link #run(BenchContext, String, int, int)}, calling {@code atMeasurementStart} as the measured load begins. */
+    static Outcome run(BenchContext context, String label, int ratePerS, int durationS, Runnable atMeasurementStart)
+            throws Exception {
         int warmupS = context.options().warmupS();
         if (warmupS > 0) {
-            run(context, label, new TaskKeys("warm-"), ratePerS, warmupS);
+            run(context, label, new TaskKeys("warm-"), ratePerS, warmupS, () -> { });
             if (!InputLag.awaitZero(context.bootstrap(), context.name(label), context.topics(label).coPartitioned(),
                     context.clock(), Duration.ofSeconds(60))) {
                 context.note("the scheduler still had unread input 60 s after the warm-up; measuring anyway");
             }
         }
-        return run(context, label, TaskKeys.TASKS, ratePerS, durationS);
+        return run(context, label, TaskKeys.TASKS, ratePerS, durationS, atMeasurementStart);
     }
 
-    private static Outcome run(BenchContext context, String label, TaskKeys keys, int ratePerS, int durationS)
-            throws Exception {
+    private static Outcome run(BenchContext context, String label, TaskKeys keys, int ratePerS, int durationS,
+                               Runnable atStart) throws Exception {
         Clock clock = context.clock();
         AxTopics topics = context.topics(label);
         int n = Math.multiplyExact(ratePerS, durationS);
@@ -84,6 +90,7 @@ final class SteadyRun {
             }
             try (Progress progress = context.progress(label, () -> "sent %d/%d, dispatched %d, handled %d".formatted(
                     submitter.sent() - 1, n, dispatch.dispatched(), handled.get()))) {
+                atStart.run();
                 double submitPerS = submitPaced(clock, submitter, keys, dueMs, n, ratePerS);
                 Await.until(clock, Duration.ofSeconds(30), Duration.ofSeconds(15), () -> dispatch.dispatched() + handled.get(),
                         () -> dispatch.dispatched() >= n && handled.get() >= n);

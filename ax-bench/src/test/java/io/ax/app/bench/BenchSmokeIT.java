@@ -91,6 +91,18 @@ class BenchSmokeIT {
     }
 
     @Test
+    @Timeout(300)
+    void failover() throws Exception {
+        Map<String, String> failover = single(bench("failover", "--pending", "2000", "--rate", "100", "--duration", "6",
+                "--warmup", "1", "--bootstrap", broker.bootstrapServers()), "failover");
+        assertThat(failover).containsKeys("gap_ms", "dispatch_p99_ms", "p99_ms").containsEntry("standbys", "0")
+                .containsEntry("n", "600");
+        assertThat(Long.parseLong(failover.get("gap_ms"))).as("tasks of the killed instance wait for the takeover")
+                .isGreaterThan(1_000);
+        assertGuarantees(failover);
+    }
+
+    @Test
     @Timeout(120)
     void idle() throws Exception {
         Map<String, String> idle = single(bench("idle", "--duration", "3", "--bootstrap", broker.bootstrapServers()), "idle");
