@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * instance dies by {@code kill -9}; its partitions, their stores and their timers move to the other one after the
  * session timeout. Result: {@code gap_ms}, the longest a task due around the failover waited to be dispatched
  * (visible − due; the firing gap), with {@code dispatch_p99_ms}, handler-start {@code p50_ms p99_ms max_ms},
- * {@code standbys} (Kafka Streams' {@code num.standby.replicas}, {@code -D streams.num.standby.replicas=N}) and
+ * {@code standbys} and {@code session_timeout_ms} (ax's defaults 1 and 6000 unless {@code -D streams.num.standby.replicas=N}
+ * / {@code -D streams.consumer.session.timeout.ms=MS} override them) and
  * {@code early lost dup}.
  */
 public final class FailoverScenario implements Scenario {
@@ -50,7 +51,9 @@ public final class FailoverScenario implements Scenario {
             killer.join();
             return List.of(outcome.addTo(ResultLine.of("failover", outcome.n()), "")
                     .add("gap_ms", outcome.dispatch().visibleLateness().maxMs())
-                    .add("standbys", Long.parseLong(context.schedulerSetting("streams.num.standby.replicas", "0")))
+                    // ax's defaults unless -D overrides them: one standby, a 6 s session timeout
+                    .add("standbys", Long.parseLong(context.schedulerSetting("streams.num.standby.replicas", "1")))
+                    .add("session_timeout_ms", Long.parseLong(context.schedulerSetting("streams.consumer.session.timeout.ms", "6000")))
                     .add("pending", pending)
                     .add("submit_per_s", outcome.submitPerS()));
         } finally {

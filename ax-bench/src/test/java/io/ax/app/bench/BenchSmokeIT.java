@@ -95,7 +95,7 @@ class BenchSmokeIT {
     void failover() throws Exception {
         Map<String, String> failover = single(bench("failover", "--pending", "2000", "--rate", "100", "--duration", "6",
                 "--warmup", "1", "--bootstrap", broker.bootstrapServers()), "failover");
-        assertThat(failover).containsKeys("gap_ms", "dispatch_p99_ms", "p99_ms").containsEntry("standbys", "0")
+        assertThat(failover).containsKeys("gap_ms", "dispatch_p99_ms", "p99_ms").containsEntry("standbys", "1")
                 .containsEntry("n", "600");
         assertThat(Long.parseLong(failover.get("gap_ms"))).as("tasks of the killed instance wait for the takeover")
                 .isGreaterThan(1_000);
