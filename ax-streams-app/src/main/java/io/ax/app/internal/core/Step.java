@@ -10,6 +10,7 @@ import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
 import io.ax.validation.Quote;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -127,6 +128,11 @@ final class Step {
 
     // ---- outcomes ----
 
+    /** The effects, handed over without a copy: a step ends with its one decision. */
+    private List<Effect> effects() {
+        return Collections.unmodifiableList(effects);
+    }
+
     /**
      * Stores {@code task}. One that has nothing left ahead of it is marked finished here and gets its purge timer
      * ({@code ax.retention.ms} later): until then it stays readable and keeps deduplicating its taskId.
@@ -138,7 +144,7 @@ final class Step {
             task.setPurgeAtMs(purgeAtMs);
             setTimer(purgeAtMs, 0, TimerKind.PURGE);
         }
-        return new Decision(taskId, Decision.Store.SAVE, task, List.copyOf(effects));
+        return new Decision(taskId, Decision.Store.SAVE, task, effects());
     }
 
     /** Sets the task's execution (in place: the task is this decision's own copy) and stores it. */
@@ -148,10 +154,10 @@ final class Step {
     }
 
     Decision unchanged() {
-        return new Decision(taskId, Decision.Store.UNCHANGED, null, List.copyOf(effects));
+        return new Decision(taskId, Decision.Store.UNCHANGED, null, effects());
     }
 
     Decision delete() {
-        return new Decision(taskId, Decision.Store.DELETE, null, List.copyOf(effects));
+        return new Decision(taskId, Decision.Store.DELETE, null, effects());
     }
 }
