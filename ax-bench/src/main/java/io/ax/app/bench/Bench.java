@@ -45,6 +45,16 @@ public final class Bench {
      */
     public static List<ResultLine> run(String scenario, BenchOptions options, Map<String, String> schedulerSettings,
                                        Clock clock, PrintStream results, PrintStream progress) throws Exception {
+        return run(scenario, options, schedulerSettings, Map.of(), clock, results, progress);
+    }
+
+    /**
+     * As {@link #run(String, BenchOptions, Map, Clock, PrintStream, PrintStream)}, with extra properties for the
+     * embedded broker ({@code --broker-set key=value}; ignored with {@code --bootstrap}).
+     */
+    public static List<ResultLine> run(String scenario, BenchOptions options, Map<String, String> schedulerSettings,
+                                       Map<String, String> brokerSettings, Clock clock, PrintStream results,
+                                       PrintStream progress) throws Exception {
         Supplier<Scenario> factory = SCENARIOS.get(scenario);
         if (factory == null) {
             throw new IllegalArgumentException("unknown scenario '" + scenario + "'; one of " + SCENARIOS.keySet());
@@ -56,8 +66,12 @@ public final class Bench {
             String bootstrap = options.bootstrap();
             if (bootstrap == null) {
                 progress.println("[bench] starting an embedded Kafka broker in this process...");
-                broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults()
-                        .withDefaultPartitions(options.partitions()));
+                EmbeddedKafkaBroker.Options brokerOptions = EmbeddedKafkaBroker.Options.defaults()
+                        .withDefaultPartitions(options.partitions());
+                for (Map.Entry<String, String> setting : brokerSettings.entrySet()) {
+                    brokerOptions = brokerOptions.withProperty(setting.getKey(), setting.getValue());
+                }
+                broker = EmbeddedKafkaBroker.start(brokerOptions);
                 bootstrap = broker.bootstrapServers();
             }
             progress.println("[bench] " + scenario + " against " + bootstrap + ", scratch dir " + workDir);

@@ -64,6 +64,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = {"-D", "--set"}, description = "An ax setting for the scheduler under test, key=value (as ax run -D).")
     Map<String, String> settings = new HashMap<>();
 
+    @Option(names = "--broker-set", description = "A property of the embedded broker, key=value (e.g. "
+            + "group.streams.min.session.timeout.ms=6000); ignored with --bootstrap.")
+    Map<String, String> brokerSettings = new HashMap<>();
+
     public static void main(String[] args) {
         System.exit(execute(args));
     }
@@ -77,7 +81,7 @@ public final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         quietLogs();
         BenchOptions options = new BenchOptions(bootstrap, n, rate, duration, pending, partitions, childJvmOpts, warmup);
-        Bench.run(scenario, options, settings, Clock.systemUTC(), System.out, System.err);
+        Bench.run(scenario, options, settings, brokerSettings, Clock.systemUTC(), System.out, System.err);
         return 0;
     }
 

@@ -204,6 +204,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         // Nobody else is going to join: do not hold the first rebalance back (defaults are 3 s).
         p.put("group.initial.rebalance.delay.ms", "0");
         p.put("group.streams.initial.rebalance.delay.ms", "0");
+        // A client killed mid-transaction blocks read_committed readers of what it wrote until its transaction is
+        // aborted: check for timed-out transactions every second, not every 10 s (failover: topology-docs/OPERATIONS.md).
+        p.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
         p.putAll(options.properties());
         return p;
     }

@@ -11,9 +11,13 @@ import io.ax.validation.ScheduleLimits;
 import io.ax.validation.ScheduleValidator;
 import io.ax.schema.TaskState;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * The generated parts of {@code topology-docs/}: the topology's {@code describe()}, the configuration table and
@@ -43,18 +47,40 @@ public final class Docs {
                     .append(" | ").append(key.documentation.replace("|", "\\|")).append(" |\n");
         }
         md.append("\nKafka Streams settings ax sets (each can be overridden with `streams.`):\n\n")
-                .append("| Streams key | ax's value | why |\n|---|---|---|\n")
-                .append("| `processing.guarantee` | `exactly_once_v2` | fire = dispatch + store update + state event in one transaction |\n")
-                .append("| `commit.interval.ms` | `50` | under exactly-once a dispatch is visible only when its transaction commits |\n")
-                .append("| `poll.ms` | `100` | an idle stream thread blocks in poll this long; ax's consumer returns early when a timer is due |\n")
-                .append("| `producer.linger.ms` | `5` | Streams' own default (100 ms) would delay every dispatch |\n")
-                .append("| `consumer.max.poll.records` | `2000` | |\n")
-                .append("| `consumer.session.timeout.ms` | `6000` | a dead instance's partitions and timers move after 6 s (the brokers' smallest allowed), not 45 s |\n")
-                .append("| `consumer.heartbeat.interval.ms` | `2000` | three heartbeats within the session timeout |\n")
-                .append("| `num.standby.replicas` | `1` | with two or more instances, a warm copy of each partition's stores elsewhere: a takeover restores little (firing gap after a kill -9: 14.5 s without, 8.2 s with and the 6 s session; BENCHMARKS.md) |\n")
-                .append("| `consumer.group.instance.id` | application id + host + hash of `ax.state.dir` | static membership: an instance restarted in place takes its partitions back at once |\n")
-                .append("| `max.task.idle.ms` | `-1` | the input topics need no timestamp alignment: never wait for an empty partition |\n");
+                .append("| Streams key | ax's value | why |\n|---|---|---|\n");
+        Properties streams = new AxConfig(Map.of(AxConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092")).streamsProperties();
+        streamsDefault(md, streams, StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
+                "fire = dispatch + store update + state event in one transaction");
+        streamsDefault(md, streams, StreamsConfig.COMMIT_INTERVAL_MS_CONFIG,
+                "under exactly-once a dispatch is visible only when its transaction commits");
+        streamsDefault(md, streams, StreamsConfig.POLL_MS_CONFIG,
+                "an idle stream thread blocks in poll this long; ax's consumer returns early when a timer is due");
+        streamsDefault(md, streams, StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG),
+                "Streams' own default (100 ms) would delay every dispatch");
+        streamsDefault(md, streams, StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), "");
+        streamsDefault(md, streams, StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
+                "a dead instance's partitions and timers move after 6 s (the brokers' smallest allowed), not 45 s");
+        streamsDefault(md, streams, StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
+                "three heartbeats within the session timeout");
+        streamsDefault(md, streams, StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG,
+                "with two or more instances, a warm copy of each partition's stores elsewhere: a takeover restores little");
+        streamsDefault(md, streams, StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),
+                "a killed instance's open transaction blocks read_committed readers until the broker aborts it; "
+                        + "Streams' 10 s would add to every failover (see OPERATIONS.md)");
+        md.append("| `consumer.group.instance.id` | application id + host + instance name + hash of the state dir | static "
+                        + "membership: an instance restarted in place takes its partitions back at once |\n");
+        streamsDefault(md, streams, StreamsConfig.MAX_TASK_IDLE_MS_CONFIG,
+                "the input topics need no timestamp alignment: never wait for an empty partition");
         return md.toString();
+    }
+
+    /** One row of the Streams settings table, its value read from what ax really passes to Kafka Streams. */
+    private static void streamsDefault(StringBuilder md, Properties streams, String key, String why) {
+        Object value = streams.get(key);
+        if (value == null) {
+            throw new IllegalStateException("ax does not set Streams key " + key);
+        }
+        md.append("| `").append(key).append("` | `").append(value).append("` | ").append(why).append(" |\n");
     }
 
     private static String defaultText(ConfigDef.ConfigKey key) {
