@@ -1,5 +1,6 @@
 package io.ax.app.internal.docs;
 
+import io.ax.KafkaConnection;
 import io.ax.app.config.AxConfig;
 import io.ax.app.internal.inputs.ConsumerPositions;
 import io.ax.app.internal.core.StateMachine;
@@ -12,6 +13,7 @@ import io.ax.validation.ScheduleValidator;
 import io.ax.schema.TaskState;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.config.ConfigDef;
 
@@ -33,7 +35,8 @@ public final class Docs {
         StringBuilder md = new StringBuilder("# ax scheduler configuration\n\n"
                 + "Generated from `AxConfig.CONFIG` (a test fails when this file drifts). Pass settings to `./ax run` with\n"
                 + "`--config FILE` (a .properties file) or `-D key=value`. Keys prefixed `streams.` go to Kafka Streams\n"
-                + "without the prefix (`streams.num.stream.threads=2`, `streams.producer.linger.ms=1`).\n\n"
+                + "without the prefix (`streams.num.stream.threads=2`, `streams.producer.linger.ms=1`). How to reach a secured\n"
+                + "cluster: [Connection and security settings](#connection-and-security-settings).\n\n"
                 + "| key | type | default | valid values | importance | description |\n|---|---|---|---|---|---|\n");
         for (ConfigDef.ConfigKey key : AxConfig.CONFIG.configKeys().values()) {
             md.append("| `").append(key.name).append("` | ").append(key.type.name().toLowerCase())
@@ -54,7 +57,22 @@ public final class Docs {
                 .append("| `num.standby.replicas` | `1` | with two or more instances, a warm copy of each partition's stores elsewhere: a takeover restores little (firing gap after a kill -9: 14.5 s without, 8.2 s with and the 6 s session; BENCHMARKS.md) |\n")
                 .append("| `consumer.group.instance.id` | application id + host + hash of `ax.state.dir` | static membership: an instance restarted in place takes its partitions back at once |\n")
                 .append("| `max.task.idle.ms` | `-1` | the input topics need no timestamp alignment: never wait for an empty partition |\n");
+        md.append("\n## Connection and security settings\n\n")
+                .append("Given once at the top level (not prefixed), these apply to every Kafka client ax builds: Kafka Streams'\n")
+                .append("consumers, producer and admin, the admin that sets up the topics, `./ax replay`, `./ax bench`, and `AxClient` /\n")
+                .append("`AxWorker` given them with `connectionProperties(...)`. From the environment too, as `AX_KAFKA_<KEY>` (upper case,\n")
+                .append("dots as underscores: `AX_KAFKA_SASL_JAAS_CONFIG`). Precedence, lowest first: environment, `--config` file, `-D`,\n")
+                .append("`--bootstrap`; a `streams.`-prefixed key (`streams.security.protocol`, `streams.admin.ssl.keystore.location`)\n")
+                .append("still wins for Kafka Streams' clients and the topic-setup admin. The keys (Kafka's client SSL and SASL keys of\n")
+                .append("the Kafka version ax runs on, from `KafkaConnection.KEYS`):\n\n");
+        md.append("- ").append(keys(key -> !key.startsWith("ssl.") && !key.startsWith("sasl."))).append('\n')
+                .append("- ").append(keys(key -> key.startsWith("ssl."))).append('\n')
+                .append("- ").append(keys(key -> key.startsWith("sasl."))).append('\n');
         return md.toString();
+    }
+
+    private static String keys(Predicate<String> which) {
+        return KafkaConnection.KEYS.stream().filter(which).map(key -> "`" + key + "`").collect(Collectors.joining(", "));
     }
 
     private static String defaultText(ConfigDef.ConfigKey key) {
