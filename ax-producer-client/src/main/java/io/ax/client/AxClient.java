@@ -2,6 +2,7 @@ package io.ax.client;
 
 import io.ax.AxTopics;
 import io.ax.InvalidRequestException;
+import io.ax.KafkaConnection;
 import io.ax.codec.AvroTrust;
 import io.ax.client.internal.ProducerDefaults;
 import io.ax.client.internal.RequestSender;
@@ -16,6 +17,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
@@ -124,11 +126,15 @@ public final class AxClient implements AutoCloseable {
         private Clock clock = Clock.systemUTC();
         private ScheduleLimits limits = ScheduleLimits.defaults();
         private final Map<String, Object> producerProperties = new HashMap<>();
+        private final Map<String, Object> connectionProperties = new HashMap<>();
 
         private Builder() {
         }
 
-        /** Kafka's {@code bootstrap.servers}, e.g. {@code "localhost:9092"}. Required. */
+        /**
+         * Kafka's {@code bootstrap.servers}, e.g. {@code "localhost:9092"}. Required, unless
+         * {@link #connectionProperties} gives it; this wins.
+         */
         public Builder bootstrapServers(String bootstrapServers) {
             this.bootstrapServers = Objects.requireNonNull(bootstrapServers, "bootstrapServers");
             return this;
@@ -161,12 +167,36 @@ public final class AxClient implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How to reach the cluster: the connection and security settings that every Kafka client of ax shares
+         * ({@code bootstrap.servers}, {@code security.protocol}, {@code ssl.*}, {@code sasl.*}: the keys of
+         * {@link KafkaConnection#KEYS}). Keys outside that set are left out, so the settings of a whole ax config
+         * file can be passed as they are; the same file and {@code AX_KAFKA_*} environment the scheduler reads:
+         * <pre>{@code
+         * AxClient client = AxClient.builder()
+         *         .connectionProperties(KafkaConnection.load(Path.of("ax.properties")))
+         *         .build();
+         * }</pre>
+         * {@link #bootstrapServers} and {@link #producerProperty} win over these. May be called more than once; later
+         * calls win per key.
+         */
+        public Builder connectionProperties(Map<String, ?> properties) {
+            connectionProperties.putAll(KafkaConnection.select(Objects.requireNonNull(properties, "properties")));
+            return this;
+        }
+
         /** @throws IllegalStateException when no bootstrap servers were given */
         public AxClient build() {
-            if (bootstrapServers == null && !producerProperties.containsKey("bootstrap.servers")) {
-                throw new IllegalStateException("AxClient has no bootstrap servers: call bootstrapServers(\"host:port\")");
+            Map<String, Object> settings = new HashMap<>(connectionProperties);
+            if (bootstrapServers != null) {
+                settings.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
             }
-            Producer<String, byte[]> producer = new KafkaProducer<>(ProducerDefaults.with(bootstrapServers, producerProperties));
+            settings.putAll(producerProperties);
+            if (!settings.containsKey(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG)) {
+                throw new IllegalStateException("AxClient has no bootstrap servers: call bootstrapServers(\"host:port\")"
+                        + " or give bootstrap.servers in connectionProperties(...)");
+            }
+            Producer<String, byte[]> producer = new KafkaProducer<>(ProducerDefaults.with(null, settings));
             return new AxClient(producer, true, topics, clock, limits);
         }
     }

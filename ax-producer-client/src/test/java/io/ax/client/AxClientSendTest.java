@@ -213,7 +213,9 @@ class AxClientSendTest {
     void shouldRequireBootstrapServersToBuild() {
         assertThatThrownBy(() -> AxClient.builder().build())
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("AxClient has no bootstrap servers: call bootstrapServers(\"host:port\")");
+                .hasMessage("AxClient has no bootstrap servers: call bootstrapServers(\"host:port\")"
+                        + " or give bootstrap.servers in connectionProperties(...)");
+        AxClient.builder().connectionProperties(Map.of("bootstrap.servers", "127.0.0.1:1")).build().close();
     }
 
     @Test

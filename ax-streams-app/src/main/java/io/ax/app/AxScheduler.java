@@ -11,12 +11,10 @@ import io.ax.app.internal.topology.AxTopology;
 import io.ax.app.internal.timer.AxClientSupplier;
 import io.ax.codec.AvroTrust;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.common.utils.Time;
@@ -65,8 +63,7 @@ public final class AxScheduler implements AutoCloseable {
     public static AxScheduler start(AxConfig config) {
         int partitions;
         StateDirectory stateDirectory;
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                config.getString(AxConfig.BOOTSTRAP_SERVERS_CONFIG)))) {
+        try (Admin admin = Admin.create(config.setupAdminProperties())) {
             partitions = TopicSetup.ensure(admin, config.topics(), config.getInt(AxConfig.TOPIC_PARTITIONS_CONFIG),
                     config.getShort(AxConfig.TOPIC_REPLICATION_CONFIG), config.maxRecordBytes());
             TopicSetup.requireMaxMessageBytes(admin, AxStores.changelogTopics(config.getString(AxConfig.APPLICATION_ID_CONFIG)),

@@ -1,6 +1,7 @@
 package io.ax.worker;
 
 import io.ax.AxTopics;
+import io.ax.KafkaConnection;
 import io.ax.codec.AvroTrust;
 import io.ax.worker.internal.BacklogLimits;
 import io.ax.worker.internal.ClientConfigs;
@@ -27,6 +28,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -194,6 +196,7 @@ public final class AxWorker implements AutoCloseable {
         private final List<Class<? extends Throwable>> fatalExceptions = new ArrayList<>();
         private final Map<String, Object> consumerProperties = new HashMap<>();
         private final Map<String, Object> producerProperties = new HashMap<>();
+        private final Map<String, Object> connectionProperties = new HashMap<>();
         private Consumer<String, byte[]> consumer;
         private Producer<String, byte[]> producer;
         private Sleeper sleeper = Sleeper.THREAD;
@@ -201,9 +204,33 @@ public final class AxWorker implements AutoCloseable {
         private Builder() {
         }
 
-        /** Kafka's {@code bootstrap.servers}, e.g. {@code "localhost:9092"}. Required. */
+        /**
+         * Kafka's {@code bootstrap.servers}, e.g. {@code "localhost:9092"}. Required, unless
+         * {@link #connectionProperties} gives it; this wins.
+         */
         public Builder bootstrapServers(String bootstrapServers) {
             this.bootstrapServers = Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+            return this;
+        }
+
+        /**
+         * How to reach the cluster, for both the dispatch consumer and the report producer: the connection and
+         * security settings that every Kafka client of ax shares ({@code bootstrap.servers}, {@code security.protocol},
+         * {@code ssl.*}, {@code sasl.*}: the keys of {@link KafkaConnection#KEYS}). Keys outside that set are left out,
+         * so the settings of a whole ax config file can be passed as they are; the same file and {@code AX_KAFKA_*}
+         * environment the scheduler reads:
+         * <pre>{@code
+         * AxWorker worker = AxWorker.builder()
+         *         .connectionProperties(KafkaConnection.load(Path.of("ax.properties")))
+         *         .handler("email", context -> Result.success())
+         *         .build();
+         * }</pre>
+         * {@link #bootstrapServers}, {@link #consumerProperty} and {@link #producerProperty} win over these. A wrong
+         * password or an untrusted certificate is fatal: the worker stops and {@link AxWorker#failure()} holds Kafka's
+         * {@code AuthenticationException}. May be called more than once; later calls win per key.
+         */
+        public Builder connectionProperties(Map<String, ?> properties) {
+            connectionProperties.putAll(KafkaConnection.select(Objects.requireNonNull(properties, "properties")));
             return this;
         }
 
@@ -360,18 +387,23 @@ public final class AxWorker implements AutoCloseable {
             if (handlers.isEmpty()) {
                 throw new IllegalStateException("AxWorker has no handlers: call handler(jobType, handler)");
             }
-            if (consumer == null && bootstrapServers == null) {
-                throw new IllegalStateException("AxWorker has no bootstrap servers: call bootstrapServers(\"host:port\")");
+            Map<String, Object> shared = new HashMap<>(connectionProperties);
+            if (bootstrapServers != null) {
+                shared.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+            }
+            if (consumer == null && !shared.containsKey(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)) {
+                throw new IllegalStateException("AxWorker has no bootstrap servers: call bootstrapServers(\"host:port\")"
+                        + " or give bootstrap.servers in connectionProperties(...)");
             }
             String id = workerId != null ? workerId : WorkerIds.defaultId();
             Map<String, Integer> laneLimits = new LinkedHashMap<>();
             handlers.keySet().forEach(jobType -> laneLimits.put(jobType, limits.getOrDefault(jobType, concurrency)));
             Consumer<String, byte[]> dispatches = consumer != null ? consumer
-                    : new KafkaConsumer<>(ClientConfigs.consumer(bootstrapServers, groupId, id, consumerProperties));
+                    : new KafkaConsumer<>(ClientConfigs.consumer(null, groupId, id, ClientConfigs.layered(shared, consumerProperties)));
             Producer<String, byte[]> results;
             try {
                 results = producer != null ? producer
-                        : new KafkaProducer<>(ClientConfigs.producer(bootstrapServers, id, producerProperties));
+                        : new KafkaProducer<>(ClientConfigs.producer(null, id, ClientConfigs.layered(shared, producerProperties)));
             } catch (RuntimeException e) {
                 dispatches.close();
                 throw e;

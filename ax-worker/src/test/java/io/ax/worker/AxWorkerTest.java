@@ -122,7 +122,8 @@ class AxWorkerTest {
     void shouldRequireBootstrapServers() {
         assertThatThrownBy(() -> AxWorker.builder().handler("email", context -> Result.success()).build())
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("AxWorker has no bootstrap servers: call bootstrapServers(\"host:port\")");
+                .hasMessage("AxWorker has no bootstrap servers: call bootstrapServers(\"host:port\")"
+                        + " or give bootstrap.servers in connectionProperties(...)");
     }
 
     @Test

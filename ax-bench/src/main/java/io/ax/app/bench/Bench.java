@@ -40,7 +40,9 @@ public final class Bench {
     /**
      * Runs {@code scenario} and prints its RESULT lines to {@code results}; returns them.
      *
-     * @param schedulerSettings extra ax settings for the scheduler child JVMs ({@code -D key=value} of {@code ax run})
+     * @param schedulerSettings extra ax settings for the scheduler child JVMs ({@code --config} and {@code -D} of
+     *                          {@code ax run}); the connection and security settings among them apply to the bench's
+     *                          own clients too ({@link BenchContext#kafka()})
      * @throws IllegalArgumentException for an unknown scenario
      */
     public static List<ResultLine> run(String scenario, BenchOptions options, Map<String, String> schedulerSettings,

@@ -2,7 +2,10 @@ package io.ax.app.bench;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
+import io.ax.KafkaConnection;
+import io.ax.app.config.AxConfig;
 import io.ax.codec.AvroTrust;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -36,8 +39,13 @@ public final class BenchCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "raw, ingest, burst, steady, capacity, recovery, failover or idle.")
     String scenario;
 
-    @Option(names = "--bootstrap", description = "An existing Kafka cluster (default: an embedded broker in this process).")
+    @Option(names = "--bootstrap", description = "An existing Kafka cluster (default: bootstrap.servers from --config, -D or"
+            + " AX_KAFKA_BOOTSTRAP_SERVERS, else an embedded broker in this process).")
     String bootstrap;
+
+    @Option(names = "--config", description = "A .properties file as for ax run: settings of the scheduler under test and"
+            + " the Kafka connection settings (security.protocol, sasl.*, ssl.*) that the bench's own clients use too.")
+    Path configFile;
 
     @Option(names = "--n", description = "Tasks or records (raw, ingest: 100000; burst: 1000000).")
     Integer n;
@@ -61,7 +69,8 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--child-jvm-opt", description = "A JVM option for the scheduler's child JVM, e.g. -Xmx2g (repeatable).")
     List<String> childJvmOpts = new ArrayList<>();
 
-    @Option(names = {"-D", "--set"}, description = "An ax setting for the scheduler under test, key=value (as ax run -D).")
+    @Option(names = {"-D", "--set"}, description = "An ax setting for the scheduler under test, key=value (as ax run -D;"
+            + " wins over --config). Connection settings given here apply to the bench's clients too.")
     Map<String, String> settings = new HashMap<>();
 
     @Option(names = "--broker-set", description = "A property of the embedded broker, key=value (e.g. "
@@ -80,8 +89,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         quietLogs();
-        BenchOptions options = new BenchOptions(bootstrap, n, rate, duration, pending, partitions, childJvmOpts, warmup);
-        Bench.run(scenario, options, settings, brokerSettings, Clock.systemUTC(), System.out, System.err);
+        Map<String, String> merged = KafkaConnection.load(configFile, settings, System.getenv());
+        String cluster = bootstrap != null ? bootstrap : merged.get(AxConfig.BOOTSTRAP_SERVERS_CONFIG);
+        BenchOptions options = new BenchOptions(cluster, n, rate, duration, pending, partitions, childJvmOpts, warmup);
+        Bench.run(scenario, options, merged, brokerSettings, Clock.systemUTC(), System.out, System.err);
         return 0;
     }
 

@@ -1,6 +1,8 @@
 package io.ax.app.bench;
 
 import io.ax.AxTopics;
+import io.ax.KafkaConnection;
+import io.ax.app.config.AxConfig;
 import io.ax.client.AxClient;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -14,7 +16,9 @@ import java.util.function.Supplier;
 
 /**
  * What every scenario runs against: the broker's address, the options, the clock, where progress goes, and a
- * scratch directory (deleted by {@link Bench} afterwards). Names topics, application ids and state dirs so that
+ * scratch directory (deleted by {@link Bench} afterwards). Every Kafka client of the bench connects with
+ * {@link #kafka()}: the bootstrap servers and the connection and security settings among the scheduler settings
+ * ({@link KafkaConnection}), which the scheduler child JVMs get too. Names topics, application ids and state dirs so that
  * runs and scenarios never collide: {@code bench-<label>-<runId>}.
  */
 public final class BenchContext {
@@ -23,6 +27,7 @@ public final class BenchContext {
     private final String bootstrap;
     private final BenchOptions options;
     private final Map<String, String> schedulerSettings;
+    private final Map<String, Object> kafka;
     private final Clock clock;
     private final PrintStream progress;
     private final Path workDir;
@@ -34,6 +39,9 @@ public final class BenchContext {
         this.bootstrap = bootstrap;
         this.options = options;
         this.schedulerSettings = Map.copyOf(schedulerSettings);
+        Map<String, Object> connection = KafkaConnection.select(schedulerSettings);
+        connection.put(AxConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        this.kafka = Map.copyOf(connection);
         this.clock = clock;
         this.progress = progress;
         this.workDir = workDir;
@@ -43,6 +51,11 @@ public final class BenchContext {
 
     public String bootstrap() {
         return bootstrap;
+    }
+
+    /** The settings every Kafka client of the bench starts from: where the cluster is and how to log in. */
+    public Map<String, Object> kafka() {
+        return kafka;
     }
 
     public BenchOptions options() {
@@ -75,9 +88,10 @@ public final class BenchContext {
      */
     public ChildScheduler startScheduler(String label, Path stateDir) throws IOException, InterruptedException {
         Map<String, String> settings = new HashMap<>(schedulerSettings);
+        settings.put(AxConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         settings.putAll(ChildScheduler.settings(name(label), stateDir, topics(label).prefix(), options.partitions()));
         note("starting scheduler '" + label + "' (child JVM, state " + stateDir + ")");
-        ChildScheduler child = ChildScheduler.start(bootstrap, settings, options.childJvmOpts(),
+        ChildScheduler child = ChildScheduler.start(settings, options.childJvmOpts(),
                 workDir.resolve(label + ".log"), clock, CHILD_START_TIMEOUT);
         note("scheduler '" + label + "' running, pid " + child.pid() + ", in "
                 + (child.runningAtMs() - child.startedAtMs()) + " ms");
@@ -91,7 +105,7 @@ public final class BenchContext {
 
     /** A client on {@code topics} with the client's default producer settings. */
     public AxClient client(AxTopics topics) {
-        return AxClient.builder().bootstrapServers(bootstrap).topics(topics).clock(clock).build();
+        return AxClient.builder().connectionProperties(kafka).topics(topics).clock(clock).build();
     }
 
     /** Prints {@code status} about once a second until closed. */

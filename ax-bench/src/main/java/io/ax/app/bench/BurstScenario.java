@@ -74,7 +74,7 @@ public final class BurstScenario implements Scenario {
             AxTopics topics = context.topics("burst");
             long dueMs = clock.millis() + (long) (n * 1000.0 / (0.7 * ingestPerS)) + leadMs;
             context.note("%d tasks (%s*) due in %d ms".formatted(n, keys.prefix(), dueMs - clock.millis()));
-            try (DispatchTracker dispatch = DispatchTracker.start(context.bootstrap(), topics.dispatch(), clock,
+            try (DispatchTracker dispatch = DispatchTracker.start(context.kafka(), topics.dispatch(), clock,
                     keys, n, i -> dueMs)) {
                 Ingest ingest = Ingest.run(context, "burst", keys, n, dueMs);
                 context.note("ingested %d tasks at %.0f/s, %d ms before they are due".formatted(

@@ -5,16 +5,19 @@ import io.ax.app.config.AxConfig;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -42,14 +45,16 @@ public final class ChildScheduler implements AutoCloseable {
     }
 
     /**
-     * Launches {@code ax run --bootstrap <bootstrap> -D k=v ...} and waits until it is running.
+     * Launches {@code ax run --config <file>} and waits until it is running. The settings go to a file beside the log
+     * that only this user can read, not onto the command line, since they may hold passwords.
      *
-     * @param settings ax settings, at least {@code application.id}, {@code ax.state.dir} and {@code ax.topic.prefix}
+     * @param settings ax settings, at least {@code bootstrap.servers}, {@code application.id}, {@code ax.state.dir} and
+     *                 {@code ax.topic.prefix}, and any connection and security settings
      * @param jvmOpts  extra JVM options, e.g. {@code -Xmx2g}
      * @param logFile  where the child's stdout and stderr go (appended)
      * @throws IllegalStateException when it exits or is not running within {@code timeout} (it is killed then)
      */
-    public static ChildScheduler start(String bootstrap, Map<String, String> settings, List<String> jvmOpts, Path logFile,
+    public static ChildScheduler start(Map<String, String> settings, List<String> jvmOpts, Path logFile,
                                        Clock clock, Duration timeout) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
@@ -58,12 +63,8 @@ public final class ChildScheduler implements AutoCloseable {
         command.add(classpath());
         command.add(AxMain.class.getName());
         command.add("run");
-        command.add("--bootstrap");
-        command.add(bootstrap);
-        settings.forEach((k, v) -> {
-            command.add("-D");
-            command.add(k + "=" + v);
-        });
+        command.add("--config");
+        command.add(writeSettings(settings, logFile.resolveSibling(logFile.getFileName() + ".properties")).toString());
         long startedAtMs = clock.millis();
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         CountDownLatch running = new CountDownLatch(1);
@@ -94,6 +95,21 @@ public final class ChildScheduler implements AutoCloseable {
                 AxConfig.STATE_DIR_CONFIG, stateDir.toString(),
                 AxConfig.TOPIC_PREFIX_CONFIG, topicPrefix,
                 AxConfig.TOPIC_PARTITIONS_CONFIG, Integer.toString(partitions));
+    }
+
+    private static Path writeSettings(Map<String, String> settings, Path file) throws IOException {
+        Properties properties = new Properties();
+        properties.putAll(settings);
+        Files.deleteIfExists(file);
+        try {
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (UnsupportedOperationException e) {
+            Files.createFile(file); // not a POSIX file system: the scratch directory's own access rules apply
+        }
+        try (OutputStream out = Files.newOutputStream(file)) {
+            properties.store(out, "ax bench: settings of a scheduler under test");
+        }
+        return file;
     }
 
     public long pid() {

@@ -6,6 +6,7 @@ import io.ax.schema.DispatchTask;
 import java.time.Clock;
 import java.util.BitSet;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.IntToLongFunction;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -36,9 +37,9 @@ public final class DispatchTracker extends TopicTail {
     private volatile long dup;
     private volatile long lastVisibleAtMs;
 
-    private DispatchTracker(String bootstrap, String dispatchTopic, Clock clock, TaskKeys keys, int n,
+    private DispatchTracker(Map<String, Object> kafka, String dispatchTopic, Clock clock, TaskKeys keys, int n,
                             IntToLongFunction dueMsOf) {
-        super(bootstrap, dispatchTopic, clock);
+        super(kafka, dispatchTopic, clock);
         this.keys = keys;
         this.n = n;
         this.dueMsOf = dueMsOf;
@@ -51,9 +52,9 @@ public final class DispatchTracker extends TopicTail {
      * @param dueMsOf the due time the bench asked for task i; read when its dispatch arrives, so it must be
      *                published (e.g. an AtomicLongArray) before the request is sent
      */
-    public static DispatchTracker start(String bootstrap, String dispatchTopic, Clock clock, TaskKeys keys, int n,
+    public static DispatchTracker start(Map<String, Object> kafka, String dispatchTopic, Clock clock, TaskKeys keys, int n,
                                         IntToLongFunction dueMsOf) {
-        DispatchTracker tracker = new DispatchTracker(bootstrap, dispatchTopic, clock, keys, n, dueMsOf);
+        DispatchTracker tracker = new DispatchTracker(kafka, dispatchTopic, clock, keys, n, dueMsOf);
         tracker.start();
         return tracker;
     }

@@ -33,7 +33,7 @@ record Ingest(int n, int accepted, long firstSendMs, long firstSeenMs, long last
         Clock clock = context.clock();
         AxTopics topics = context.topics(label);
         try (AxClient client = context.client(topics);
-             PendingTracker pending = PendingTracker.start(context.bootstrap(), topics.state(), clock, keys, n)) {
+             PendingTracker pending = PendingTracker.start(context.kafka(), topics.state(), clock, keys, n)) {
             Submitter submitter = new Submitter(client);
             try (Progress progress = context.progress(label, () -> "sent %d/%d, acked %d, PENDING visible %d"
                     .formatted(submitter.sent(), n, submitter.acked(), pending.accepted()))) {

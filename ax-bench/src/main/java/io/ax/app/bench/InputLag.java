@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -23,9 +22,9 @@ final class InputLag {
     }
 
     /** Waits until {@code applicationId} has committed the end of every partition of {@code topics}; false on timeout. */
-    static boolean awaitZero(String bootstrap, String applicationId, List<String> topics, Clock clock, Duration timeout)
+    static boolean awaitZero(Map<String, Object> kafka, String applicationId, List<String> topics, Clock clock, Duration timeout)
             throws InterruptedException, ExecutionException {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+        try (Admin admin = Admin.create(kafka)) {
             long deadlineMs = clock.millis() + timeout.toMillis();
             while (true) {
                 if (lag(admin, applicationId, topics) == 0) {

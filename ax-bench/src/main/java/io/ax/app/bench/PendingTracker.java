@@ -3,6 +3,7 @@ package io.ax.app.bench;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.BitSet;
+import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 
@@ -26,16 +27,16 @@ public final class PendingTracker extends TopicTail {
     private volatile long firstAcceptedAtMs;
     private volatile long lastAcceptedAtMs;
 
-    private PendingTracker(String bootstrap, String stateTopic, Clock clock, TaskKeys keys, int n) {
-        super(bootstrap, stateTopic, clock);
+    private PendingTracker(Map<String, Object> kafka, String stateTopic, Clock clock, TaskKeys keys, int n) {
+        super(kafka, stateTopic, clock);
         this.keys = keys;
         this.n = n;
         this.pending = new BitSet(n);
     }
 
     /** Starts tailing {@code stateTopic} for the PENDING events of tasks {@code keys.key(0 .. n-1)}. */
-    public static PendingTracker start(String bootstrap, String stateTopic, Clock clock, TaskKeys keys, int n) {
-        PendingTracker tracker = new PendingTracker(bootstrap, stateTopic, clock, keys, n);
+    public static PendingTracker start(Map<String, Object> kafka, String stateTopic, Clock clock, TaskKeys keys, int n) {
+        PendingTracker tracker = new PendingTracker(kafka, stateTopic, clock, keys, n);
         tracker.start();
         return tracker;
     }

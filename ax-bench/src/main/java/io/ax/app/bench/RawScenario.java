@@ -8,13 +8,13 @@ import io.ax.validation.ScheduleLimits;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -50,7 +50,7 @@ public final class RawScenario implements Scenario {
     static ResultLine measure(BenchContext context, int n) throws Exception {
         Clock clock = context.clock();
         String topic = context.name("raw");
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, context.bootstrap()))) {
+        try (Admin admin = Admin.create(context.kafka())) {
             admin.createTopics(List.of(new NewTopic(topic, Optional.of(context.options().partitions()), Optional.empty())))
                     .all().get();
             awaitLeaders(admin, topic, context);
@@ -97,7 +97,7 @@ public final class RawScenario implements Scenario {
         Clock clock = context.clock();
         Instant dueAt = clock.instant().plus(Duration.ofDays(1));
         AtomicLong failed = new AtomicLong();
-        try (Producer<String, byte[]> producer = new KafkaProducer<>(ProducerDefaults.with(context.bootstrap(), Map.of()));
+        try (Producer<String, byte[]> producer = new KafkaProducer<>(ProducerDefaults.with(null, context.kafka()));
              // a client over our producer only to build requests exactly as users do; it sends nothing
              AxClient requests = AxClient.create(producer, AxTopics.defaults(), clock, ScheduleLimits.defaults())) {
             warmUpEachPartition(producer, topic, context.options().partitions());
@@ -142,11 +142,10 @@ public final class RawScenario implements Scenario {
 
     private static double consume(BenchContext context, String topic, int n, AtomicLong consumed) throws InterruptedException {
         Clock clock = context.clock();
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, context.bootstrap(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000),
-                new StringDeserializer(), new ByteArrayDeserializer())) {
+        Map<String, Object> config = new HashMap<>(context.kafka());
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).toList();
             long startMs = clock.millis();

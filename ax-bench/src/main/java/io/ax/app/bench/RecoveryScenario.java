@@ -44,8 +44,8 @@ public final class RecoveryScenario implements Scenario {
             long stateBytes = BenchFiles.sizeBytes(stateDir);
             AtomicLongArray canaryDueMs = new AtomicLongArray(2);
             try (AxClient client = context.client(topics);
-                 PendingTracker canaryPending = PendingTracker.start(context.bootstrap(), topics.state(), clock, CANARY, 2);
-                 DispatchTracker canaries = DispatchTracker.start(context.bootstrap(), topics.dispatch(), clock, CANARY, 2,
+                 PendingTracker canaryPending = PendingTracker.start(context.kafka(), topics.state(), clock, CANARY, 2);
+                 DispatchTracker canaries = DispatchTracker.start(context.kafka(), topics.dispatch(), clock, CANARY, 2,
                          canaryDueMs::get)) {
                 Canaries probe = new Canaries(context, stateDir, new Submitter(client), canaryDueMs, canaryPending, canaries);
                 Restart resume = probe.killAndRestart(0, scheduler, false);

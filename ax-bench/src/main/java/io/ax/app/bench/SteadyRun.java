@@ -50,7 +50,7 @@ final class SteadyRun {
         int warmupS = context.options().warmupS();
         if (warmupS > 0) {
             run(context, label, new TaskKeys("warm-"), ratePerS, warmupS, () -> { });
-            if (!InputLag.awaitZero(context.bootstrap(), context.name(label), context.topics(label).coPartitioned(),
+            if (!InputLag.awaitZero(context.kafka(), context.name(label), context.topics(label).coPartitioned(),
                     context.clock(), Duration.ofSeconds(60))) {
                 context.note("the scheduler still had unread input 60 s after the warm-up; measuring anyway");
             }
@@ -67,7 +67,7 @@ final class SteadyRun {
         LatencyRecorder handlerLateness = new LatencyRecorder();
         AtomicInteger handled = new AtomicInteger();
         AtomicInteger warmedUp = new AtomicInteger();
-        AxWorker worker = AxWorker.builder().bootstrapServers(context.bootstrap()).topics(topics).clock(clock)
+        AxWorker worker = AxWorker.builder().connectionProperties(context.kafka()).topics(topics).clock(clock)
                 .groupId(context.name(label) + "-workers").concurrency(8)
                 .handler(Submitter.JOB_TYPE, job -> {
                     long startedMs = clock.millis();
@@ -80,7 +80,7 @@ final class SteadyRun {
                     return Result.success();
                 }).build();
         try (worker; AxClient client = context.client(topics);
-             DispatchTracker dispatch = DispatchTracker.start(context.bootstrap(), topics.dispatch(), clock,
+             DispatchTracker dispatch = DispatchTracker.start(context.kafka(), topics.dispatch(), clock,
                      keys, n, dueMs::get)) {
             worker.start();
             Submitter submitter = new Submitter(client);

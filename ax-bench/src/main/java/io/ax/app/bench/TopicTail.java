@@ -2,6 +2,7 @@ package io.ax.app.bench;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -29,14 +30,14 @@ abstract class TopicTail implements AutoCloseable {
     private final Thread thread;
     private volatile Throwable failure;
 
-    TopicTail(String bootstrap, String topic, Clock clock) {
-        consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10,
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000),
-                new StringDeserializer(), new ByteArrayDeserializer());
+    /** @param kafka the connection settings ({@link BenchContext#kafka()}) */
+    TopicTail(Map<String, Object> kafka, String topic, Clock clock) {
+        Map<String, Object> config = new HashMap<>(kafka);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        consumer = new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
         List<PartitionInfo> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30));
         if (partitions == null || partitions.isEmpty()) {
             consumer.close();

@@ -49,6 +49,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private static final int NODE_ID = 1;
     private static final long READY_TIMEOUT_MS = 60_000;
     private static final int READY_ATTEMPT_TIMEOUT_MS = 5_000;
+    private static final String SASL_SSL_PREFIX = "listener.name.sasl_ssl.";
 
     /**
      * How to start the broker.
@@ -98,6 +99,30 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             return new Options(port, controllerPort, logDir, defaultPartitions, copy);
         }
 
+        /**
+         * Adds a second client listener, {@code SASL_SSL} on a free loopback port ({@link #saslSslBootstrapServers()}),
+         * taking SCRAM-SHA-256 and SCRAM-SHA-512 over TLS, for testing secured clients. The PLAINTEXT listener stays,
+         * and the controller and inter-broker traffic keep to PLAINTEXT on loopback. There are no users at first:
+         * create them with {@code Admin.alterUserScramCredentials} over the PLAINTEXT listener. No authorizer: an
+         * authenticated user may do anything.
+         *
+         * @param keystore         a PKCS12 keystore with the broker's key and a certificate valid for 127.0.0.1
+         * @param keystorePassword its password (also the key's)
+         */
+        public Options withSaslSslListener(Path keystore, String keystorePassword) {
+            String scramLogin = "org.apache.kafka.common.security.scram.ScramLoginModule required;";
+            return withProperty(SASL_SSL_PREFIX + "ssl.keystore.location", keystore.toAbsolutePath().toString())
+                    .withProperty(SASL_SSL_PREFIX + "ssl.keystore.password", keystorePassword)
+                    .withProperty(SASL_SSL_PREFIX + "ssl.keystore.type", "PKCS12")
+                    .withProperty(SASL_SSL_PREFIX + "sasl.enabled.mechanisms", "SCRAM-SHA-256,SCRAM-SHA-512")
+                    .withProperty(SASL_SSL_PREFIX + "scram-sha-256.sasl.jaas.config", scramLogin)
+                    .withProperty(SASL_SSL_PREFIX + "scram-sha-512.sasl.jaas.config", scramLogin);
+        }
+
+        private boolean hasSaslSslListener() {
+            return properties.containsKey(SASL_SSL_PREFIX + "ssl.keystore.location");
+        }
+
         private static void checkPort(int port) {
             if (port < 0 || port > 65_535) {
                 throw new IllegalArgumentException("port out of range: " + port);
@@ -107,13 +132,16 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     private final KafkaRaftServer server;
     private final String bootstrapServers;
+    private final String saslSslBootstrapServers;
     private final Path logDir;
     private final boolean ownsLogDir;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private EmbeddedKafkaBroker(KafkaRaftServer server, String bootstrapServers, Path logDir, boolean ownsLogDir) {
+    private EmbeddedKafkaBroker(KafkaRaftServer server, String bootstrapServers, String saslSslBootstrapServers,
+                                Path logDir, boolean ownsLogDir) {
         this.server = server;
         this.bootstrapServers = bootstrapServers;
+        this.saslSslBootstrapServers = saslSslBootstrapServers;
         this.logDir = logDir;
         this.ownsLogDir = ownsLogDir;
     }
@@ -140,6 +168,17 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 controllerPort = options.controllerPort() == 0 ? probe2.getLocalPort() : options.controllerPort();
             }
             Properties props = brokerProperties(options, logDir, port, controllerPort);
+            String saslSslBootstrapServers = null;
+            if (options.hasSaslSslListener()) {
+                int saslSslPort;
+                do { // the two ports above are free again by now: never pick one of them
+                    try (ServerSocket probe = bindLoopback()) {
+                        saslSslPort = probe.getLocalPort();
+                    }
+                } while (saslSslPort == port || saslSslPort == controllerPort);
+                addSaslSslListener(props, saslSslPort);
+                saslSslBootstrapServers = HOST + ":" + saslSslPort;
+            }
 
             format(props, logDir);
             server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
@@ -149,7 +188,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             awaitReady(bootstrapServers, startMs + READY_TIMEOUT_MS);
             log.info("Kafka broker ready at {} in {} ms (log dir {})",
                     bootstrapServers, Time.SYSTEM.milliseconds() - startMs, logDir);
-            return new EmbeddedKafkaBroker(server, bootstrapServers, logDir, ownsLogDir);
+            return new EmbeddedKafkaBroker(server, bootstrapServers, saslSslBootstrapServers, logDir, ownsLogDir);
         } catch (Exception e) { // Scala code may throw checked exceptions undeclared
             try {
                 cleanUp(server, ownsLogDir ? logDir : null);
@@ -164,6 +203,18 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     /** The address clients connect to, {@code 127.0.0.1:PORT}. */
     public String bootstrapServers() {
         return bootstrapServers;
+    }
+
+    /**
+     * The address of the SASL_SSL listener, {@code 127.0.0.1:PORT}.
+     *
+     * @throws IllegalStateException when the broker was started without {@link Options#withSaslSslListener}
+     */
+    public String saslSslBootstrapServers() {
+        if (saslSslBootstrapServers == null) {
+            throw new IllegalStateException("this broker has no SASL_SSL listener: start it with Options.withSaslSslListener");
+        }
+        return saslSslBootstrapServers;
     }
 
     /** The broker's data directory. */
@@ -209,6 +260,13 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         p.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
         p.putAll(options.properties());
         return p;
+    }
+
+    /** Appends the SASL_SSL listener to the listeners; its settings are already among the properties. */
+    private static void addSaslSslListener(Properties p, int port) {
+        p.put("listeners", p.getProperty("listeners") + ",SASL_SSL://" + HOST + ":" + port);
+        p.put("advertised.listeners", p.getProperty("advertised.listeners") + ",SASL_SSL://" + HOST + ":" + port);
+        p.put("listener.security.protocol.map", p.getProperty("listener.security.protocol.map") + ",SASL_SSL:SASL_SSL");
     }
 
     /** Writes meta.properties and the bootstrap metadata unless the directory was formatted before. */

@@ -1,9 +1,13 @@
 package io.ax.app.cli;
 
 import io.ax.AxTopics;
+import io.ax.app.config.AxConfig;
 import io.ax.client.AxClient;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -15,21 +19,26 @@ public final class ReplayCommand implements Callable<Integer> {
     @Parameters(index = "0", description = "The taskId to replay.")
     String taskId;
 
-    @Option(names = "--bootstrap", required = true, description = "Kafka bootstrap servers, host:port[,host:port].")
-    String bootstrap;
+    @Mixin
+    ConnectionOptions connection;
 
     @Option(names = "--reason", description = "Recorded on the new execution's PENDING event.")
     String reason;
 
-    @Option(names = "--topic-prefix", defaultValue = AxTopics.DEFAULT_PREFIX, description = "Topic prefix (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--topic-prefix", description = "Topic prefix (default: ax.topic.prefix from --config or -D, else "
+            + AxTopics.DEFAULT_PREFIX + ").")
     String prefix;
 
     @Override
     public Integer call() throws Exception {
-        try (AxClient client = AxClient.builder().bootstrapServers(bootstrap).topics(new AxTopics(prefix)).build()) {
+        Map<String, String> settings = connection.settings(System.getenv());
+        AxTopics topics = new AxTopics(prefix != null ? prefix
+                : settings.getOrDefault(AxConfig.TOPIC_PREFIX_CONFIG, AxTopics.DEFAULT_PREFIX));
+        try (AxClient client = AxClient.builder().connectionProperties(settings).topics(topics)
+                .producerProperty(ProducerConfig.CLIENT_ID_CONFIG, "ax-replay").build()) {
             var sent = client.replay(taskId, reason).get();
             System.out.println("replay of " + taskId + " sent to " + sent.topic() + "-" + sent.partition() + "@" + sent.offset()
-                    + "; watch " + prefix + "state for the outcome");
+                    + "; watch " + topics.state() + " for the outcome");
         }
         return 0;
     }

@@ -1,6 +1,7 @@
 package io.ax.app.config;
 
 import io.ax.AxTopics;
+import io.ax.KafkaConnection;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -12,6 +13,7 @@ import java.util.Properties;
 import io.ax.app.internal.quarantine.Quarantine;
 import io.ax.app.internal.setup.TopicSetup;
 import io.ax.app.internal.topology.OutputBounds;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -27,6 +29,12 @@ import org.apache.kafka.streams.StreamsConfig;
  * {@code streams.num.stream.threads=2}); {@code streams.producer.*}, {@code streams.consumer.*} and
  * {@code streams.admin.*} reach those clients. The docs' configuration table is generated from
  * {@link #CONFIG}.
+ *
+ * <p>The Kafka connection and security settings ({@code security.protocol}, {@code ssl.*}, {@code sasl.*}: the keys of
+ * {@link KafkaConnection#KEYS}) are given once at the top level, undeclared here, and apply to every client the
+ * scheduler builds: Kafka Streams' consumers, producer and admin ({@link #streamsProperties()}, where a
+ * {@code streams.}-prefixed key still wins) and the admin that sets up the topics ({@link #setupAdminProperties()}).
+ * Reading them from the environment as well ({@code AX_KAFKA_*}) is the loader's part ({@link KafkaConnection#load}).
  */
 public final class AxConfig extends AbstractConfig {
     public static final String STREAMS_PREFIX = "streams.";
@@ -187,16 +195,35 @@ public final class AxConfig extends AbstractConfig {
         return OutputBounds.maxRecordBytes(getInt(MAX_PAYLOAD_BYTES_CONFIG));
     }
 
+    /** The connection and security settings given at the top level (see {@link KafkaConnection}). */
+    public Map<String, Object> connectionProperties() {
+        return KafkaConnection.select(originals());
+    }
+
+    /**
+     * The settings of the admin client that creates and checks the topics at startup: it connects as Kafka Streams'
+     * own admin client does. The top-level connection settings, then {@code streams.<key>}, then
+     * {@code streams.admin.<key>} of the connection keys, each winning over the one before.
+     */
+    public Map<String, Object> setupAdminProperties() {
+        Map<String, Object> props = new HashMap<>(connectionProperties());
+        props.putAll(KafkaConnection.select(originalsWithPrefix(STREAMS_PREFIX)));
+        props.putAll(KafkaConnection.select(originalsWithPrefix(STREAMS_PREFIX + StreamsConfig.ADMIN_CLIENT_PREFIX)));
+        props.put(AdminClientConfig.CLIENT_ID_CONFIG, getString(APPLICATION_ID_CONFIG) + "-topic-setup");
+        return props;
+    }
+
     public long tickMs() {
         return getLong(WHEEL_TICK_MS_CONFIG);
     }
 
     /**
-     * Kafka Streams' properties: ax's defaults, tuned for firing latency (see topology-docs/CONFIG.md), then
-     * every {@code streams.}-prefixed key, which wins.
+     * Kafka Streams' properties: the top-level connection settings (for every Streams client), ax's defaults, tuned
+     * for firing latency (see topology-docs/CONFIG.md), then every {@code streams.}-prefixed key, which wins.
      */
     public Properties streamsProperties() {
         Properties props = new Properties();
+        props.putAll(connectionProperties());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, getString(BOOTSTRAP_SERVERS_CONFIG));
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, getString(APPLICATION_ID_CONFIG));
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir().toString());

@@ -47,6 +47,13 @@ public final class ClientConfigs {
         return config;
     }
 
+    /** {@code shared} settings with {@code specific} ones over them. */
+    public static Map<String, Object> layered(Map<String, Object> shared, Map<String, Object> specific) {
+        Map<String, Object> config = new HashMap<>(shared);
+        config.putAll(specific);
+        return config;
+    }
+
     private static void putIfNotNull(Map<String, Object> config, String key, Object value) {
         if (value != null) {
             config.put(key, value);

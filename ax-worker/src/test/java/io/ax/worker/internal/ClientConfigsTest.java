@@ -38,4 +38,16 @@ class ClientConfigsTest {
                 .containsEntry("linger.ms", 0)
                 .containsEntry("client.id", "w1-reports");
     }
+
+    @Test
+    void shouldLayerClientSpecificSettingsOverTheSharedConnectionSettings() {
+        Map<String, Object> shared = Map.of("bootstrap.servers", "b:9093", "security.protocol", "SASL_SSL",
+                "ssl.truststore.location", "/shared.p12");
+        Map<String, Object> config = ClientConfigs.consumer(null, "g", "w1",
+                ClientConfigs.layered(shared, Map.of("ssl.truststore.location", "/consumer.p12")));
+
+        assertThat(config).containsEntry("bootstrap.servers", "b:9093")
+                .containsEntry("security.protocol", "SASL_SSL")
+                .containsEntry("ssl.truststore.location", "/consumer.p12");
+    }
 }

@@ -1,5 +1,6 @@
 package io.ax.app.internal.docs;
 
+import io.ax.KafkaConnection;
 import io.ax.app.config.AxConfig;
 import io.ax.app.internal.inputs.ConsumerPositions;
 import io.ax.app.internal.core.StateMachine;
@@ -13,6 +14,7 @@ import io.ax.schema.TaskState;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -37,7 +39,8 @@ public final class Docs {
         StringBuilder md = new StringBuilder("# ax scheduler configuration\n\n"
                 + "Generated from `AxConfig.CONFIG` (a test fails when this file drifts). Pass settings to `./ax run` with\n"
                 + "`--config FILE` (a .properties file) or `-D key=value`. Keys prefixed `streams.` go to Kafka Streams\n"
-                + "without the prefix (`streams.num.stream.threads=2`, `streams.producer.linger.ms=1`).\n\n"
+                + "without the prefix (`streams.num.stream.threads=2`, `streams.producer.linger.ms=1`). How to reach a secured\n"
+                + "cluster: [Connection and security settings](#connection-and-security-settings).\n\n"
                 + "| key | type | default | valid values | importance | description |\n|---|---|---|---|---|---|\n");
         for (ConfigDef.ConfigKey key : AxConfig.CONFIG.configKeys().values()) {
             md.append("| `").append(key.name).append("` | ").append(key.type.name().toLowerCase())
@@ -71,6 +74,7 @@ public final class Docs {
                         + "membership: an instance restarted in place takes its partitions back at once |\n");
         streamsDefault(md, streams, StreamsConfig.MAX_TASK_IDLE_MS_CONFIG,
                 "the input topics need no timestamp alignment: never wait for an empty partition");
+        connectionSection(md);
         return md.toString();
     }
 
@@ -81,6 +85,24 @@ public final class Docs {
             throw new IllegalStateException("ax does not set Streams key " + key);
         }
         md.append("| `").append(key).append("` | `").append(value).append("` | ").append(why).append(" |\n");
+    }
+
+    private static void connectionSection(StringBuilder md) {
+        md.append("\n## Connection and security settings\n\n")
+                .append("Given once at the top level (not prefixed), these apply to every Kafka client ax builds: Kafka Streams'\n")
+                .append("consumers, producer and admin, the admin that sets up the topics, `./ax replay`, `./ax bench`, and `AxClient` /\n")
+                .append("`AxWorker` given them with `connectionProperties(...)`. From the environment too, as `AX_KAFKA_<KEY>` (upper case,\n")
+                .append("dots as underscores: `AX_KAFKA_SASL_JAAS_CONFIG`). Precedence, lowest first: environment, `--config` file, `-D`,\n")
+                .append("`--bootstrap`; a `streams.`-prefixed key (`streams.security.protocol`, `streams.admin.ssl.keystore.location`)\n")
+                .append("still wins for Kafka Streams' clients and the topic-setup admin. The keys (Kafka's client SSL and SASL keys of\n")
+                .append("the Kafka version ax runs on, from `KafkaConnection.KEYS`):\n\n");
+        md.append("- ").append(keys(key -> !key.startsWith("ssl.") && !key.startsWith("sasl."))).append('\n')
+                .append("- ").append(keys(key -> key.startsWith("ssl."))).append('\n')
+                .append("- ").append(keys(key -> key.startsWith("sasl."))).append('\n');
+    }
+
+    private static String keys(Predicate<String> which) {
+        return KafkaConnection.KEYS.stream().filter(which).map(key -> "`" + key + "`").collect(Collectors.joining(", "));
     }
 
     private static String defaultText(ConfigDef.ConfigKey key) {

@@ -19,6 +19,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.utils.Time;
@@ -41,6 +42,16 @@ public final class TopicSetup {
     private static final long VISIBLE_WAIT_MS = 30_000;
 
     private TopicSetup() {
+    }
+
+    /**
+     * Thrown when the cluster refused to authenticate the scheduler (a wrong password, an untrusted certificate):
+     * Kafka's clients do not retry that, and neither does startup.
+     */
+    public static final class AuthenticationFailedException extends AxException {
+        public AuthenticationFailedException(String message, Throwable cause) {
+            super(message, cause);
+        }
     }
 
     /** Thrown when existing topics can't be used as they are. */
@@ -121,7 +132,7 @@ public final class TopicSetup {
             Thread.currentThread().interrupt();
             throw new AxException("interrupted while describing the cluster", e);
         } catch (ExecutionException | TimeoutException e) {
-            throw new AxException("cannot describe the cluster: " + e.getMessage(), e);
+            throw failure("cannot describe the cluster", e);
         }
     }
 
@@ -176,9 +187,9 @@ public final class TopicSetup {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 return counts; // listed but not yet described everywhere: the caller waits and asks again
             }
-            throw new AxException("cannot describe ax's topics: " + e.getMessage(), e);
+            throw failure("cannot describe ax's topics", e);
         } catch (TimeoutException e) {
-            throw new AxException("cannot describe ax's topics: " + e.getMessage(), e);
+            throw failure("cannot describe ax's topics", e);
         }
         return counts;
     }
@@ -203,9 +214,19 @@ public final class TopicSetup {
             Thread.currentThread().interrupt();
             throw new AxException("interrupted while describing topic configs", e);
         } catch (ExecutionException | TimeoutException e) {
-            throw new AxException("cannot describe the configs of ax's topics: " + e.getMessage(), e);
+            throw failure("cannot describe the configs of ax's topics", e);
         }
         return limits;
+    }
+
+    /** Says what failed; an authentication failure says so first, with the settings that decide it. */
+    private static AxException failure(String what, Exception e) {
+        Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+        if (cause instanceof AuthenticationException) {
+            return new AuthenticationFailedException("Kafka authentication failed: " + cause.getMessage() + " (" + what
+                    + "; check security.protocol and the sasl.* and ssl.* settings)", cause);
+        }
+        return new AxException(what + ": " + cause.getMessage(), e);
     }
 
     /** Creates {@code topics}; one that exists by now (another instance was quicker) counts as created. */
@@ -219,7 +240,7 @@ public final class TopicSetup {
                 log.info("Created topic {}", name);
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof TopicExistsException)) {
-                    throw new AxException("cannot create topic " + name + ": " + e.getCause().getMessage(), e);
+                    throw failure("cannot create topic " + name, e);
                 }
                 log.info("Topic {} was created by another instance meanwhile", name);
             } catch (InterruptedException e) {
