@@ -1,5 +1,6 @@
 package io.ax.codec;
 
+import io.ax.schema.AdoptRequest;
 import io.ax.schema.CancelRequest;
 import io.ax.schema.DeadLetter;
 import io.ax.schema.DispatchTask;
@@ -36,7 +37,8 @@ public final class AxSchemas {
     private static final List<Schema> CURRENT = List.of(
             ScheduleRequest.getClassSchema(), CancelRequest.getClassSchema(), DispatchTask.getClassSchema(),
             ExecutionReport.getClassSchema(), StateChange.getClassSchema(), StoredTask.getClassSchema(),
-            ReplayRequest.getClassSchema(), RetryRecord.getClassSchema(), DeadLetter.getClassSchema());
+            ReplayRequest.getClassSchema(), RetryRecord.getClassSchema(), DeadLetter.getClassSchema(),
+            AdoptRequest.getClassSchema());
 
     private static final Map<Long, Schema> BY_FINGERPRINT = load();
 

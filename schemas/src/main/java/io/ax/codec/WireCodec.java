@@ -1,6 +1,7 @@
 package io.ax.codec;
 
 import io.ax.InvalidRequestException;
+import io.ax.schema.AdoptRequest;
 import io.ax.schema.CancelRequest;
 import io.ax.schema.DeadLetter;
 import io.ax.schema.DispatchTask;
@@ -49,7 +50,8 @@ public final class WireCodec {
             StoredTask.class, decoderFor(StoredTask.getClassSchema()),
             ReplayRequest.class, decoderFor(ReplayRequest.getClassSchema()),
             RetryRecord.class, decoderFor(RetryRecord.getClassSchema()),
-            DeadLetter.class, decoderFor(DeadLetter.getClassSchema()));
+            DeadLetter.class, decoderFor(DeadLetter.getClassSchema()),
+            AdoptRequest.class, decoderFor(AdoptRequest.getClassSchema()));
 
     private static final Map<Schema, BinaryMessageEncoder<SpecificRecord>> ENCODERS = new ConcurrentHashMap<>();
 
@@ -81,7 +83,8 @@ public final class WireCodec {
 
     /**
      * Decodes a value from {@code ax.requests}: a {@link ScheduleRequest}, {@link CancelRequest} or {@link ReplayRequest},
-     * single-object encoded or in the JSON forms of {@link JsonForms}.
+     * single-object encoded or in the JSON forms of {@link JsonForms}; or an {@link AdoptRequest} (written by
+     * {@code ./ax migrate}), single-object encoded only: it has no JSON form.
      *
      * @throws InvalidRequestException naming what is wrong with the bytes
      */
@@ -97,8 +100,11 @@ public final class WireCodec {
             if (writer.getFullName().equals(ReplayRequest.getClassSchema().getFullName())) {
                 return decodeBinary(bytes, ReplayRequest.class);
             }
-            throw new InvalidRequestException(null, "expected a ScheduleRequest, CancelRequest or ReplayRequest on the requests topic, got "
-                    + writer.getFullName());
+            if (writer.getFullName().equals(AdoptRequest.getClassSchema().getFullName())) {
+                return decodeBinary(bytes, AdoptRequest.class);
+            }
+            throw new InvalidRequestException(null, "expected a ScheduleRequest, CancelRequest or ReplayRequest (or an AdoptRequest"
+                    + " from ./ax migrate) on the requests topic, got " + writer.getFullName());
         }
         return JsonForms.parseRequest(requireJson(bytes));
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ax.InvalidRequestException;
+import io.ax.schema.AdoptRequest;
 import io.ax.schema.AtTrigger;
 import io.ax.schema.CancelRequest;
 import io.ax.schema.ExecutionReport;
@@ -11,6 +12,7 @@ import io.ax.schema.IfExists;
 import io.ax.schema.IntervalTrigger;
 import io.ax.schema.ReportStatus;
 import io.ax.schema.ScheduleRequest;
+import io.ax.schema.StoredTask;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -65,5 +67,15 @@ class WireCodecTest {
         byte[] cut = java.util.Arrays.copyOf(truncated, 12);
         assertThatThrownBy(() -> WireCodec.decodeRequest(cut)).isInstanceOf(InvalidRequestException.class)
                 .hasMessageContaining("cannot decode io.ax.schema.ScheduleRequest");
+    }
+
+    @Test
+    void shouldTellAnAdoptFromTheOtherRequestsByItsSchema() {
+        StoredTask task = StoredTask.newBuilder().setTaskId("t1").setIncarnation(7)
+                .setRequest(ScheduleRequest.newBuilder().setJobType("email").setTrigger(new AtTrigger(1_000L)).build())
+                .setAcceptedAtMs(500L).setNextDueAtMs(1_000L).build();
+        AdoptRequest adopt = AdoptRequest.newBuilder().setTask(task).setFromApplicationId("ax-scheduler")
+                .setFromTopic("ax.requests").setFromPartition(2).setMigratedAtMs(900L).build();
+        assertThat(WireCodec.decodeRequest(WireCodec.encode(adopt))).isEqualTo(adopt);
     }
 }

@@ -115,6 +115,12 @@ public final class AxConfig extends AbstractConfig {
     public static final String MIN_INTERVAL_MS_CONFIG = "ax.min.interval.ms";
     private static final String MIN_INTERVAL_MS_DOC = "Shortest fixed interval accepted, ms.";
 
+    public static final String ADOPT_ENABLED_CONFIG = "ax.adopt.enabled";
+    private static final String ADOPT_ENABLED_DOC = "Take AdoptRequest records on the requests topic: tasks handed over, in "
+            + "whatever state they were, by ./ax migrate (topology-docs/MIGRATION.md). Off by default, so that a producer "
+            + "cannot inject a task already RUNNING or with an executionId of its choosing; turn it on for the deployment "
+            + "being migrated into, and off again once the last migrate run has been read. Refused adopts are REJECTED.";
+
     public static final ConfigDef CONFIG = new ConfigDef()
             .define(BOOTSTRAP_SERVERS_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
                     Importance.HIGH, BOOTSTRAP_SERVERS_DOC)
@@ -138,7 +144,8 @@ public final class AxConfig extends AbstractConfig {
             .define(MAX_PAYLOAD_BYTES_CONFIG, Type.INT, ScheduleLimits.DEFAULT_MAX_PAYLOAD_BYTES, Range.between(0, 8 * 1024 * 1024),
                     Importance.LOW, MAX_PAYLOAD_BYTES_DOC)
             .define(MIN_INTERVAL_MS_CONFIG, Type.LONG, ScheduleLimits.DEFAULT_MIN_INTERVAL_MS, Range.between(1, ScheduleValidator.MAX_DELAY_MS),
-                    Importance.LOW, MIN_INTERVAL_MS_DOC);
+                    Importance.LOW, MIN_INTERVAL_MS_DOC)
+            .define(ADOPT_ENABLED_CONFIG, Type.BOOLEAN, false, Importance.LOW, ADOPT_ENABLED_DOC);
 
     public AxConfig(Map<?, ?> props) {
         super(CONFIG, props, false);

@@ -1,6 +1,7 @@
 package io.ax.app.internal.core;
 
 import io.ax.app.internal.timer.TimerKind;
+import io.ax.schema.AdoptRequest;
 import io.ax.schema.CancelRequest;
 import io.ax.schema.ExecutionReport;
 import io.ax.schema.ReplayRequest;
@@ -26,6 +27,10 @@ public sealed interface Input {
     }
 
     record Replay(String taskId, ReplayRequest request, SourceRecord source) implements Input {
+    }
+
+    /** A task handed over from another deployment by {@code ./ax migrate}, as it stood there. */
+    record Adopt(String taskId, AdoptRequest request, SourceRecord source) implements Input {
     }
 
     /** A worker's report on an execution. */

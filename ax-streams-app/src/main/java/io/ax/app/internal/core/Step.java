@@ -97,6 +97,16 @@ final class Step {
                 .setReason(reason).build());
     }
 
+    /**
+     * A state the task already had, restated by the deployment that adopted it ({@code ./ax migrate}): not a
+     * transition, so {@code from} and {@code to} are the same state and the table is not consulted.
+     */
+    void restated(StoredTask task, String executionId, Integer attempt, TaskState state, Long dueAtMs, String reason,
+                  SourceRecord source) {
+        event(base(task).setExecutionId(executionId).setAttempt(attempt).setFrom(state.name()).setTo(state)
+                .setDueAtMs(dueAtMs).setReason(reason).setSource(source).build());
+    }
+
     /** An occurrence of a periodic task that will not run. */
     void skipped(StoredTask task, String executionId, long dueAtMs, String reason) {
         event(base(task).setExecutionId(executionId).setTo(TaskState.SKIPPED).setDueAtMs(dueAtMs).setReason(reason).build());

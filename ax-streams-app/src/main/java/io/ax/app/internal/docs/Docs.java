@@ -8,6 +8,7 @@ import io.ax.app.internal.topology.AxTopology;
 import io.ax.app.internal.topology.OutputBounds;
 import io.ax.codec.JsonForms;
 import io.ax.codec.WireCodec;
+import io.ax.validation.AdoptValidator;
 import io.ax.validation.ScheduleLimits;
 import io.ax.validation.ScheduleValidator;
 import io.ax.schema.TaskState;
@@ -139,6 +140,9 @@ public final class Docs {
                 + "| report `progress` | " + ScheduleValidator.MAX_PROGRESS_CHARS + " chars |\n"
                 + "| report `message` | longer ones are truncated to " + ScheduleValidator.MAX_MESSAGE_CHARS
                 + " chars (a failure report is never lost to its stack trace) |\n"
+                + "| adopt (`./ax migrate`; Avro only, taken only with `ax.adopt.enabled=true`) | the stored task held to every bound"
+                + " above; a stored execution state with the timers it needs; attempt at most `maxRetries` + 1; "
+                + AdoptValidator.MAX_ERRORS + " errors; origin application id and topic " + AdoptValidator.MAX_ORIGIN_CHARS + " chars |\n"
                 + "| JSON nesting (payload included) | " + JsonForms.MAX_NESTING_DEPTH + " levels |\n"
                 + "| JSON | one object; a field named twice and content after the object are refused |\n"
                 + "| Avro | every length and count checked against the bytes left before Avro allocates; at most "
@@ -152,7 +156,9 @@ public final class Docs {
                 + "fails when this file drifts). Every transition is an event on `ax.state`. Besides these states the\n"
                 + "state topic carries `REJECTED` (bad input, with its source topic/partition/offset), `IGNORED` (input\n"
                 + "that changes nothing: a duplicate request, a cancel of an unknown task, a stale report) and `SKIPPED`\n"
-                + "(a periodic occurrence that did not run because the previous one was still in flight).\n\n"
+                + "(a periodic occurrence that did not run because the previous one was still in flight). A task adopted\n"
+                + "from another deployment (`./ax migrate`, [MIGRATION.md](MIGRATION.md)) is not a transition: each state it\n"
+                + "brings along is restated once, with `from` equal to `to` and the reason `migrated from ...`.\n\n"
                 + "```mermaid\nstateDiagram-v2\n    [*] --> PENDING\n");
         Map<TaskState, Set<TaskState>> table = StateMachine.table();
         table.forEach((from, targets) -> targets.forEach(to -> md.append("    ").append(from).append(" --> ").append(to).append('\n')));

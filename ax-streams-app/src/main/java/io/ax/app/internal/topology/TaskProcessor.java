@@ -13,6 +13,7 @@ import io.ax.app.internal.timer.Timers;
 import io.ax.app.internal.timer.TimingWheel;
 import io.ax.app.internal.timer.WakeUps;
 import io.ax.codec.WireCodec;
+import io.ax.schema.AdoptRequest;
 import io.ax.schema.CancelRequest;
 import io.ax.schema.ExecutionReport;
 import io.ax.schema.ReplayRequest;
@@ -114,6 +115,10 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
                 ScheduleValidator.requireLength("reason", replay.getReason(), ScheduleValidator.MAX_REASON_CHARS);
                 return new Input.Replay(taskId, replay, source);
             }
+            if (request instanceof AdoptRequest adopt) {
+                requireAdoptEnabled();
+                return new Input.Adopt(taskId, adopt, source);
+            }
             return new Input.Schedule(taskId, (ScheduleRequest) request, record.timestamp(), source);
         }
         if (input == FireDueTimers.RESULTS) {
@@ -124,6 +129,17 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         RetryRecord retry = WireCodec.decodeBinary(record.value(), RetryRecord.class);
         ScheduleValidator.validateRetry(retry);
         return new Input.RetryLogged(taskId, retry, source);
+    }
+
+    /**
+     * An adopt hands over a task in any state with the executionId it names, which an ordinary producer must not be
+     * able to do: a scheduler takes adopts only while its operator has opened the door for a migration.
+     */
+    private void requireAdoptEnabled() {
+        if (!settings.adoptEnabled()) {
+            throw new InvalidRequestException(null, "AdoptRequest refused: this scheduler runs with ax.adopt.enabled=false;"
+                    + " set it to true while migrating into this deployment (topology-docs/MIGRATION.md)");
+        }
     }
 
     private int inputIndex(String topic) {

@@ -197,6 +197,11 @@ final class SchedulerHarness implements AutoCloseable {
         return task == null ? -1 : taskId.getBytes(StandardCharsets.UTF_8).length + WireCodec.encode(task).length;
     }
 
+    /** The task store's record for {@code taskId}, or null. */
+    StoredTask storedTask(String taskId) {
+        return driver.<String, StoredTask>getKeyValueStore(AxStores.TASKS).get(taskId);
+    }
+
     /** Tasks in the task store (exact: counts the entries). */
     long storedTasks() {
         return count(driver.getKeyValueStore(AxStores.TASKS));

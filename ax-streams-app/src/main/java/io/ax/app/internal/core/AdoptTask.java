@@ -1,0 +1,99 @@
+package io.ax.app.internal.core;
+
+import io.ax.app.internal.timer.TimerKind;
+import io.ax.schema.AdoptRequest;
+import io.ax.schema.StoredExecution;
+import io.ax.schema.StoredTask;
+import io.ax.schema.TaskState;
+import io.ax.validation.AdoptValidator;
+
+/**
+ * (held by another deployment) → the same state here: takes a task handed over by {@code ./ax migrate} exactly as
+ * the old deployment stored it (request, incarnation, next due time, execution id, attempt, error history), so
+ * every executionId it will produce is the one the old deployment would have produced, and a worker's report for an
+ * attempt dispatched by the old deployment matches. Its timers are set from the stored state:
+ * <ul>
+ *   <li>a next occurrence (PENDING): the occurrence timer at its due time;</li>
+ *   <li>an execution TRIGGERED or RUNNING: its timeout timer where it was armed (the deadline moves with heartbeats
+ *       as usual);</li>
+ *   <li>an execution in RETRY_WAITING whose retry was timed: the retry timer at that time (one whose RetryRecord the
+ *       old deployment had not read back yet gets it from the retry topic, where {@code ./ax migrate} copies it);</li>
+ *   <li>a finished task: the purge timer at the time the old deployment would have purged it.</li>
+ * </ul>
+ * Each thing the task carries over is restated on {@code ax.state} (from = to, reason "migrated from ..."). Nothing
+ * is dispatched. An adopt for a taskId this deployment already holds is IGNORED (re-running the command is safe);
+ * one that breaks a rule ({@link AdoptValidator}) is REJECTED.
+ */
+final class AdoptTask {
+    private AdoptTask() {
+    }
+
+    /** @throws io.ax.InvalidRequestException when the adopt breaks a rule (the caller rejects it) */
+    static Decision decide(Step step, StoredTask existing, Input.Adopt input) {
+        AdoptRequest adopt = input.request();
+        new AdoptValidator(step.settings().limits()).validate(input.taskId(), adopt);
+        String origin = "migrated from " + adopt.getFromTopic() + " partition " + adopt.getFromPartition()
+                + " (application " + adopt.getFromApplicationId() + ")";
+        if (existing != null) {
+            step.ignored(existing, null, null, "adopt ignored: this deployment already holds the task (" + origin + ")",
+                    input.source());
+            return step.unchanged();
+        }
+        // The decoded adopt is this decision's own copy: the task is stored as it came.
+        StoredTask task = adopt.getTask();
+        int priority = task.getRequest().getPriority();
+        boolean restated = maybeAdoptOccurrence(step, task, priority, origin, input);
+        restated |= maybeAdoptExecution(step, task, priority, origin, input);
+        if (!restated) {
+            adoptFinished(step, task, origin, input);
+        }
+        return step.save(task);
+    }
+
+    private static boolean maybeAdoptOccurrence(Step step, StoredTask task, int priority, String origin, Input.Adopt input) {
+        Long nextDueAtMs = task.getNextDueAtMs();
+        if (nextDueAtMs == null) {
+            return false;
+        }
+        step.setTimer(nextDueAtMs, priority, TimerKind.OCCURRENCE);
+        step.restated(task, ExecutionIds.of(task.getTaskId(), task.getIncarnation(), nextDueAtMs), 1, TaskState.PENDING,
+                nextDueAtMs, origin, input.source());
+        return true;
+    }
+
+    private static boolean maybeAdoptExecution(Step step, StoredTask task, int priority, String origin, Input.Adopt input) {
+        StoredExecution execution = task.getExecution();
+        if (execution == null || !StateMachine.isInFlight(execution.getState()) || task.getCancelled()) {
+            return false;
+        }
+        if (execution.getTimeoutAtMs() != null) {
+            step.setTimer(execution.getTimeoutAtMs(), priority, TimerKind.TIMEOUT);
+        }
+        String reason = origin;
+        if (execution.getRetryAtMs() != null) {
+            step.setTimer(execution.getRetryAtMs(), priority, TimerKind.RETRY);
+        } else if (execution.getState() == TaskState.RETRY_WAITING) {
+            reason += "; its retry is timed when the RetryRecord for attempt " + (execution.getAttempt() + 1) + " is read";
+        }
+        step.restated(task, execution.getExecutionId(), execution.getAttempt(), execution.getState(), execution.getDueAtMs(),
+                reason, input.source());
+        return true;
+    }
+
+    /** A task with nothing ahead of it keeps its remaining retention (readable, replayable if it FAILED). */
+    private static void adoptFinished(Step step, StoredTask task, String origin, Input.Adopt input) {
+        StoredExecution execution = task.getExecution();
+        // Only a cancelled task ends without an execution (AdoptValidator refuses any other such shape).
+        TaskState ended = task.getCancelled() || execution == null ? TaskState.CANCELLED : execution.getState();
+        if (task.getPurgeAtMs() != null) {
+            step.setTimer(task.getPurgeAtMs(), 0, TimerKind.PURGE);
+        } else if (task.getFinishedAtMs() != null) {
+            long purgeAtMs = step.nowMs() + step.settings().retentionMs();
+            task.setPurgeAtMs(purgeAtMs);
+            step.setTimer(purgeAtMs, 0, TimerKind.PURGE);
+        }
+        step.restated(task, execution == null ? null : execution.getExecutionId(),
+                execution == null ? null : execution.getAttempt(), ended, execution == null ? null : execution.getDueAtMs(),
+                origin + "; finished, purged at its retention's end", input.source());
+    }
+}

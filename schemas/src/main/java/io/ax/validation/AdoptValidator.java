@@ -1,0 +1,137 @@
+package io.ax.validation;
+
+import io.ax.InvalidRequestException;
+import io.ax.schema.AdoptRequest;
+import io.ax.schema.AttemptError;
+import io.ax.schema.StoredExecution;
+import io.ax.schema.StoredTask;
+import io.ax.schema.TaskState;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * The rules an {@link AdoptRequest} must meet before a scheduler takes the task it carries. Anyone who can write to
+ * the requests topic can write one, so the stored task inside is held to every bound a schedule request, a report
+ * and a retry record are held to, and to the shape the scheduler itself stores: an execution state a stored task can
+ * have, the timers that state needs (a task in flight must have a timer that will decide it) and none it cannot have.
+ */
+public final class AdoptValidator {
+    /** Error history a stored execution keeps (the scheduler keeps the last 20). */
+    public static final int MAX_ERRORS = 20;
+    /** Longest application id or topic name an adopt may name (Kafka's own limit is 249). */
+    public static final int MAX_ORIGIN_CHARS = 249;
+
+    /** The execution states a stored task can hold (PENDING and TIMED_OUT are passed through within one step). */
+    private static final Set<TaskState> STORED_STATES = EnumSet.of(TaskState.TRIGGERED, TaskState.RUNNING,
+            TaskState.RETRY_WAITING, TaskState.SUCCESS, TaskState.FAILED, TaskState.CANCELLED);
+    /** States whose execution waits for a worker and so has its timeout timer armed. */
+    private static final Set<TaskState> TIMED_OUT_BY_TIMER = EnumSet.of(TaskState.TRIGGERED, TaskState.RUNNING);
+
+    private final ScheduleValidator requests;
+
+    public AdoptValidator(ScheduleLimits limits) {
+        this.requests = new ScheduleValidator(limits);
+    }
+
+    /**
+     * @param taskId the record's key
+     * @throws InvalidRequestException naming the first rule the adopt breaks
+     */
+    public void validate(String taskId, AdoptRequest adopt) {
+        requireOrigin("fromApplicationId", adopt.getFromApplicationId());
+        requireOrigin("fromTopic", adopt.getFromTopic());
+        if (adopt.getFromPartition() < 0) {
+            throw new InvalidRequestException("fromPartition", "fromPartition must be >= 0: " + adopt.getFromPartition());
+        }
+        ScheduleValidator.requireInstant("migratedAtMs", adopt.getMigratedAtMs());
+        StoredTask task = adopt.getTask();
+        if (!taskId.equals(task.getTaskId())) {
+            throw new InvalidRequestException("task.taskId", "the adopted task's taskId " + Quote.of(task.getTaskId())
+                    + " is not the record key " + Quote.of(taskId));
+        }
+        requests.validate(taskId, task.getRequest());
+        if (task.getIncarnation() < 0) {
+            throw new InvalidRequestException("task.incarnation", "incarnation must be >= 0: " + task.getIncarnation());
+        }
+        if (task.getOccurrences() < 0) {
+            throw new InvalidRequestException("task.occurrences", "occurrences must be >= 0: " + task.getOccurrences());
+        }
+        ScheduleValidator.requireInstant("task.acceptedAtMs", task.getAcceptedAtMs());
+        requireInstantOrNull("task.nextDueAtMs", task.getNextDueAtMs());
+        requireInstantOrNull("task.finishedAtMs", task.getFinishedAtMs());
+        requireInstantOrNull("task.purgeAtMs", task.getPurgeAtMs());
+        if (task.getCancelled() && task.getNextDueAtMs() != null) {
+            throw new InvalidRequestException("task.nextDueAtMs", "a cancelled task has no next occurrence");
+        }
+        if (task.getExecution() != null) {
+            validateExecution(task, task.getExecution());
+        } else if (!task.getCancelled() && task.getNextDueAtMs() == null) {
+            throw new InvalidRequestException("task.nextDueAtMs", "a task that was never cancelled and never fired must"
+                    + " have its next occurrence (nextDueAtMs)");
+        }
+    }
+
+    private static void validateExecution(StoredTask task, StoredExecution execution) {
+        ScheduleValidator.requireLength("task.execution.executionId", execution.getExecutionId(), ScheduleValidator.MAX_ID_CHARS);
+        if (execution.getExecutionId().isEmpty()) {
+            throw new InvalidRequestException("task.execution.executionId", "missing task.execution.executionId");
+        }
+        int maxAttempt = task.getRequest().getMaxRetries() + 1;
+        if (execution.getAttempt() < 1 || execution.getAttempt() > maxAttempt) {
+            throw new InvalidRequestException("task.execution.attempt", "attempt must be between 1 and maxRetries + 1 ("
+                    + maxAttempt + "): " + execution.getAttempt());
+        }
+        TaskState state = execution.getState();
+        if (!STORED_STATES.contains(state)) {
+            throw new InvalidRequestException("task.execution.state", "a stored execution is never " + state
+                    + "; expected one of " + STORED_STATES);
+        }
+        if (task.getCancelled() && !(state == TaskState.CANCELLED || state == TaskState.SUCCESS || state == TaskState.FAILED)) {
+            throw new InvalidRequestException("task.execution.state", "a cancelled task's execution cannot still be " + state);
+        }
+        ScheduleValidator.requireInstant("task.execution.dueAtMs", execution.getDueAtMs());
+        ScheduleValidator.requireInstant("task.execution.firedAtMs", execution.getFiredAtMs());
+        ScheduleValidator.requireInstant("task.execution.lastSignMs", execution.getLastSignMs());
+        ScheduleValidator.requireLength("task.execution.lastError", execution.getLastError(), ScheduleValidator.MAX_MESSAGE_CHARS);
+        ScheduleValidator.requireLength("task.execution.progress", execution.getProgress(), ScheduleValidator.MAX_PROGRESS_CHARS);
+        if (execution.getErrors().size() > MAX_ERRORS) {
+            throw new InvalidRequestException("task.execution.errors", "more than " + MAX_ERRORS + " errors: " + execution.getErrors().size());
+        }
+        for (AttemptError error : execution.getErrors()) {
+            if (error.getAttempt() < 1 || error.getAttempt() > maxAttempt) {
+                throw new InvalidRequestException("task.execution.errors", "an error's attempt must be between 1 and "
+                        + maxAttempt + ": " + error.getAttempt());
+            }
+            ScheduleValidator.requireInstant("task.execution.errors.atMs", error.getAtMs());
+            ScheduleValidator.requireLength("task.execution.errors.message", error.getMessage(), ScheduleValidator.MAX_MESSAGE_CHARS);
+        }
+        boolean waitsForWorker = TIMED_OUT_BY_TIMER.contains(state);
+        if (waitsForWorker != (execution.getTimeoutAtMs() != null)) {
+            throw new InvalidRequestException("task.execution.timeoutAtMs", waitsForWorker
+                    ? "an execution in " + state + " must carry its timeout (timeoutAtMs): no timer would ever decide it"
+                    : "an execution in " + state + " has no timeout armed, but timeoutAtMs is set");
+        }
+        requireInstantOrNull("task.execution.timeoutAtMs", execution.getTimeoutAtMs());
+        if (execution.getRetryAtMs() != null && state != TaskState.RETRY_WAITING) {
+            throw new InvalidRequestException("task.execution.retryAtMs", "only an execution in RETRY_WAITING has a retry time; this one is "
+                    + state);
+        }
+        requireInstantOrNull("task.execution.retryAtMs", execution.getRetryAtMs());
+    }
+
+    private static void requireOrigin(String field, String value) {
+        if (value == null || value.isEmpty()) {
+            throw new InvalidRequestException(field, "missing " + field);
+        }
+        ScheduleValidator.requireLength(field, value, MAX_ORIGIN_CHARS);
+        if (value.chars().anyMatch(Character::isISOControl)) {
+            throw new InvalidRequestException(field, field + " contains control characters");
+        }
+    }
+
+    private static void requireInstantOrNull(String field, Long ms) {
+        if (ms != null) {
+            ScheduleValidator.requireInstant(field, ms);
+        }
+    }
+}
