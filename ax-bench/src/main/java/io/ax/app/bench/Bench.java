@@ -34,6 +34,7 @@ public final class Bench {
         all.put("recovery", RecoveryScenario::new);
         all.put("failover", FailoverScenario::new);
         all.put("idle", IdleScenario::new);
+        all.put("chaos", ChaosScenario::new);
         return all;
     }
 
@@ -61,12 +62,16 @@ public final class Bench {
         if (factory == null) {
             throw new IllegalArgumentException("unknown scenario '" + scenario + "'; one of " + SCENARIOS.keySet());
         }
+        Scenario chosen = factory.get();
+        if (chosen.ownsBrokers() && options.bootstrap() != null) {
+            throw new IllegalArgumentException(scenario + " runs its own brokers (child processes it kills): --bootstrap is not supported");
+        }
         String runId = Long.toString(clock.millis() % 100_000_000L, 36).toLowerCase(Locale.ROOT);
         Path workDir = Files.createTempDirectory("ax-bench-");
         EmbeddedKafkaBroker broker = null;
         try {
             String bootstrap = options.bootstrap();
-            if (bootstrap == null) {
+            if (bootstrap == null && !chosen.ownsBrokers()) {
                 progress.println("[bench] starting an embedded Kafka broker in this process...");
                 EmbeddedKafkaBroker.Options brokerOptions = EmbeddedKafkaBroker.Options.defaults()
                         .withDefaultPartitions(options.partitions());
@@ -76,9 +81,10 @@ public final class Bench {
                 broker = EmbeddedKafkaBroker.start(brokerOptions);
                 bootstrap = broker.bootstrapServers();
             }
-            progress.println("[bench] " + scenario + " against " + bootstrap + ", scratch dir " + workDir);
+            progress.println("[bench] " + scenario + " against " + (bootstrap == null ? "its own brokers" : bootstrap)
+                    + ", scratch dir " + workDir);
             BenchContext context = new BenchContext(bootstrap, options, schedulerSettings, clock, progress, workDir, runId);
-            List<ResultLine> lines = factory.get().run(context);
+            List<ResultLine> lines = chosen.run(context);
             lines.forEach(line -> results.println(line));
             results.flush();
             return lines;

@@ -30,13 +30,14 @@ import picocli.CommandLine.Parameters;
         description = {"Benchmark the scheduler; it runs as a child JVM, on an embedded broker unless --bootstrap is given.",
                 "Scenarios: raw (producer/consumer baseline), ingest (accept rate vs raw), burst (n due at one instant),",
                 "steady (R/s, lateness), capacity (P pending timers: heap, disk, lateness), recovery (kill -9, restart,",
-                "restore), failover (two instances, one killed under load: the firing gap), idle (CPU). Progress on stderr; results on stdout as 'RESULT scenario=<name> n=<N> key=value ...'."})
+                "restore), failover (two instances, one killed under load: the firing gap), idle (CPU),",
+                "chaos (3 instances, a worker fleet on PostgreSQL, kill -9 of two instances and of a broker: every guarantee checked). Progress on stderr; results on stdout as 'RESULT scenario=<name> n=<N> key=value ...'."})
 public final class BenchCommand implements Callable<Integer> {
     static {
         AvroTrust.ensureAxSchemasTrusted();
     }
 
-    @Parameters(index = "0", paramLabel = "SCENARIO", description = "raw, ingest, burst, steady, capacity, recovery, failover or idle.")
+    @Parameters(index = "0", paramLabel = "SCENARIO", description = "raw, ingest, burst, steady, capacity, recovery, failover, idle or chaos.")
     String scenario;
 
     @Option(names = "--bootstrap", description = "An existing Kafka cluster (default: bootstrap.servers from --config, -D or"
@@ -47,13 +48,13 @@ public final class BenchCommand implements Callable<Integer> {
             + " the Kafka connection settings (security.protocol, sasl.*, ssl.*) that the bench's own clients use too.")
     Path configFile;
 
-    @Option(names = "--n", description = "Tasks or records (raw, ingest: 100000; burst: 1000000).")
+    @Option(names = {"--n", "--tasks"}, description = "Tasks or records (raw, ingest: 100000; burst: 1000000; chaos: 20000).")
     Integer n;
 
     @Option(names = "--rate", description = "Tasks per second (steady, capacity: 1000; failover: 500).")
     Integer rate;
 
-    @Option(names = "--duration", description = "Seconds of load (steady, failover: 60; capacity: 30) or of CPU sampling (idle: 20).")
+    @Option(names = "--duration", description = "Seconds of load (steady, failover: 60; capacity: 30; chaos: 150) or of CPU sampling (idle: 20).")
     Integer duration;
 
     @Option(names = "--pending", description = "Pending timers held (capacity: 10000000, recovery: 200000, failover: 100000).")
@@ -65,6 +66,10 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--partitions", defaultValue = "6", description = "Partitions of ax's topics (default: ${DEFAULT-VALUE}).")
     int partitions;
+
+    @Option(names = "--brokers", defaultValue = "1",
+            description = "chaos: Kafka nodes, child processes (1: one broker, restarted once; 3: a 3-node cluster, one node killed and restarted; default: ${DEFAULT-VALUE}).")
+    int brokers;
 
     @Option(names = "--child-jvm-opt", description = "A JVM option for the scheduler's child JVM, e.g. -Xmx2g (repeatable).")
     List<String> childJvmOpts = new ArrayList<>();
@@ -91,7 +96,7 @@ public final class BenchCommand implements Callable<Integer> {
         quietLogs();
         Map<String, String> merged = KafkaConnection.load(configFile, settings, System.getenv());
         String cluster = bootstrap != null ? bootstrap : merged.get(AxConfig.BOOTSTRAP_SERVERS_CONFIG);
-        BenchOptions options = new BenchOptions(cluster, n, rate, duration, pending, partitions, childJvmOpts, warmup);
+        BenchOptions options = new BenchOptions(cluster, n, rate, duration, pending, partitions, childJvmOpts, warmup, brokers);
         Bench.run(scenario, options, merged, brokerSettings, Clock.systemUTC(), System.out, System.err);
         return 0;
     }
@@ -101,5 +106,6 @@ public final class BenchCommand implements Callable<Integer> {
         ((Logger) LoggerFactory.getLogger("io.ax")).setLevel(Level.WARN);
         ((Logger) LoggerFactory.getLogger("org.apache.kafka")).setLevel(Level.ERROR);
         ((Logger) LoggerFactory.getLogger("kafka")).setLevel(Level.ERROR);
+        ((Logger) LoggerFactory.getLogger("io.zonky")).setLevel(Level.WARN); // chaos: embedded PostgreSQL narrates its start
     }
 }

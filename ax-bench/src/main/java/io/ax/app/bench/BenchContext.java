@@ -36,17 +36,24 @@ public final class BenchContext {
 
     public BenchContext(String bootstrap, BenchOptions options, Map<String, String> schedulerSettings, Clock clock,
                         PrintStream progress, Path workDir, String runId) {
+        this(bootstrap, options, schedulerSettings, clock, progress, workDir, runId, clock.millis());
+    }
+
+    private BenchContext(String bootstrap, BenchOptions options, Map<String, String> schedulerSettings, Clock clock,
+                         PrintStream progress, Path workDir, String runId, long startMs) {
         this.bootstrap = bootstrap;
         this.options = options;
         this.schedulerSettings = Map.copyOf(schedulerSettings);
         Map<String, Object> connection = KafkaConnection.select(schedulerSettings);
-        connection.put(AxConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        if (bootstrap != null) {
+            connection.put(AxConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        }
         this.kafka = Map.copyOf(connection);
         this.clock = clock;
         this.progress = progress;
         this.workDir = workDir;
         this.runId = runId;
-        this.startMs = clock.millis();
+        this.startMs = startMs;
     }
 
     public String bootstrap() {
@@ -56,6 +63,11 @@ public final class BenchContext {
     /** The settings every Kafka client of the bench starts from: where the cluster is and how to log in. */
     public Map<String, Object> kafka() {
         return kafka;
+    }
+
+    /** This context against another cluster (a scenario that runs its own brokers, {@link Scenario#ownsBrokers()}). */
+    public BenchContext withBootstrap(String otherBootstrap) {
+        return new BenchContext(otherBootstrap, options, schedulerSettings, clock, progress, workDir, runId, startMs);
     }
 
     public BenchOptions options() {
@@ -94,6 +106,26 @@ public final class BenchContext {
         ChildScheduler child = ChildScheduler.start(settings, options.childJvmOpts(),
                 workDir.resolve(label + ".log"), clock, CHILD_START_TIMEOUT);
         note("scheduler '" + label + "' running, pid " + child.pid() + ", in "
+                + (child.runningAtMs() - child.startedAtMs()) + " ms");
+        return child;
+    }
+
+    /**
+     * Starts instance {@code instance} of the scheduler named {@code label} ({@code ax.instance.name}, its own state
+     * dir, log file {@code <label>-<instance>.log}) with {@code extraSettings} on top of the run's, and waits until it
+     * is running. The same label, instance and state dir again is that instance restarted.
+     */
+    public ChildScheduler startScheduler(String label, String instance, Path stateDir, Map<String, String> extraSettings)
+            throws IOException, InterruptedException {
+        Map<String, String> settings = new HashMap<>(schedulerSettings);
+        settings.putAll(extraSettings);
+        settings.put(AxConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        settings.putAll(ChildScheduler.settings(name(label), stateDir, topics(label).prefix(), options.partitions()));
+        settings.put(AxConfig.INSTANCE_NAME_CONFIG, instance);
+        note("starting scheduler '" + label + "' instance " + instance + " (child JVM, state " + stateDir + ")");
+        ChildScheduler child = ChildScheduler.start(settings, options.childJvmOpts(),
+                workDir.resolve(label + "-" + instance + ".log"), clock, CHILD_START_TIMEOUT);
+        note("scheduler '" + label + "' instance " + instance + " running, pid " + child.pid() + ", in "
                 + (child.runningAtMs() - child.startedAtMs()) + " ms");
         return child;
     }

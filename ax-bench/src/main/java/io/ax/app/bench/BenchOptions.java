@@ -12,11 +12,12 @@ import java.util.List;
  * @param pending      timers held while measuring (capacity, recovery)
  * @param partitions   partitions of ax's topics and of the raw baseline's topic
  * @param childJvmOpts extra JVM options of the scheduler's child JVM (e.g. {@code -Xmx2g})
+ * @param brokers      Kafka nodes a scenario that runs its own starts (chaos: 1, or a 3-node cluster)
  * @param warmupS      seconds of the same load before a steady measurement, not measured (the JIT compiles the
  *                     hot path meanwhile; a fresh JVM measured at once shows its warm-up, not its steady state)
  */
 public record BenchOptions(String bootstrap, Integer n, Integer ratePerS, Integer durationS, Integer pending,
-                           int partitions, List<String> childJvmOpts, int warmupS) {
+                           int partitions, List<String> childJvmOpts, int warmupS, int brokers) {
     public BenchOptions {
         if (warmupS < 0) {
             throw new IllegalArgumentException("warmup must be >= 0: " + warmupS);
@@ -27,6 +28,9 @@ public record BenchOptions(String bootstrap, Integer n, Integer ratePerS, Intege
         positive("pending", pending);
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions must be >= 1: " + partitions);
+        }
+        if (brokers < 1) {
+            throw new IllegalArgumentException("brokers must be >= 1: " + brokers);
         }
         childJvmOpts = List.copyOf(childJvmOpts);
     }

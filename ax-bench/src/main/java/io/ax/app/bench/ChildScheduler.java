@@ -1,16 +1,10 @@
 package io.ax.app.bench;
 
-import io.ax.app.AxMain;
 import io.ax.app.config.AxConfig;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
@@ -18,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -56,37 +49,11 @@ public final class ChildScheduler implements AutoCloseable {
      */
     public static ChildScheduler start(Map<String, String> settings, List<String> jvmOpts, Path logFile,
                                        Clock clock, Duration timeout) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvmOpts);
-        command.add("-cp");
-        command.add(classpath());
-        command.add(AxMain.class.getName());
-        command.add("run");
-        command.add("--config");
-        command.add(writeSettings(settings, logFile.resolveSibling(logFile.getFileName() + ".properties")).toString());
+        List<String> args = List.of("run", "--config",
+                writeSettings(settings, logFile.resolveSibling(logFile.getFileName() + ".properties")).toString());
         long startedAtMs = clock.millis();
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        CountDownLatch running = new CountDownLatch(1);
-        Thread drain = new Thread(() -> copyOutput(process, logFile, running), "bench-child-log-" + process.pid());
-        drain.setDaemon(true);
-        drain.start();
-        boolean ok = false;
-        try {
-            long deadlineMs = startedAtMs + timeout.toMillis();
-            while (!running.await(100, TimeUnit.MILLISECONDS)) {
-                if (!process.isAlive() || clock.millis() > deadlineMs) {
-                    throw new IllegalStateException("scheduler child JVM " + (process.isAlive() ? "not running after "
-                            + timeout : "exited with " + process.exitValue()) + "; its log: " + logFile + "\n" + tail(logFile));
-                }
-            }
-            ok = true;
-            return new ChildScheduler(process, logFile, startedAtMs, clock.millis());
-        } finally {
-            if (!ok) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        }
+        Process process = ChildJvm.launch("scheduler child JVM", jvmOpts, args, logFile, RUNNING_LINE, clock, timeout);
+        return new ChildScheduler(process, logFile, startedAtMs, clock.millis());
     }
 
     /** The settings every bench scheduler gets: its own application id, state dir, topic prefix. */
@@ -143,41 +110,6 @@ public final class ChildScheduler implements AutoCloseable {
             if (!process.waitFor(20, TimeUnit.SECONDS)) {
                 killForcibly();
             }
-        }
-    }
-
-    /**
-     * This JVM's classpath. Under Maven Surefire {@code java.class.path} may be a manifest-only booter jar; the
-     * real path is in {@code surefire.test.class.path}. Under {@code java -jar}, the jar's manifest Class-Path
-     * (lib/*.jar) is honoured for a jar on {@code -cp} too.
-     */
-    private static String classpath() {
-        String surefire = System.getProperty("surefire.test.class.path");
-        return surefire != null && !surefire.isBlank() ? surefire : System.getProperty("java.class.path");
-    }
-
-    private static void copyOutput(Process process, Path logFile, CountDownLatch running) {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-             PrintWriter out = new PrintWriter(Files.newBufferedWriter(logFile, StandardCharsets.UTF_8,
-                     java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND), true)) {
-            String line;
-            while ((line = in.readLine()) != null) {
-                out.println(line);
-                if (line.contains(RUNNING_LINE)) {
-                    running.countDown();
-                }
-            }
-        } catch (IOException e) {
-            // the child died or the log dir went away; the waiting side notices the dead process
-        }
-    }
-
-    private static String tail(Path logFile) {
-        try {
-            List<String> lines = Files.readAllLines(logFile, StandardCharsets.UTF_8);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e + ")";
         }
     }
 

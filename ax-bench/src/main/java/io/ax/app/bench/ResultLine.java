@@ -10,13 +10,14 @@ import java.util.regex.Pattern;
 /**
  * One benchmark result, printed as a single line that scripts can grep and split:
  * {@code RESULT scenario=<name> n=<N> key=value key=value ...}. Times are in ms and rates per second; values
- * are integers or carry exactly one decimal. Keys keep the order they were added in.
+ * are integers, carry one or two decimals, or are a word ({@link #add(String, String)}). Keys keep the order they were added in.
  *
  * <p>Immutable once built; not thread-safe while being built.
  */
 public final class ResultLine {
     public static final String PREFIX = "RESULT";
     private static final Pattern KEY = Pattern.compile("[a-z][a-z0-9_]*");
+    private static final Pattern WORD = Pattern.compile("[A-Za-z0-9_:,.-]+");
 
     private final Map<String, String> values = new LinkedHashMap<>();
 
@@ -45,6 +46,14 @@ public final class ResultLine {
         }
         // Two decimals below 10 (a ratio of 0.46 must not print as 0.5), one above.
         return put(key, String.format(Locale.ROOT, Math.abs(value) < 10 ? "%.2f" : "%.1f", value));
+    }
+
+    /** Adds a word: letters, digits and {@code _ : , . -} (a name, e.g. {@code event=kill_a}; no spaces). */
+    public ResultLine add(String key, String word) {
+        if (word == null || !WORD.matcher(word).matches()) {
+            throw new IllegalArgumentException(key + " must be a word of [A-Za-z0-9_:,.-]: " + word);
+        }
+        return put(key, word);
     }
 
     private ResultLine put(String key, String value) {

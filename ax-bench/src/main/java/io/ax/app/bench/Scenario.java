@@ -12,4 +12,12 @@ public interface Scenario {
 
     /** Runs the scenario; the returned lines are printed in order. */
     List<ResultLine> run(BenchContext context) throws Exception;
+
+    /**
+     * Whether the scenario starts its own Kafka (e.g. as child processes it kills): then no embedded broker is started
+     * for it and {@code --bootstrap} is refused.
+     */
+    default boolean ownsBrokers() {
+        return false;
+    }
 }

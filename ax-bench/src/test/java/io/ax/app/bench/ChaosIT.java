@@ -1,0 +1,66 @@
+package io.ax.app.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The chaos suite ({@link ChaosScenario}) through {@code ax bench chaos}: three scheduler instances, a worker fleet on
+ * PostgreSQL, kill -9 of two instances and of a broker under load, then every guarantee checked. CI runs a short
+ * version (3,000 tasks over 45 s, one broker); the long one by command, sized by system properties:
+ * <pre>
+ * mvn -o -pl ax-bench -am test -Dtest=ChaosIT -Dsurefire.failIfNoSpecifiedTests=false \
+ *     -Dax.chaos.tasks=20000 -Dax.chaos.duration=150 -Dax.chaos.brokers=3
+ * </pre>
+ * (or {@code ./ax bench chaos --tasks 20000 [--brokers 3]}, which prints the same lines).
+ */
+@Tag("integration")
+@Tag("chaos")
+class ChaosIT {
+    private static final int TASKS = Integer.getInteger("ax.chaos.tasks", 3_000);
+    private static final int DURATION_S = Integer.getInteger("ax.chaos.duration", 45);
+    private static final int BROKERS = Integer.getInteger("ax.chaos.brokers", 1);
+
+    @Test
+    @Timeout(1_800)
+    void shouldKeepEveryGuaranteeThroughInstanceAndBrokerKills() {
+        List<Map<String, String>> lines = bench("chaos", "--tasks", Integer.toString(TASKS),
+                "--duration", Integer.toString(DURATION_S), "--brokers", Integer.toString(BROKERS));
+        Map<String, String> chaos = lines.get(0);
+        assertThat(chaos).containsEntry("scenario", "chaos").containsEntry("n", Integer.toString(TASKS))
+                .containsEntry("kills", "2").containsEntry("broker_kills", "1");
+        assertThat(lines.stream().skip(1).map(l -> l.get("event")))
+                .contains("kill_a", "kill_b", "broker_kill", "broker_back", "restarted_a", "restarted_b");
+        assertThat(chaos).as("guarantees; the full line: %s", chaos)
+                .containsEntry("lost", "0").containsEntry("early", "0").containsEntry("dup", "0")
+                .containsEntry("exec_dup", "0").containsEntry("attempt_gaps", "0").containsEntry("missing_retries", "0")
+                .containsEntry("not_final", "0").containsEntry("final", "SUCCESS:" + TASKS)
+                .containsEntry("effects", Integer.toString(TASKS)).containsEntry("effects_missing", "0")
+                .containsEntry("effects_dup", "0").containsEntry("passed", "yes");
+        assertThat(Long.parseLong(chaos.get("retries"))).as("every tenth task retried once").isGreaterThanOrEqualTo(TASKS / 10);
+    }
+
+    /** Runs {@code ax bench <args>} as the jar's main does; returns its RESULT lines, parsed. Progress goes to stderr. */
+    private static List<Map<String, String>> bench(String... args) {
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream stdout = System.out;
+        int exitCode;
+        try (PrintStream capture = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
+            System.setOut(capture);
+            exitCode = BenchCommand.execute(args);
+        } finally {
+            System.setOut(stdout);
+        }
+        String output = captured.toString(StandardCharsets.UTF_8);
+        stdout.print(output);
+        assertThat(exitCode).as("exit code of ax bench %s; output:%n%s", String.join(" ", args), output).isZero();
+        return output.lines().filter(l -> l.startsWith(ResultLine.PREFIX + " ")).map(ResultLine::parse).toList();
+    }
+}
