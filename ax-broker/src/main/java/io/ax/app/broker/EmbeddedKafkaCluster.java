@@ -358,7 +358,11 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
         return p;
     }
 
-    private static void format(Properties props, String clusterId, Path logDir) throws IOException {
+    /**
+     * Formats one node's log dir. Serialized across the JVM: the nodes start in parallel, and concurrent
+     * {@code StorageTool.execute} calls were seen failing with exit code 1 and no output (once in the first runs).
+     */
+    private static synchronized void format(Properties props, String clusterId, Path logDir) throws IOException {
         Path configFile = Files.createTempFile("ax-kafka-node-", ".properties");
         try {
             try (OutputStream out = Files.newOutputStream(configFile)) {
