@@ -2,6 +2,7 @@ package io.ax.app;
 
 import io.ax.AxException;
 import io.ax.app.config.AxConfig;
+import io.ax.app.internal.health.HangingTransactions;
 import io.ax.app.internal.health.StreamThreadFailures;
 import io.ax.app.internal.inputs.ConsumerView;
 import io.ax.app.internal.setup.StateDirectory;
@@ -11,6 +12,8 @@ import io.ax.app.internal.topology.AxTopology;
 import io.ax.app.internal.timer.AxClientSupplier;
 import io.ax.codec.AvroTrust;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +45,8 @@ public final class AxScheduler implements AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     private final StateDirectory stateDirectory;
+    private final Admin watchAdmin;
+    private final HangingTransactions hangingTransactions;
 
     private AxScheduler(AxConfig config, int partitions, StateDirectory stateDirectory) {
         this.stateDirectory = stateDirectory;
@@ -57,6 +62,19 @@ public final class AxScheduler implements AutoCloseable {
                 stopped.countDown();
             }
         });
+        // Last: nothing after it can throw and leave its admin client open.
+        long checkMs = config.getLong(AxConfig.HANGING_TXN_CHECK_MS_CONFIG);
+        this.watchAdmin = checkMs > 0 ? Admin.create(config.setupAdminProperties()) : null;
+        this.hangingTransactions = checkMs > 0 ? hangingTransactionsWatch(config, watchAdmin).start(checkMs) : null;
+    }
+
+    /** Every topic the scheduler reads read_committed or writes in transactions: its own, and its stores' changelogs. */
+    private static HangingTransactions hangingTransactionsWatch(AxConfig config, Admin admin) {
+        String applicationId = config.getString(AxConfig.APPLICATION_ID_CONFIG);
+        List<String> watched = new ArrayList<>(config.topics().all());
+        watched.addAll(AxStores.changelogTopics(applicationId));
+        return new HangingTransactions(admin, applicationId, watched, config.getString(AxConfig.BOOTSTRAP_SERVERS_CONFIG),
+                config.getLong(AxConfig.HANGING_TXN_MS_CONFIG), config.getBoolean(AxConfig.HANGING_TXN_ABORT_CONFIG), Time.SYSTEM);
     }
 
     /** Creates or checks the topics, then starts processing. */
@@ -71,11 +89,15 @@ public final class AxScheduler implements AutoCloseable {
             stateDirectory = StateDirectory.claim(config.stateDir(), TopicSetup.clusterId(admin),
                     config.getString(AxConfig.APPLICATION_ID_CONFIG));
         }
+        AxScheduler scheduler = null;
         try {
-            AxScheduler scheduler = new AxScheduler(config, partitions, stateDirectory);
+            scheduler = new AxScheduler(config, partitions, stateDirectory);
             scheduler.streams.start();
             return scheduler;
         } catch (RuntimeException e) {
+            if (scheduler != null) {
+                scheduler.stopWatching();
+            }
             stateDirectory.close();
             throw e;
         }
@@ -116,7 +138,15 @@ public final class AxScheduler implements AutoCloseable {
             streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
                     .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
         } finally {
+            stopWatching();
             stateDirectory.close();
+        }
+    }
+
+    private void stopWatching() {
+        if (hangingTransactions != null) {
+            hangingTransactions.close();
+            watchAdmin.close(Duration.ofSeconds(5));
         }
     }
 }

@@ -121,6 +121,22 @@ public final class AxConfig extends AbstractConfig {
             + "cannot inject a task already RUNNING or with an executionId of its choosing; turn it on for the deployment "
             + "being migrated into, and off again once the last migrate run has been read. Refused adopts are REJECTED.";
 
+    public static final String HANGING_TXN_CHECK_MS_CONFIG = "ax.hanging.transaction.check.ms";
+    private static final String HANGING_TXN_CHECK_MS_DOC = "How often the scheduler checks its topics and changelogs for a "
+            + "hanging transaction: records no coordinator will ever commit or abort (Kafka leaves them behind in rare "
+            + "failures), behind which every read_committed reader of the partition waits for ever, a scheduler restoring "
+            + "that changelog firing nothing. 0: never (topology-docs/OPERATIONS.md).";
+
+    public static final String HANGING_TXN_MS_CONFIG = "ax.hanging.transaction.ms";
+    private static final String HANGING_TXN_MS_DOC = "How long a transaction must be seen open on a partition before its "
+            + "coordinator is asked whether it still has it; one it has finished with, or never had, is hanging.";
+
+    public static final String HANGING_TXN_ABORT_CONFIG = "ax.hanging.transaction.abort";
+    private static final String HANGING_TXN_ABORT_DOC = "Abort a hanging transaction of this scheduler's own producers "
+            + "(transactional ids <application.id>-...), as kafka-transactions.sh abort would (needs the cluster's "
+            + "ClusterAction permission); false, or anyone else's: an ERROR line with the partition, the producer and "
+            + "the command that ends it.";
+
     public static final ConfigDef CONFIG = new ConfigDef()
             .define(BOOTSTRAP_SERVERS_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
                     Importance.HIGH, BOOTSTRAP_SERVERS_DOC)
@@ -145,7 +161,12 @@ public final class AxConfig extends AbstractConfig {
                     Importance.LOW, MAX_PAYLOAD_BYTES_DOC)
             .define(MIN_INTERVAL_MS_CONFIG, Type.LONG, ScheduleLimits.DEFAULT_MIN_INTERVAL_MS, Range.between(1, ScheduleValidator.MAX_DELAY_MS),
                     Importance.LOW, MIN_INTERVAL_MS_DOC)
-            .define(ADOPT_ENABLED_CONFIG, Type.BOOLEAN, false, Importance.LOW, ADOPT_ENABLED_DOC);
+            .define(ADOPT_ENABLED_CONFIG, Type.BOOLEAN, false, Importance.LOW, ADOPT_ENABLED_DOC)
+            .define(HANGING_TXN_CHECK_MS_CONFIG, Type.LONG, 10_000L, Range.between(0, 3_600_000), Importance.LOW,
+                    HANGING_TXN_CHECK_MS_DOC)
+            .define(HANGING_TXN_MS_CONFIG, Type.LONG, 30_000L, Range.between(1_000, 3_600_000), Importance.LOW,
+                    HANGING_TXN_MS_DOC)
+            .define(HANGING_TXN_ABORT_CONFIG, Type.BOOLEAN, true, Importance.LOW, HANGING_TXN_ABORT_DOC);
 
     public AxConfig(Map<?, ?> props) {
         super(CONFIG, props, false);
