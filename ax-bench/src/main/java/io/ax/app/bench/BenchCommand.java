@@ -71,6 +71,11 @@ public final class BenchCommand implements Callable<Integer> {
             description = "chaos: Kafka nodes, child processes (1: one broker, restarted once; 3: a 3-node cluster, one node killed and restarted; default: ${DEFAULT-VALUE}).")
     int brokers;
 
+    @Option(names = "--broker-stop",
+            description = "chaos: how the broker is stopped before its restart: kill (kill -9) or term (SIGTERM, a controlled"
+                    + " shutdown); default: term for one broker, kill for a cluster (see topology-docs/OPERATIONS.md, hanging transactions).")
+    String brokerStop;
+
     @Option(names = "--child-jvm-opt", description = "A JVM option for the scheduler's child JVM, e.g. -Xmx2g (repeatable).")
     List<String> childJvmOpts = new ArrayList<>();
 
@@ -96,7 +101,8 @@ public final class BenchCommand implements Callable<Integer> {
         quietLogs();
         Map<String, String> merged = KafkaConnection.load(configFile, settings, System.getenv());
         String cluster = bootstrap != null ? bootstrap : merged.get(AxConfig.BOOTSTRAP_SERVERS_CONFIG);
-        BenchOptions options = new BenchOptions(cluster, n, rate, duration, pending, partitions, childJvmOpts, warmup, brokers);
+        BenchOptions options = new BenchOptions(cluster, n, rate, duration, pending, partitions, childJvmOpts, warmup, brokers,
+                brokerStop);
         Bench.run(scenario, options, merged, brokerSettings, Clock.systemUTC(), System.out, System.err);
         return 0;
     }

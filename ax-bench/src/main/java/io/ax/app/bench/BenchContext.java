@@ -10,7 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -112,18 +114,20 @@ public final class BenchContext {
 
     /**
      * Starts instance {@code instance} of the scheduler named {@code label} ({@code ax.instance.name}, its own state
-     * dir, log file {@code <label>-<instance>.log}) with {@code extraSettings} on top of the run's, and waits until it
-     * is running. The same label, instance and state dir again is that instance restarted.
+     * dir, log file {@code <label>-<instance>.log}) with {@code extraSettings} on top of the run's and {@code extraJvmOpts}
+     * before the run's JVM options, and waits until it is running. The same label, instance and state dir again is that instance restarted.
      */
-    public ChildScheduler startScheduler(String label, String instance, Path stateDir, Map<String, String> extraSettings)
-            throws IOException, InterruptedException {
+    public ChildScheduler startScheduler(String label, String instance, Path stateDir, Map<String, String> extraSettings,
+                                         List<String> extraJvmOpts) throws IOException, InterruptedException {
         Map<String, String> settings = new HashMap<>(schedulerSettings);
         settings.putAll(extraSettings);
         settings.put(AxConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         settings.putAll(ChildScheduler.settings(name(label), stateDir, topics(label).prefix(), options.partitions()));
         settings.put(AxConfig.INSTANCE_NAME_CONFIG, instance);
         note("starting scheduler '" + label + "' instance " + instance + " (child JVM, state " + stateDir + ")");
-        ChildScheduler child = ChildScheduler.start(settings, options.childJvmOpts(),
+        List<String> jvmOpts = new ArrayList<>(extraJvmOpts);
+        jvmOpts.addAll(options.childJvmOpts());
+        ChildScheduler child = ChildScheduler.start(settings, jvmOpts,
                 workDir.resolve(label + "-" + instance + ".log"), clock, CHILD_START_TIMEOUT);
         note("scheduler '" + label + "' instance " + instance + " running, pid " + child.pid() + ", in "
                 + (child.runningAtMs() - child.startedAtMs()) + " ms");

@@ -13,11 +13,14 @@ import java.util.List;
  * @param partitions   partitions of ax's topics and of the raw baseline's topic
  * @param childJvmOpts extra JVM options of the scheduler's child JVM (e.g. {@code -Xmx2g})
  * @param brokers      Kafka nodes a scenario that runs its own starts (chaos: 1, or a 3-node cluster)
+ * @param brokerStop   how chaos stops its broker: {@code kill} (kill -9), {@code term} (SIGTERM, a controlled shutdown),
+ *                     or null for the scenario's default
  * @param warmupS      seconds of the same load before a steady measurement, not measured (the JIT compiles the
  *                     hot path meanwhile; a fresh JVM measured at once shows its warm-up, not its steady state)
  */
 public record BenchOptions(String bootstrap, Integer n, Integer ratePerS, Integer durationS, Integer pending,
-                           int partitions, List<String> childJvmOpts, int warmupS, int brokers) {
+                           int partitions, List<String> childJvmOpts, int warmupS, int brokers,
+                           String brokerStop) {
     public BenchOptions {
         if (warmupS < 0) {
             throw new IllegalArgumentException("warmup must be >= 0: " + warmupS);
@@ -28,6 +31,9 @@ public record BenchOptions(String bootstrap, Integer n, Integer ratePerS, Intege
         positive("pending", pending);
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions must be >= 1: " + partitions);
+        }
+        if (brokerStop != null && !"kill".equals(brokerStop) && !"term".equals(brokerStop)) {
+            throw new IllegalArgumentException("broker-stop must be kill or term: " + brokerStop);
         }
         if (brokers < 1) {
             throw new IllegalArgumentException("brokers must be >= 1: " + brokers);

@@ -55,10 +55,16 @@ final class ChaosTimeline {
         int nodeId = brokers.count() == 1 ? 1 : 2;
         ChildBroker node = brokers.node(nodeId);
         long pid = node.pid();
-        node.killForcibly();
+        boolean kill = "kill".equals(ChaosScenario.brokerStop(context.options()));
+        if (kill) {
+            node.killForcibly();
+        } else {
+            node.close();
+        }
         brokerKills.incrementAndGet();
         record("broker_kill");
-        context.note("killed Kafka node " + nodeId + " of " + brokers.count() + " (kill -9, pid " + pid + ")");
+        context.note((kill ? "killed" : "stopped") + " Kafka node " + nodeId + " of " + brokers.count()
+                + (kill ? " (kill -9, pid " : " (SIGTERM, controlled shutdown, pid ") + pid + ")");
         if (brokers.count() > 1) {
             Await.untilTime(clock, clock.millis() + ChaosScenario.NODE_DOWN_MS);
         }

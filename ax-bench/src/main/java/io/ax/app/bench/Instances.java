@@ -1,5 +1,9 @@
 package io.ax.app.bench;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -7,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.stream.Stream;
 
 /**
  * The chaos run's three scheduler instances {@code a b c}: child JVMs of one application, each on its own state dir
@@ -16,6 +21,11 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 final class Instances implements AutoCloseable {
     static final int COUNT = 3;
     private static final List<String> NAMES = List.of("a", "b", "c");
+    /**
+     * Kafka Streams' INFO lines (rebalances, assignments, restoration) in the instances' logs, which a failed run keeps:
+     * what each instance was doing when firing stopped is what explains a failure.
+     */
+    private static final List<String> STREAMS_INFO_LOGS = List.of("-Dax.log.streams=INFO");
 
     private final BenchContext context;
     private final String label;
@@ -55,7 +65,8 @@ final class Instances implements AutoCloseable {
     }
 
     private Object startInstance(int index) throws Exception {
-        running.set(index, context.startScheduler(label, NAMES.get(index), stateDirs[index], settings));
+        running.set(index, context.startScheduler(label, NAMES.get(index), stateDirs[index], settings,
+                STREAMS_INFO_LOGS));
         return null;
     }
 
@@ -73,6 +84,25 @@ final class Instances implements AutoCloseable {
     /** Starts instance {@code index} again on its state dir; returns once it runs. */
     void restart(int index) throws Exception {
         startInstance(index);
+    }
+
+    /**
+     * How many lines of the instances' logs (every run of each, appended to one file) contain {@code text}; 0 for a
+     * log that cannot be read.
+     */
+    long logLinesContaining(String text) {
+        long count = 0;
+        for (int i = 0; i < COUNT; i++) {
+            ChildScheduler child = running.get(i);
+            if (child != null) {
+                try (Stream<String> lines = Files.lines(child.logFile(), StandardCharsets.UTF_8)) {
+                    count += lines.filter(line -> line.contains(text)).count();
+                } catch (IOException | UncheckedIOException e) {
+                    // a log that cannot be read counts nothing; the run's checks do not depend on it
+                }
+            }
+        }
+        return count;
     }
 
     /** Stops every running instance (SIGTERM, then SIGKILL). */

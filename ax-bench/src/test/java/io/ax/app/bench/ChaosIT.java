@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
@@ -13,7 +14,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The chaos suite ({@link ChaosScenario}) through {@code ax bench chaos}: three scheduler instances, a worker fleet on
- * PostgreSQL, kill -9 of two instances and of a broker under load, then every guarantee checked. CI runs a short
+ * PostgreSQL, kill -9 of two instances and a broker restart under load (SIGTERM of the single broker; kill -9 of one of
+ * three with {@code -Dax.chaos.brokers=3}; {@code -Dax.chaos.brokerStop=kill|term} to choose), then every guarantee checked. CI runs a short
  * version (3,000 tasks over 45 s, one broker); the long one by command, sized by system properties:
  * <pre>
  * mvn -o -pl ax-bench -am test -Dtest=ChaosIT -Dsurefire.failIfNoSpecifiedTests=false \
@@ -27,12 +29,18 @@ class ChaosIT {
     private static final int TASKS = Integer.getInteger("ax.chaos.tasks", 3_000);
     private static final int DURATION_S = Integer.getInteger("ax.chaos.duration", 45);
     private static final int BROKERS = Integer.getInteger("ax.chaos.brokers", 1);
+    /** kill or term; unset: the scenario's default (term for one broker, kill for a cluster). */
+    private static final String BROKER_STOP = System.getProperty("ax.chaos.brokerStop");
 
     @Test
     @Timeout(1_800)
     void shouldKeepEveryGuaranteeThroughInstanceAndBrokerKills() {
-        List<Map<String, String>> lines = bench("chaos", "--tasks", Integer.toString(TASKS),
-                "--duration", Integer.toString(DURATION_S), "--brokers", Integer.toString(BROKERS));
+        List<String> args = new ArrayList<>(List.of("chaos", "--tasks", Integer.toString(TASKS),
+                "--duration", Integer.toString(DURATION_S), "--brokers", Integer.toString(BROKERS)));
+        if (BROKER_STOP != null) {
+            args.addAll(List.of("--broker-stop", BROKER_STOP));
+        }
+        List<Map<String, String>> lines = bench(args.toArray(String[]::new));
         Map<String, String> chaos = lines.get(0);
         assertThat(chaos).containsEntry("scenario", "chaos").containsEntry("n", Integer.toString(TASKS))
                 .containsEntry("kills", "2").containsEntry("broker_kills", "1");
