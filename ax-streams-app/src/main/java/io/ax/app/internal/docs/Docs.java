@@ -135,7 +135,7 @@ public final class Docs {
                 + "| `maxRetries` | 0-" + ScheduleValidator.MAX_RETRIES + " |\n"
                 + "| `backoffIntervalsMs` | " + ScheduleValidator.MAX_BACKOFF_INTERVALS + " entries |\n"
                 + "| `cron` / `zone` | " + ScheduleValidator.MAX_CRON_CHARS + " / " + ScheduleValidator.MAX_ZONE_CHARS + " chars |\n"
-                + "| cancel and replay `reason` | " + ScheduleValidator.MAX_REASON_CHARS + " chars |\n"
+                + "| cancel, replay and trigger `reason` | " + ScheduleValidator.MAX_REASON_CHARS + " chars |\n"
                 + "| report `executionId`, `workerId`; retry record `executionId` | " + ScheduleValidator.MAX_ID_CHARS + " chars |\n"
                 + "| report `progress` | " + ScheduleValidator.MAX_PROGRESS_CHARS + " chars |\n"
                 + "| report `message` | longer ones are truncated to " + ScheduleValidator.MAX_MESSAGE_CHARS
