@@ -158,7 +158,10 @@ public final class Docs {
                 + "that changes nothing: a duplicate request, a cancel of an unknown task, a stale report) and `SKIPPED`\n"
                 + "(a periodic occurrence that did not run because the previous one was still in flight). A task adopted\n"
                 + "from another deployment (`./ax migrate`, [MIGRATION.md](MIGRATION.md)) is not a transition: each state it\n"
-                + "brings along is restated once, with `from` equal to `to` and the reason `migrated from ...`.\n\n"
+                + "brings along is restated once, with `from` equal to `to` and the reason `migrated from ...`.\n"
+                + "`PENDING → TRIGGERED` happens when the due time is reached, or at once on a trigger request (run now,\n"
+                + "`{\"trigger\":true}`): a one-shot fires then, due then; a periodic task runs one extra occurrence\n"
+                + "(`PENDING`, then `TRIGGERED`) and its next regular one stays due as it was.\n\n"
                 + "```mermaid\nstateDiagram-v2\n    [*] --> PENDING\n");
         Map<TaskState, Set<TaskState>> table = StateMachine.table();
         table.forEach((from, targets) -> targets.forEach(to -> md.append("    ").append(from).append(" --> ").append(to).append('\n')));
