@@ -46,7 +46,11 @@ public final class CliErrors {
         public int handleParseException(ParameterException e, String[] args) {
             CommandLine command = e.getCommandLine();
             PrintWriter err = command.getErr();
-            err.println(name(command) + ": " + e.getMessage() + " (see: " + name(command) + " --help)");
+            String message = String.valueOf(e.getMessage());
+            if (message.startsWith("Error: ")) { // picocli's wording for some messages; the command's name says it
+                message = message.substring("Error: ".length());
+            }
+            err.println(name(command) + ": " + message + " (see: " + name(command) + " --help)");
             err.flush();
             return USAGE;
         }

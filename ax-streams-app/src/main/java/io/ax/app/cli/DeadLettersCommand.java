@@ -44,6 +44,8 @@ import picocli.CommandLine.Spec;
 public final class DeadLettersCommand implements Callable<Integer> {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Duration POLL = Duration.ofMillis(200);
+    /** How the scheduler words a timeout's error, shown once in the readable form. */
+    private static final String TIMED_OUT = "timed out: ";
 
     @Spec
     CommandSpec spec;
@@ -144,9 +146,13 @@ public final class DeadLettersCommand implements Callable<Integer> {
                 + " attempt(s) " + where);
         out.println("    why: " + letter.getReason());
         for (AttemptError error : letter.getErrors()) {
+            String message = error.getMessage() != null ? error.getMessage() : "";
+            if (error.getTimedOut() && message.startsWith(TIMED_OUT)) {
+                message = message.substring(TIMED_OUT.length());
+            }
             out.println("    attempt " + error.getAttempt() + "  " + Instant.ofEpochMilli(error.getAtMs()) + "  "
                     + (error.getTimedOut() ? "timed out" : error.getRetryable() ? "retryable" : "not retryable") + "  "
-                    + (error.getMessage() != null ? error.getMessage() : ""));
+                    + message);
         }
     }
 
