@@ -120,6 +120,9 @@ class OperatorCommandsIT {
         List<JsonNode> raw = replayed.out().lines().map(OperatorCommandsIT::json).toList();
         assertThat(raw).extracting(e -> e.get("to").asText()).containsExactly("PENDING", "TRIGGERED");
         assertThat(raw).allSatisfy(e -> assertThat(e.get("taskId").asText()).isEqualTo("op-1"));
+
+        Cli.Run byJobType = ok("tail", "--job-type", "ok", "--from-beginning", "--json", "--limit", "1");
+        assertThat(json(byJobType.out()).get("jobType").asText()).isEqualTo("ok");
     }
 
     @Test
@@ -143,6 +146,17 @@ class OperatorCommandsIT {
         await().atMost(WAIT).until(() -> path("op-2").contains("IGNORED"));
         assertThat(events("op-2")).last().satisfies(e -> assertThat(e.get("reason").asText())
                 .isEqualTo("trigger: task already ended (SUCCESS)"));
+    }
+
+    @Test
+    void shouldScheduleOnACronInAZoneAndCancelIt() {
+        ok("schedule", "op-7", "--job-type", "ok", "--cron", "0 2 * * *", "--zone", "Asia/Shanghai", "--if-exists", "replace");
+        await().atMost(WAIT).until(() -> path("op-7").contains("PENDING"));
+        Instant dueAt = Instant.parse(events("op-7").get(0).get("dueAt").asText());
+        assertThat(dueAt.atZone(java.time.ZoneId.of("Asia/Shanghai")).getHour()).isEqualTo(2);
+
+        ok("cancel", "op-7");
+        await().atMost(WAIT).until(() -> path("op-7").contains("CANCELLED"));
     }
 
     @Test
