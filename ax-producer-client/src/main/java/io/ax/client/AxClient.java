@@ -8,6 +8,7 @@ import io.ax.client.internal.ProducerDefaults;
 import io.ax.client.internal.RequestSender;
 import io.ax.schema.CancelRequest;
 import io.ax.schema.ReplayRequest;
+import io.ax.schema.TriggerRequest;
 import io.ax.validation.ScheduleLimits;
 import io.ax.validation.ScheduleValidator;
 import java.time.Clock;
@@ -21,7 +22,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
- * Schedules and cancels ax tasks by writing requests to the requests topic (key = taskId, value = Avro
+ * Schedules, cancels, triggers and replays ax tasks by writing requests to the requests topic (key = taskId, value = Avro
  * single-object encoding).
  *
  * <p>The taskId is the dedup key: derive it from a business key and a resubmit after a crash or timeout is
@@ -104,6 +105,22 @@ public final class AxClient implements AutoCloseable {
     public CompletableFuture<RecordMetadata> replay(String taskId, String reason) {
         ScheduleValidator.validateTaskId(taskId);
         return sender.send(taskId, new ReplayRequest(reason));
+    }
+
+    /**
+     * Asks the scheduler to run a pending task now, ahead of its due time: a one-shot task fires now instead of
+     * later; a periodic task runs one extra occurrence now and keeps its schedule. The outcome appears on the state
+     * topic: TRIGGERED (due now), or IGNORED when the task is unknown, already running or finished.
+     *
+     * @param reason free text recorded on the TRIGGERED event, may be null
+     * @return completes when Kafka acknowledged the request, or exceptionally when sending failed
+     * @throws InvalidRequestException when the taskId is empty, too long or has control characters, or the reason is
+     *         longer than {@value ScheduleValidator#MAX_REASON_CHARS} chars
+     */
+    public CompletableFuture<RecordMetadata> trigger(String taskId, String reason) {
+        ScheduleValidator.validateTaskId(taskId);
+        ScheduleValidator.requireLength("reason", reason, ScheduleValidator.MAX_REASON_CHARS);
+        return sender.send(taskId, new TriggerRequest(reason));
     }
 
     /** Sends buffered requests now and waits for them to complete. */

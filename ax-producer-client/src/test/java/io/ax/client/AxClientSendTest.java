@@ -14,6 +14,7 @@ import io.ax.schema.DelayTrigger;
 import io.ax.schema.IfExists;
 import io.ax.schema.IntervalTrigger;
 import io.ax.schema.ScheduleRequest;
+import io.ax.schema.TriggerRequest;
 import io.ax.validation.ScheduleLimits;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -193,6 +194,23 @@ class AxClientSendTest {
         ProducerRecord<String, byte[]> sent = onlySent();
         assertThat(sent.key()).isEqualTo("invoice-42");
         assertThat(WireCodec.decodeRequest(sent.value())).isEqualTo(new ReplayRequest("smtp fixed"));
+    }
+
+    @Test
+    void shouldSendTriggerRequest() {
+        client.trigger("invoice-42", "month end");
+
+        ProducerRecord<String, byte[]> sent = onlySent();
+        assertThat(sent.key()).isEqualTo("invoice-42");
+        assertThat(sent.topic()).isEqualTo("ax.requests");
+        assertThat(WireCodec.decodeRequest(sent.value())).isEqualTo(new TriggerRequest("month end"));
+    }
+
+    @Test
+    void shouldRejectATriggerWithAnOversizeReasonBeforeSending() {
+        assertThatThrownBy(() -> client.trigger("invoice-42", "x".repeat(1025)))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("reason");
+        assertThat(producer.history()).isEmpty();
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.ax.schema.RetryRecord;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.StateChange;
 import io.ax.schema.StoredTask;
+import io.ax.schema.TriggerRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -38,7 +39,7 @@ public final class AxSchemas {
             ScheduleRequest.getClassSchema(), CancelRequest.getClassSchema(), DispatchTask.getClassSchema(),
             ExecutionReport.getClassSchema(), StateChange.getClassSchema(), StoredTask.getClassSchema(),
             ReplayRequest.getClassSchema(), RetryRecord.getClassSchema(), DeadLetter.getClassSchema(),
-            AdoptRequest.getClassSchema());
+            AdoptRequest.getClassSchema(), TriggerRequest.getClassSchema());
 
     private static final Map<Long, Schema> BY_FINGERPRINT = load();
 

@@ -22,6 +22,7 @@ import io.ax.schema.ReportStatus;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.SourceRecord;
 import io.ax.schema.StateChange;
+import io.ax.schema.TriggerRequest;
 import io.ax.validation.Quote;
 import io.ax.validation.ScheduleValidator;
 import java.io.ByteArrayOutputStream;
@@ -49,7 +50,8 @@ import org.apache.avro.specific.SpecificRecord;
  *       {@code at} (ISO-8601 or epoch millis), {@code delayMs}, {@code everyMs} (optional {@code startAt}),
  *       {@code cron} (optional {@code zone}); optional {@code priority}, {@code owner}, {@code timeoutMs},
  *       {@code maxRetries}, {@code backoffMs}, {@code backoffIntervalsMs}, {@code jitter}, {@code ifExists}.</li>
- *   <li>cancel: {@code {"cancel":true,"reason":"..."}}; replay a dead-lettered task: {@code {"replay":true}}.</li>
+ *   <li>cancel: {@code {"cancel":true,"reason":"..."}}; replay a dead-lettered task: {@code {"replay":true}}; run a
+ *       pending task now: {@code {"trigger":true,"reason":"..."}}.</li>
  *   <li>report: {@code {"executionId":"...","attempt":1,"status":"FAILED","retryable":false,"message":"..."}}.</li>
  *   <li>state change (output only): {@code {"taskId":...,"from":"PENDING","to":"TRIGGERED","at":"...",...}}.</li>
  * </ul>
@@ -74,13 +76,14 @@ public final class JsonForms {
     private static final int MAX_LIST_ENTRIES = 100;
     private static final Set<String> CANCEL_FIELDS = Set.of("cancel", "reason");
     private static final Set<String> REPLAY_FIELDS = Set.of("replay", "reason");
+    private static final Set<String> TRIGGER_FIELDS = Set.of("trigger", "reason");
     private static final Set<String> REPORT_FIELDS = Set.of("executionId", "attempt", "status", "retryable", "message",
             "workerId", "reportedAt", "progress");
 
     private JsonForms() {
     }
 
-    /** A {@link ScheduleRequest}, {@link CancelRequest} or {@link ReplayRequest} from its JSON form. */
+    /** A {@link ScheduleRequest}, {@link CancelRequest}, {@link ReplayRequest} or {@link TriggerRequest} from its JSON form. */
     public static SpecificRecord parseRequest(byte[] json) {
         JsonObject parsed = parseObject(json, "payload");
         ObjectNode node = parsed.fields();
@@ -90,6 +93,9 @@ public final class JsonForms {
         if (node.has("replay")) {
             return parseReplay(node);
         }
+        if (node.has("trigger")) {
+            return parseRunNow(node);
+        }
         return parseSchedule(node, parsed.raw());
     }
 
@@ -97,6 +103,12 @@ public final class JsonForms {
         rejectUnknown(node, REPLAY_FIELDS, "replay request");
         requireTrue(node, "replay");
         return ReplayRequest.newBuilder().setReason(optionalText(node, "reason")).build();
+    }
+
+    private static TriggerRequest parseRunNow(ObjectNode node) {
+        rejectUnknown(node, TRIGGER_FIELDS, "trigger request");
+        requireTrue(node, "trigger");
+        return TriggerRequest.newBuilder().setReason(optionalText(node, "reason")).build();
     }
 
     private static void requireTrue(ObjectNode node, String field) {

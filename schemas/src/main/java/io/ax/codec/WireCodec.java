@@ -10,6 +10,7 @@ import io.ax.schema.ReplayRequest;
 import io.ax.schema.RetryRecord;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.StoredTask;
+import io.ax.schema.TriggerRequest;
 import io.ax.validation.Quote;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -51,7 +52,8 @@ public final class WireCodec {
             ReplayRequest.class, decoderFor(ReplayRequest.getClassSchema()),
             RetryRecord.class, decoderFor(RetryRecord.getClassSchema()),
             DeadLetter.class, decoderFor(DeadLetter.getClassSchema()),
-            AdoptRequest.class, decoderFor(AdoptRequest.getClassSchema()));
+            AdoptRequest.class, decoderFor(AdoptRequest.getClassSchema()),
+            TriggerRequest.class, decoderFor(TriggerRequest.getClassSchema()));
 
     private static final Map<Schema, BinaryMessageEncoder<SpecificRecord>> ENCODERS = new ConcurrentHashMap<>();
 
@@ -82,7 +84,8 @@ public final class WireCodec {
     }
 
     /**
-     * Decodes a value from {@code ax.requests}: a {@link ScheduleRequest}, {@link CancelRequest} or {@link ReplayRequest},
+     * Decodes a value from {@code ax.requests}: a {@link ScheduleRequest}, {@link CancelRequest}, {@link ReplayRequest} or
+     * {@link TriggerRequest},
      * single-object encoded or in the JSON forms of {@link JsonForms}; or an {@link AdoptRequest} (written by
      * {@code ./ax migrate}), single-object encoded only: it has no JSON form.
      *
@@ -100,10 +103,13 @@ public final class WireCodec {
             if (writer.getFullName().equals(ReplayRequest.getClassSchema().getFullName())) {
                 return decodeBinary(bytes, ReplayRequest.class);
             }
+            if (writer.getFullName().equals(TriggerRequest.getClassSchema().getFullName())) {
+                return decodeBinary(bytes, TriggerRequest.class);
+            }
             if (writer.getFullName().equals(AdoptRequest.getClassSchema().getFullName())) {
                 return decodeBinary(bytes, AdoptRequest.class);
             }
-            throw new InvalidRequestException(null, "expected a ScheduleRequest, CancelRequest or ReplayRequest (or an AdoptRequest"
+            throw new InvalidRequestException(null, "expected a ScheduleRequest, CancelRequest, ReplayRequest or TriggerRequest (or an AdoptRequest"
                     + " from ./ax migrate) on the requests topic, got " + writer.getFullName());
         }
         return JsonForms.parseRequest(requireJson(bytes));

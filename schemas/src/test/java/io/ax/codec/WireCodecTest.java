@@ -13,6 +13,7 @@ import io.ax.schema.IntervalTrigger;
 import io.ax.schema.ReportStatus;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.StoredTask;
+import io.ax.schema.TriggerRequest;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -30,6 +31,19 @@ class WireCodecTest {
         assertThat(bytes[1]).isEqualTo((byte) 0x01);
         assertThat(WireCodec.decodeRequest(bytes)).isEqualTo(request);
         assertThat(WireCodec.decodeRequest(WireCodec.encode(new CancelRequest("why")))).isEqualTo(new CancelRequest("why"));
+    }
+
+    @Test
+    void shouldDecodeATriggerRequestInEitherEncoding() {
+        assertThat(WireCodec.decodeRequest(WireCodec.encode(new TriggerRequest("month end"))))
+                .isEqualTo(new TriggerRequest("month end"));
+        assertThat(WireCodec.decodeRequest("{\"trigger\":true,\"reason\":\"month end\"}".getBytes(StandardCharsets.UTF_8)))
+                .isEqualTo(new TriggerRequest("month end"));
+        assertThat(WireCodec.decodeRequest("{\"trigger\":true}".getBytes(StandardCharsets.UTF_8))).isEqualTo(new TriggerRequest(null));
+        assertThatThrownBy(() -> WireCodec.decodeRequest("{\"trigger\":false}".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("trigger must be true");
+        assertThatThrownBy(() -> WireCodec.decodeRequest("{\"trigger\":true,\"jobType\":\"x\"}".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("trigger request");
     }
 
     @Test

@@ -51,7 +51,8 @@ public final class ExpectedDue {
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
-        if (request == null || !request.isObject() || request.has("cancel") || request.has("replay")) {
+        if (request == null || !request.isObject() || request.has("cancel") || request.has("replay")
+                || request.has("trigger")) {
             return Optional.empty();
         }
         if (request.has("at")) {

@@ -12,6 +12,7 @@ import io.ax.schema.ReplayRequest;
 import io.ax.schema.ReportStatus;
 import io.ax.schema.RetryRecord;
 import io.ax.schema.ScheduleRequest;
+import io.ax.schema.TriggerRequest;
 import io.ax.validation.ScheduleValidator;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -20,10 +21,10 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.apache.avro.specific.SpecificRecord;
 
-/** Schedule, cancel and replay requests in Avro single-object encoding on {@code ax.requests}. */
+/** Schedule, cancel, replay and trigger requests in Avro single-object encoding on {@code ax.requests}. */
 final class HostileRequestAvro {
     static final List<String> LENGTH_SLOTS = List.of("jobType", "cron.expression", "cron.zone", "payload", "owner",
-            "backoffIntervalsMs", "cancel.reason", "replay.reason");
+            "backoffIntervalsMs", "cancel.reason", "replay.reason", "trigger.reason");
     static final long[] EXTREME_LONGS = {Long.MIN_VALUE, Long.MIN_VALUE + 1, -1, 0, 1, ScheduleValidator.MAX_DELAY_MS,
             ScheduleValidator.MAX_DELAY_MS + 1, Long.MAX_VALUE / 2, Long.MAX_VALUE - 1, Long.MAX_VALUE};
     static final int[] EXTREME_INTS = {Integer.MIN_VALUE, -1, 0, 9, 10, 100, 101, Integer.MAX_VALUE};
@@ -46,7 +47,7 @@ final class HostileRequestAvro {
     }
 
     static byte[] validSample(SplittableRandom random) {
-        SpecificRecord record = switch (random.nextInt(6)) {
+        SpecificRecord record = switch (random.nextInt(7)) {
             case 0 -> validRequest().build();
             case 1 -> validRequest().setTrigger(new CronTrigger("0 2 * * *", "Asia/Shanghai")).setOwner("team")
                     .setPayload(ByteBuffer.wrap("{\"to\":\"a@b.c\"}".getBytes(StandardCharsets.UTF_8))).build();
@@ -54,6 +55,7 @@ final class HostileRequestAvro {
                     .setBackoffIntervalsMs(List.of(1_000L, 5_000L)).build();
             case 3 -> validRequest().setTrigger(new AtTrigger(1_800_000_000_000L)).setBackoffMs(10L).setMaxRetries(5).build();
             case 4 -> CancelRequest.newBuilder().setReason("no longer needed").build();
+            case 5 -> TriggerRequest.newBuilder().setReason("run now").build();
             default -> ReplayRequest.newBuilder().setReason("fixed").build();
         };
         return HostileBytes.encode(record);
@@ -80,6 +82,9 @@ final class HostileRequestAvro {
         }
         if (slot.startsWith("replay.")) {
             return AvroBytes.singleObject(ReplayRequest.getClassSchema()).index(1).lyingLength(declared, tail).bytes();
+        }
+        if (slot.startsWith("trigger.")) {
+            return AvroBytes.singleObject(TriggerRequest.getClassSchema()).index(1).lyingLength(declared, tail).bytes();
         }
         AvroBytes bytes = AvroBytes.singleObject(ScheduleRequest.getClassSchema());
         if (slot.equals("jobType")) {
@@ -128,7 +133,7 @@ final class HostileRequestAvro {
 
     static HostileInput hugeField(SplittableRandom random) {
         String field = pick(random, List.of("jobType", "owner", "cron.expression", "cron.zone", "payload", "cancel.reason",
-                "replay.reason"));
+                "replay.reason", "trigger.reason"));
         String huge = "x".repeat(random.nextInt(4) == 0 ? HostileValues.NEAR_LIMIT_CHARS : HostileValues.HUGE_CHARS);
         SpecificRecord record = switch (field) {
             case "jobType" -> validRequest().setJobType(huge).build();
@@ -137,6 +142,7 @@ final class HostileRequestAvro {
             case "cron.zone" -> validRequest().setTrigger(new CronTrigger("0 2 * * *", huge)).build();
             case "payload" -> validRequest().setPayload(ByteBuffer.wrap(huge.getBytes(StandardCharsets.UTF_8))).build();
             case "cancel.reason" -> CancelRequest.newBuilder().setReason(huge).build();
+            case "trigger.reason" -> TriggerRequest.newBuilder().setReason(huge).build();
             default -> ReplayRequest.newBuilder().setReason(huge).build();
         };
         return input("huge-field", field, HostileBytes.encode(record));

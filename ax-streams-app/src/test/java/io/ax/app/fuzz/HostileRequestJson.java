@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
-/** Schedule, cancel and replay requests in JSON on {@code ax.requests}: every field with hostile content. */
+/** Schedule, cancel, replay and trigger requests in JSON on {@code ax.requests}: every field with hostile content. */
 final class HostileRequestJson {
     static final List<String> FIELDS = List.of("jobType", "at", "delayMs", "everyMs", "startAt", "cron", "zone", "payload",
             "priority", "owner", "timeoutMs", "maxRetries", "backoffMs", "backoffIntervalsMs", "jitter", "ifExists");
@@ -120,12 +120,12 @@ final class HostileRequestJson {
     }
 
     static HostileInput cancelOrReplay(SplittableRandom random) {
-        String flag = random.nextBoolean() ? "cancel" : "replay";
+        String flag = pick(random, List.of("cancel", "replay", "trigger"));
         String json = switch (random.nextInt(5)) {
             case 0 -> "{\"" + flag + "\":true,\"reason\":" + HostileValues.hugeString(random) + "}";
             case 1 -> "{\"" + flag + "\":" + pick(random, HostileValues.WRONG_TYPES) + "}";
             case 2 -> "{\"" + flag + "\":true,\"reason\":" + pick(random, HostileValues.WRONG_TYPES) + "}";
-            case 3 -> "{\"cancel\":true,\"replay\":true,\"jobType\":\"fz\",\"delayMs\":0}";
+            case 3 -> "{\"cancel\":true,\"" + (flag.equals("cancel") ? "replay" : flag) + "\":true,\"jobType\":\"fz\",\"delayMs\":0}";
             default -> "{\"" + flag + "\":true,\"reason\":" + pick(random, HostileValues.EDGE_STRINGS) + "}";
         };
         return input(flag, "hostile", json);

@@ -8,6 +8,7 @@ import io.ax.schema.ReplayRequest;
 import io.ax.schema.RetryRecord;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.SourceRecord;
+import io.ax.schema.TriggerRequest;
 
 /**
  * What {@link Rules#decide} decides about: one decoded input record about a task, or one of its timers coming
@@ -27,6 +28,10 @@ public sealed interface Input {
     }
 
     record Replay(String taskId, ReplayRequest request, SourceRecord source) implements Input {
+    }
+
+    /** Run a pending task now ({@code {"trigger":true}}), not a schedule's trigger. */
+    record Trigger(String taskId, TriggerRequest request, SourceRecord source) implements Input {
     }
 
     /** A task handed over from another deployment by {@code ./ax migrate}, as it stood there. */

@@ -67,6 +67,9 @@ public final class Rules {
         if (input instanceof Input.Replay replay) {
             return ReplayTask.decide(step, current, replay);
         }
+        if (input instanceof Input.Trigger trigger) {
+            return TriggerTask.decide(step, current, trigger);
+        }
         if (input instanceof Input.Adopt adopt) {
             return AdoptTask.decide(step, current, adopt);
         }

@@ -135,7 +135,7 @@ public final class Docs {
                 + "| `maxRetries` | 0-" + ScheduleValidator.MAX_RETRIES + " |\n"
                 + "| `backoffIntervalsMs` | " + ScheduleValidator.MAX_BACKOFF_INTERVALS + " entries |\n"
                 + "| `cron` / `zone` | " + ScheduleValidator.MAX_CRON_CHARS + " / " + ScheduleValidator.MAX_ZONE_CHARS + " chars |\n"
-                + "| cancel and replay `reason` | " + ScheduleValidator.MAX_REASON_CHARS + " chars |\n"
+                + "| cancel, replay and trigger `reason` | " + ScheduleValidator.MAX_REASON_CHARS + " chars |\n"
                 + "| report `executionId`, `workerId`; retry record `executionId` | " + ScheduleValidator.MAX_ID_CHARS + " chars |\n"
                 + "| report `progress` | " + ScheduleValidator.MAX_PROGRESS_CHARS + " chars |\n"
                 + "| report `message` | longer ones are truncated to " + ScheduleValidator.MAX_MESSAGE_CHARS
@@ -158,7 +158,10 @@ public final class Docs {
                 + "that changes nothing: a duplicate request, a cancel of an unknown task, a stale report) and `SKIPPED`\n"
                 + "(a periodic occurrence that did not run because the previous one was still in flight). A task adopted\n"
                 + "from another deployment (`./ax migrate`, [MIGRATION.md](MIGRATION.md)) is not a transition: each state it\n"
-                + "brings along is restated once, with `from` equal to `to` and the reason `migrated from ...`.\n\n"
+                + "brings along is restated once, with `from` equal to `to` and the reason `migrated from ...`.\n"
+                + "`PENDING → TRIGGERED` happens when the due time is reached, or at once on a trigger request (run now,\n"
+                + "`{\"trigger\":true}`): a one-shot fires then, due then; a periodic task runs one extra occurrence\n"
+                + "(`PENDING`, then `TRIGGERED`) and its next regular one stays due as it was.\n\n"
                 + "```mermaid\nstateDiagram-v2\n    [*] --> PENDING\n");
         Map<TaskState, Set<TaskState>> table = StateMachine.table();
         table.forEach((from, targets) -> targets.forEach(to -> md.append("    ").append(from).append(" --> ").append(to).append('\n')));

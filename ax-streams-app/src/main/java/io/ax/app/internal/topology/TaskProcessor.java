@@ -20,6 +20,7 @@ import io.ax.schema.ReplayRequest;
 import io.ax.schema.RetryRecord;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.SourceRecord;
+import io.ax.schema.TriggerRequest;
 import io.ax.validation.Quote;
 import io.ax.validation.ScheduleValidator;
 import java.time.Duration;
@@ -114,6 +115,10 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             if (request instanceof ReplayRequest replay) {
                 ScheduleValidator.requireLength("reason", replay.getReason(), ScheduleValidator.MAX_REASON_CHARS);
                 return new Input.Replay(taskId, replay, source);
+            }
+            if (request instanceof TriggerRequest trigger) {
+                ScheduleValidator.requireLength("reason", trigger.getReason(), ScheduleValidator.MAX_REASON_CHARS);
+                return new Input.Trigger(taskId, trigger, source);
             }
             if (request instanceof AdoptRequest adopt) {
                 requireAdoptEnabled();

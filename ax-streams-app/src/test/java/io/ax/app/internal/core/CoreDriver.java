@@ -13,6 +13,7 @@ import io.ax.schema.ScheduleRequest;
 import io.ax.schema.SourceRecord;
 import io.ax.schema.StateChange;
 import io.ax.schema.StoredTask;
+import io.ax.schema.TriggerRequest;
 import io.ax.validation.ScheduleLimits;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -56,6 +57,10 @@ final class CoreDriver {
 
     Decision replay() {
         return decide(new Input.Replay(TASK, new ReplayRequest(null), source("ax.requests")));
+    }
+
+    Decision trigger() {
+        return decide(new Input.Trigger(TASK, new TriggerRequest("test"), source("ax.requests")));
     }
 
     /** A report on the current execution and attempt (or on a made-up one when nothing fired yet). */

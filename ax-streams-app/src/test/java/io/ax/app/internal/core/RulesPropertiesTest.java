@@ -17,7 +17,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.Size;
 
 /**
- * The rules under random sequences of inputs (schedules of every trigger, replaces, cancels, replays, reports of
+ * The rules under random sequences of inputs (schedules of every trigger, replaces, cancels, replays, run-now triggers, reports of
  * every status, current and stale, retry records read back, timers firing, time passing). Whatever the order,
  * with strict settings (an illegal transition throws):
  * <ul>
@@ -30,7 +30,7 @@ import net.jqwik.api.constraints.Size;
  */
 class RulesPropertiesTest {
     enum Action {
-        SCHEDULE_ONE_SHOT, SCHEDULE_LATER, SCHEDULE_EVERY, SCHEDULE_REPLACE, CANCEL, REPLAY,
+        SCHEDULE_ONE_SHOT, SCHEDULE_LATER, SCHEDULE_EVERY, SCHEDULE_REPLACE, CANCEL, REPLAY, TRIGGER,
         STARTED, HEARTBEAT, SUCCEEDED, FAILED_RETRYABLE, FAILED_FATAL, STALE_REPORT,
         DELIVER_RETRY, FIRE_EARLIEST, FIRE_EARLIEST_AGAIN, ADVANCE
     }
@@ -61,6 +61,7 @@ class RulesPropertiesTest {
             case SCHEDULE_REPLACE -> ax.schedule("{\"jobType\":\"j\",\"delayMs\":100,\"timeoutMs\":600,\"ifExists\":\"REPLACE\"}");
             case CANCEL -> ax.cancel();
             case REPLAY -> ax.replay();
+            case TRIGGER -> ax.trigger();
             case STARTED -> ax.report(ReportStatus.STARTED, true);
             case HEARTBEAT -> ax.report(ReportStatus.HEARTBEAT, true);
             case SUCCEEDED -> ax.report(ReportStatus.SUCCEEDED, true);

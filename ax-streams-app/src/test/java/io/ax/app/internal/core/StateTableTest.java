@@ -23,6 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class StateTableTest {
     private static final Set<String> WALKED = new HashSet<>();
     private static final String ONE_SHOT = "{\"jobType\":\"j\",\"delayMs\":0,\"timeoutMs\":1000,\"maxRetries\":1}";
+    private static final String LATER = "{\"jobType\":\"j\",\"delayMs\":3600000,\"timeoutMs\":1000,\"maxRetries\":1}";
     private static final String NO_RETRY = "{\"jobType\":\"j\",\"delayMs\":0,\"timeoutMs\":1000,\"maxRetries\":0}";
 
     private static Arguments row(TaskState from, TaskState to, String request, Function<CoreDriver, Decision> walk) {
@@ -47,6 +48,7 @@ class StateTableTest {
         return Stream.of(
                 row(null, TaskState.PENDING, ONE_SHOT, ax -> null), // the schedule request itself is the step
                 row(TaskState.PENDING, TaskState.TRIGGERED, ONE_SHOT, StateTableTest::fired),
+                row(TaskState.PENDING, TaskState.TRIGGERED, LATER, CoreDriver::trigger), // run now, an hour early by request
                 row(TaskState.PENDING, TaskState.CANCELLED, ONE_SHOT, CoreDriver::cancel),
                 row(TaskState.TRIGGERED, TaskState.RUNNING, ONE_SHOT, StateTableTest::running),
                 row(TaskState.TRIGGERED, TaskState.SUCCESS, ONE_SHOT, ax -> { fired(ax); return ax.report(ReportStatus.SUCCEEDED, true); }),

@@ -1,0 +1,170 @@
+package io.ax.app.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ax.AxTopics;
+import io.ax.client.AxClient;
+import io.ax.client.ScheduleBuilder;
+import io.ax.schema.IfExists;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code ax schedule}: schedule a task through {@link AxClient}, validated before it is sent. */
+@Command(name = "schedule", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Schedule a task: exactly one of --in, --at, --every, --cron. The client validates the request before"
+                + " sending it; the command prints what Kafka acknowledged, and the scheduler's answer (PENDING, or IGNORED"
+                + " for a live task with this taskId under --if-exists KEEP) appears on the state topic.",
+                "Durations: 500ms, 30s, 5m, 2h, 1d, 1h30m or ISO-8601 (PT5M)."})
+public final class ScheduleCommand implements Callable<Integer> {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "TASK", description = "The taskId (the dedup key).")
+    String taskId;
+
+    @Option(names = "--job-type", required = true, paramLabel = "J", description = "Selects the worker handler.")
+    String jobType;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    When when;
+
+    static final class When {
+        @Option(names = "--in", paramLabel = "DURATION", converter = DurationConverter.class,
+                description = "Once, this long from now (e.g. 5m).")
+        Duration in;
+
+        @Option(names = "--at", paramLabel = "INSTANT", converter = InstantConverter.class,
+                description = "Once, at an ISO-8601 instant (e.g. 2026-12-01T02:00:00Z).")
+        Instant at;
+
+        @Option(names = "--every", paramLabel = "DURATION", converter = DurationConverter.class,
+                description = "Repeatedly, at a fixed rate; the first one interval from now.")
+        Duration every;
+
+        @Option(names = "--cron", paramLabel = "EXPR", description = "Repeatedly, on a Unix 5-field cron expression"
+                + " (e.g. \"0 2 * * *\"), read in --zone.")
+        String cron;
+    }
+
+    @Option(names = "--zone", paramLabel = "Z", description = "IANA time zone of --cron (default: UTC).")
+    String zone;
+
+    @Option(names = "--payload", paramLabel = "JSON", description = "Any JSON value, handed to the handler as given.")
+    String payload;
+
+    @Option(names = "--priority", paramLabel = "N", description = "0-9 (default 4): higher fires first when a tick is full.")
+    Integer priority;
+
+    @Option(names = "--owner", paramLabel = "O", description = "Who owns the task; carried to workers and dead letters.")
+    String owner;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "An attempt with no sign of life for this long times out (default: the scheduler's, 5m).")
+    Duration timeout;
+
+    @Option(names = "--max-retries", paramLabel = "N", description = "Retries after the first attempt (default 3).")
+    Integer maxRetries;
+
+    @Option(names = "--backoff", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Exponential backoff base: retry n waits base x 2^(n-1) (default: the scheduler's, 1s).")
+    Duration backoff;
+
+    @Option(names = "--if-exists", paramLabel = "KEEP|REPLACE", description = "When a live task with this taskId exists:"
+            + " KEEP it and ignore this request (default), or REPLACE it.")
+    IfExists ifExists;
+
+    @Option(names = "--json", description = "Print what Kafka acknowledged as one JSON object.")
+    boolean json;
+
+    @Mixin
+    ConnectionOptions connection;
+
+    @Mixin
+    TopicOptions topicOptions;
+
+    @Override
+    public Integer call() throws Exception {
+        requireArgumentsMakeSense();
+        Map<String, String> settings = connection.settings(System.getenv());
+        AxTopics topics = topicOptions.topics(settings);
+        try (AxClient client = OperatorClients.client(settings, topics, "ax-schedule")) {
+            ScheduleBuilder request = describe(client.schedule(taskId));
+            request.build(); // validates before anything is sent: a bad value is a usage error, not a Kafka failure
+            RecordMetadata sent = request.submit().get();
+            Acknowledged.print(spec.commandLine().getOut(), json, "schedule", taskId, sent, topics.state());
+        }
+        return CliErrors.OK;
+    }
+
+    private void requireArgumentsMakeSense() {
+        if (zone != null && when.cron == null) {
+            throw new ParameterException(spec.commandLine(), "--zone is for --cron only");
+        }
+        if (zone != null) {
+            try {
+                ZoneId.of(zone);
+            } catch (DateTimeException e) {
+                throw new ParameterException(spec.commandLine(), "Invalid value for option '--zone': '" + zone
+                        + "' is not an IANA time zone (example: Asia/Shanghai)");
+            }
+        }
+        if (payload != null) {
+            try {
+                MAPPER.readTree(payload);
+            } catch (JsonProcessingException e) {
+                throw new ParameterException(spec.commandLine(), "Invalid value for option '--payload': not JSON: "
+                        + e.getOriginalMessage());
+            }
+        }
+    }
+
+    private ScheduleBuilder describe(ScheduleBuilder request) {
+        request.jobType(jobType);
+        if (when.in != null) {
+            request.after(when.in);
+        } else if (when.at != null) {
+            request.at(when.at);
+        } else if (when.every != null) {
+            request.every(when.every);
+        } else {
+            request.cron(when.cron, zone != null ? zone : "UTC");
+        }
+        if (payload != null) {
+            request.payload(payload);
+        }
+        if (priority != null) {
+            request.priority(priority);
+        }
+        if (owner != null) {
+            request.owner(owner);
+        }
+        if (timeout != null) {
+            request.timeout(timeout);
+        }
+        if (maxRetries != null) {
+            request.maxRetries(maxRetries);
+        }
+        if (backoff != null) {
+            request.backoff(backoff);
+        }
+        if (ifExists != null) {
+            request.ifExists(ifExists);
+        }
+        return request;
+    }
+}

@@ -1,0 +1,98 @@
+package io.ax.app.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * Bad arguments to any command: one line on stderr naming the problem, exit code 2, nothing sent. No broker here:
+ * every case fails before a Kafka client would connect (127.0.0.1:1 listens to nothing).
+ */
+class CliArgumentsTest {
+    private static final String NOWHERE = "127.0.0.1:1";
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "unknown option        | schedule t1 --job-type j --in 5m --colour red           | Unknown option",
+            "bad duration          | schedule t1 --job-type j --in 5 minutes                 | '5' is not a duration",
+            "negative duration     | schedule t1 --job-type j --in -5m                       | not a duration",
+            "two triggers          | schedule t1 --job-type j --in 5m --every 30s            | mutually exclusive",
+            "no trigger            | schedule t1 --job-type j                                | Missing required argument",
+            "missing job type      | schedule t1 --in 5m                                     | Missing required option: '--job-type=J'",
+            "bad instant           | schedule t1 --job-type j --at tomorrow                  | 'tomorrow' is not an ISO-8601 instant",
+            "zone without cron     | schedule t1 --job-type j --in 5m --zone UTC             | --zone is for --cron only",
+            "unknown zone          | schedule t1 --job-type j --cron '0 2 * * *' --zone Mars/Base | 'Mars/Base' is not an IANA time zone",
+            "payload not JSON      | schedule t1 --job-type j --in 5m --payload {oops        | --payload': not JSON",
+            "priority out of range | schedule t1 --job-type j --in 5m --priority 10          | priority must be 0-9: 10",
+            "bad cron              | schedule t1 --job-type j --cron 'every day'              | cron",
+            "bad if-exists         | schedule t1 --job-type j --in 5m --if-exists MAYBE      | --if-exists",
+            "no task id            | cancel                                                  | Missing required parameter: 'TASK'",
+            "too many arguments    | trigger t1 t2                                           | Unmatched argument",
+            "bad tail limit        | tail --limit 0                                          | --limit must be at least 1",
+            "bad list state        | list --state DONE --http 127.0.0.1:1                    | 'DONE'",
+            "status without http   | status t1                                               | No query API address",
+    })
+    void shouldExitWithTwoAndOneLineNamingTheProblem(String name, String args, String expected) {
+        Cli.Run run = Cli.run(withBootstrap(split(args)));
+
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(CliErrors.USAGE);
+        assertThat(run.err()).contains(expected);
+        assertThat(run.err().strip().lines()).as("one line: %s", run.err()).hasSize(1);
+        assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void shouldSayWhereTheBrokersAreMissing() {
+        Cli.Run run = Cli.run("cancel", "t1");
+
+        assertThat(run.exitCode()).isEqualTo(CliErrors.USAGE);
+        assertThat(run.err()).startsWith("ax cancel: No Kafka bootstrap servers: give --bootstrap HOST:PORT");
+    }
+
+    @Test
+    void shouldReadDurationsAsPeopleTypeThem() {
+        assertThat(DurationConverter.parse("500ms")).isEqualTo(Duration.ofMillis(500));
+        assertThat(DurationConverter.parse("30s")).isEqualTo(Duration.ofSeconds(30));
+        assertThat(DurationConverter.parse("5m")).isEqualTo(Duration.ofMinutes(5));
+        assertThat(DurationConverter.parse("1h30m")).isEqualTo(Duration.ofMinutes(90));
+        assertThat(DurationConverter.parse("2d")).isEqualTo(Duration.ofDays(2));
+        assertThat(DurationConverter.parse("PT5M")).isEqualTo(Duration.ofMinutes(5));
+        assertThat(DurationConverter.parse("0s")).isEqualTo(Duration.ZERO);
+        for (String bad : new String[] {"", "5", "m", "5 m", "5mm", "-5s", "PT-5M", "5s3", "1y"}) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> DurationConverter.parse(bad)).as(bad)
+                    .isInstanceOf(TypeConversionException.class);
+        }
+    }
+
+    @Test
+    void shouldListTheOperatorCommandsInTheHelp() {
+        Cli.Run run = Cli.run("--help");
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).contains("schedule", "cancel", "trigger", "replay", "tail", "dead-letters", "status", "list");
+    }
+
+    /** Splits on spaces, keeping 'quoted parts' together. */
+    private static String[] split(String args) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("'([^']*)'|(\\S+)").matcher(args);
+        while (m.find()) {
+            out.add(m.group(1) != null ? m.group(1) : m.group(2));
+        }
+        return out.toArray(String[]::new);
+    }
+
+    private static String[] withBootstrap(String[] args) {
+        if (args.length == 0 || args[0].equals("status") || args[0].equals("list")) {
+            return args;
+        }
+        String[] with = java.util.Arrays.copyOf(args, args.length + 2);
+        with[args.length] = "--bootstrap";
+        with[args.length + 1] = NOWHERE;
+        return with;
+    }
+}
