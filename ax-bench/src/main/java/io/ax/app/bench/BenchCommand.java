@@ -2,6 +2,7 @@ package io.ax.app.bench;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
+import ch.qos.logback.core.ConsoleAppender;
 import io.ax.KafkaConnection;
 import io.ax.app.config.AxConfig;
 import io.ax.codec.AvroTrust;
@@ -107,8 +108,19 @@ public final class BenchCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The bench prints its own progress; the clients' and worker's INFO lines would drown it. */
+    /**
+     * The bench prints its own progress; the clients' and worker's INFO lines would drown it. What is still logged goes
+     * to stderr with the progress, so that stdout holds the RESULT lines alone.
+     */
     private static void quietLogs() {
+        Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
+        root.iteratorForAppenders().forEachRemaining(appender -> {
+            if (appender instanceof ConsoleAppender<?> console) {
+                console.stop();
+                console.setTarget("System.err");
+                console.start();
+            }
+        });
         ((Logger) LoggerFactory.getLogger("io.ax")).setLevel(Level.WARN);
         ((Logger) LoggerFactory.getLogger("org.apache.kafka")).setLevel(Level.ERROR);
         ((Logger) LoggerFactory.getLogger("kafka")).setLevel(Level.ERROR);

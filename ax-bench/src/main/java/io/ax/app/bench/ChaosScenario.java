@@ -66,7 +66,7 @@ public final class ChaosScenario implements Scenario {
 
     /**
      * How the broker is stopped: as asked, else kill -9 of one node of a cluster, and SIGTERM of a single broker. A
-     * single broker killed with kill -9 under load and restarted left hanging transactions in Kafka 4.4 in 3 of 4 runs
+     * single broker killed with kill -9 under load and restarted left hanging transactions in Kafka 4.4 in each of 3 runs
      * (a Kafka failure the scheduler reports but cannot always end: topology-docs/OPERATIONS.md), so the default
      * single-broker run restarts it cleanly and {@code --broker-stop kill} shows that failure.
      */
@@ -116,13 +116,13 @@ public final class ChaosScenario implements Scenario {
             }
             brokers.closeQuietly();
             if (!passed || Boolean.getBoolean(KEEP_LOGS_PROPERTY)) {
-                keepLogs(base, logDir);
+                keepLogs(base, logDir, passed);
             }
         }
     }
 
     /** Copies the brokers' logs ({@code logDir}) and the schedulers' (the scratch dir above it) where they outlive the run. */
-    private static void keepLogs(BenchContext context, Path logDir) {
+    private static void keepLogs(BenchContext context, Path logDir, boolean passed) {
         try {
             Path kept = Files.createTempDirectory("ax-chaos-logs-");
             for (Path dir : List.of(logDir, logDir.getParent())) {
@@ -132,7 +132,8 @@ public final class ChaosScenario implements Scenario {
                     }
                 }
             }
-            context.note("a check failed or the run broke off: child logs kept in " + kept);
+            context.note((passed ? "child logs kept (" + KEEP_LOGS_PROPERTY + ") in "
+                    : "a check failed or the run broke off: child logs kept in ") + kept);
         } catch (Exception e) {
             context.note("could not keep the child logs: " + e);
         }
