@@ -4,17 +4,24 @@ import io.ax.AxException;
 import io.ax.app.config.AxConfig;
 import io.ax.app.internal.health.StreamThreadFailures;
 import io.ax.app.internal.inputs.ConsumerView;
+import io.ax.app.internal.query.QueryServer;
 import io.ax.app.internal.setup.StateDirectory;
 import io.ax.app.internal.setup.TopicSetup;
 import io.ax.app.internal.store.AxStores;
 import io.ax.app.internal.topology.AxTopology;
 import io.ax.app.internal.timer.AxClientSupplier;
+import io.ax.client.internal.ProducerDefaults;
 import io.ax.codec.AvroTrust;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.common.utils.Time;
@@ -42,9 +49,16 @@ public final class AxScheduler implements AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
 
     private final StateDirectory stateDirectory;
+    private final AxConfig config;
+    private final int partitions;
+    /** The HTTP API and the producer behind its POSTs, when {@code ax.http.listen} is set; null otherwise. */
+    private QueryServer http;
+    private Producer<String, byte[]> httpProducer;
 
     private AxScheduler(AxConfig config, int partitions, StateDirectory stateDirectory) {
         this.stateDirectory = stateDirectory;
+        this.config = config;
+        this.partitions = partitions;
         Properties props = config.streamsProperties();
         streams = new KafkaStreams(AxTopology.build(config, partitions, ConsumerView.POSITIONS), props, new AxClientSupplier());
         streams.setUncaughtExceptionHandler(new StreamThreadFailures(Time.SYSTEM, MAX_THREAD_DEATHS, THREAD_DEATH_WINDOW_MS));
@@ -74,11 +88,29 @@ public final class AxScheduler implements AutoCloseable {
         try {
             AxScheduler scheduler = new AxScheduler(config, partitions, stateDirectory);
             scheduler.streams.start();
+            try {
+                scheduler.maybeStartHttp();
+            } catch (RuntimeException e) {
+                scheduler.close();
+                throw e;
+            }
             return scheduler;
         } catch (RuntimeException e) {
             stateDirectory.close();
             throw e;
         }
+    }
+
+    private void maybeStartHttp() {
+        if (config.httpListen().isEmpty()) {
+            return;
+        }
+        Map<String, Object> producerSettings = new HashMap<>(config.connectionProperties());
+        producerSettings.put(ProducerConfig.CLIENT_ID_CONFIG, config.getString(AxConfig.APPLICATION_ID_CONFIG) + "-http-"
+                + config.getString(AxConfig.INSTANCE_NAME_CONFIG));
+        httpProducer = new KafkaProducer<>(ProducerDefaults.with(config.getString(AxConfig.BOOTSTRAP_SERVERS_CONFIG), producerSettings));
+        http = QueryServer.start(streams, config.httpListen().get(), config.httpAdvertised().orElseThrow(), partitions,
+                config.httpToken(), httpProducer, config.topics(), config.limits());
     }
 
     /** Waits until every assigned partition is restored and processing. */
@@ -112,6 +144,12 @@ public final class AxScheduler implements AutoCloseable {
      */
     @Override
     public void close() {
+        if (http != null) {
+            http.close();
+        }
+        if (httpProducer != null) {
+            httpProducer.close(Duration.ofSeconds(5));
+        }
         try {
             streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
                     .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));

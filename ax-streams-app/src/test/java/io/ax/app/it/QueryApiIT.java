@@ -1,0 +1,259 @@
+package io.ax.app.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ax.AxTopics;
+import io.ax.app.AxScheduler;
+import io.ax.app.broker.EmbeddedKafkaBroker;
+import io.ax.app.config.AxConfig;
+import io.ax.client.AxClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The HTTP API of two scheduler instances (one JVM, two state dirs, two ports) on a real embedded broker: any task is
+ * found through either instance, whichever owns it; listings page across both; errors have the statuses a user expects;
+ * a POSTed schedule becomes a task.
+ */
+@Tag("integration")
+class QueryApiIT {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final String TOKEN = "s3cret";
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static EmbeddedKafkaBroker broker;
+
+    @BeforeAll
+    static void startBroker() {
+        broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults());
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        broker.close();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static AxConfig config(String instance, Path stateDir, int port) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(AxConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        props.put(AxConfig.APPLICATION_ID_CONFIG, "it-query");
+        props.put(AxConfig.TOPIC_PREFIX_CONFIG, "q.");
+        props.put(AxConfig.TOPIC_PARTITIONS_CONFIG, 6);
+        props.put(AxConfig.INSTANCE_NAME_CONFIG, instance);
+        props.put(AxConfig.STATE_DIR_CONFIG, stateDir.toString());
+        props.put(AxConfig.HTTP_LISTEN_CONFIG, Integer.toString(port));
+        props.put(AxConfig.HTTP_TOKEN_CONFIG, TOKEN);
+        return new AxConfig(props);
+    }
+
+    record Answer(int status, JsonNode body, HttpResponse<String> raw) {
+    }
+
+    private static Answer call(HttpRequest.Builder request) {
+        try {
+            HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return new Answer(response.statusCode(), response.body().isEmpty() ? null : MAPPER.readTree(response.body()), response);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Answer get(int port, String path) {
+        return call(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).header("Authorization", "Bearer " + TOKEN));
+    }
+
+    private static Answer post(int port, String path, String json) {
+        return call(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).header("Authorization", "Bearer " + TOKEN)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    private static String q(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+
+    /** Every page of a listing, following nextCursor; asserts each page holds at most {@code limit}. */
+    private static List<String> listAll(int port, String filter, int limit) {
+        List<String> ids = new ArrayList<>();
+        String cursor = null;
+        int pages = 0;
+        do {
+            Answer page = get(port, "/tasks?" + filter + "&limit=" + limit + (cursor == null ? "" : "&cursor=" + q(cursor)));
+            assertThat(page.status()).as("page %s: %s", pages, page.body()).isEqualTo(200);
+            assertThat(page.body().get("tasks").size()).isLessThanOrEqualTo(limit);
+            page.body().get("tasks").forEach(task -> ids.add(task.get("taskId").asText()));
+            cursor = page.body().get("nextCursor").isNull() ? null : page.body().get("nextCursor").asText();
+            pages++;
+        } while (cursor != null && pages < 100);
+        return ids;
+    }
+
+    @Test
+    void shouldAnswerForEveryTaskThroughEitherInstanceAndPageAcrossBoth(@TempDir Path dirA, @TempDir Path dirB) throws Exception {
+        int portA = freePort();
+        int portB = freePort();
+        AxConfig configA = config("a", dirA, portA);
+        AxTopics topics = configA.topics();
+        try (AxScheduler a = AxScheduler.start(configA);
+             AxScheduler b = AxScheduler.start(config("b", dirB, portB));
+             AxClient client = AxClient.builder().bootstrapServers(broker.bootstrapServers()).topics(topics).build()) {
+            a.awaitRunning(Duration.ofMinutes(2));
+            b.awaitRunning(Duration.ofMinutes(2));
+            await().atMost(Duration.ofMinutes(1)).until(() -> ownsPartitions(portA) && ownsPartitions(portB));
+
+            List<CompletableFuture<?>> acks = new ArrayList<>();
+            Set<String> emails = new TreeSet<>();
+            for (int i = 0; i < 40; i++) {
+                String taskId = "task-" + i;
+                String jobType = i % 2 == 0 ? "email" : "report";
+                if (jobType.equals("email")) {
+                    emails.add(taskId);
+                }
+                acks.add(client.schedule(taskId).jobType(jobType).owner("team-" + (i % 3)).after(Duration.ofHours(1))
+                        .payload("{\"n\":" + i + "}").priority(i % 10).submit());
+            }
+            CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).join();
+
+            // Every task through either instance, wherever it lives; both instances own some.
+            Set<String> owners = new HashSet<>();
+            for (int i = 0; i < 40; i++) {
+                String path = "/tasks/task-" + i;
+                await().atMost(Duration.ofSeconds(30)).until(() -> get(portA, path).status() == 200);
+                JsonNode viaA = get(portA, path).body();
+                JsonNode viaB = get(portB, path).body();
+                assertThat(viaA.get("taskId").asText()).isEqualTo("task-" + i);
+                assertThat(viaA.get("state").asText()).isEqualTo("PENDING");
+                assertThat(viaA.get("jobType").asText()).isEqualTo(i % 2 == 0 ? "email" : "report");
+                assertThat(viaA.get("owner").asText()).isEqualTo("team-" + (i % 3));
+                assertThat(viaA.get("priority").asInt()).isEqualTo(i % 10);
+                assertThat(viaA.get("payload").get("n").asInt()).isEqualTo(i);
+                assertThat(viaA.get("nextDueAt").asText()).endsWith("Z");
+                assertThat(viaA.get("execution").isNull()).isTrue();
+                assertThat(viaA.get("attempts").isArray()).isTrue();
+                assertThat(viaB).as("the same answer through the other instance").isEqualTo(viaA);
+                owners.add(viaA.get("instance").asText());
+            }
+            assertThat(owners).containsExactlyInAnyOrder("127.0.0.1:" + portA, "127.0.0.1:" + portB);
+
+            // Listings, page by page across both instances, in taskId order, through either.
+            assertThat(listAll(portA, "jobType=email", 7)).containsExactlyElementsOf(emails);
+            assertThat(listAll(portB, "state=PENDING&owner=team-1", 3)).containsExactlyElementsOf(idsWhere(i -> i % 3 == 1));
+            assertThat(listAll(portB, "state=PENDING", 1000)).hasSize(40);
+            Answer stats = get(portB, "/stats");
+            assertThat(stats.body().get("byState").get("PENDING").asLong()).isEqualTo(40);
+            assertThat(stats.body().get("byJobType").get("email").asLong()).isEqualTo(20);
+
+            // Errors.
+            Answer unknown = get(portB, "/tasks/no-such-task");
+            assertThat(unknown.status()).isEqualTo(404);
+            assertThat(unknown.body().get("error").asText()).contains("no-such-task");
+            assertThat(get(portA, "/tasks?limit=0").status()).isEqualTo(400);
+            assertThat(get(portA, "/tasks?state=DONE").body().get("error").asText()).startsWith("state must be one of");
+            assertThat(get(portA, "/tasks?dueBefore=tomorrow").status()).isEqualTo(400);
+            Answer noToken = call(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + portA + "/tasks/task-1")));
+            assertThat(noToken.status()).isEqualTo(401);
+            assertThat(noToken.body().get("error").asText()).contains("Authorization");
+            Answer wrongToken = call(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + portA + "/stats"))
+                    .header("Authorization", "Bearer nope"));
+            assertThat(wrongToken.status()).isEqualTo(401);
+            Answer invalid = post(portA, "/tasks", "{\"taskId\":\"bad\",\"jobType\":\"email\",\"delayMs\":-1}");
+            assertThat(invalid.status()).isEqualTo(400);
+            assertThat(invalid.body().get("error").asText()).startsWith("delayMs must be between 0 and");
+            assertThat(post(portA, "/tasks", "{\"jobType\":\"email\",\"delayMs\":1}").status()).isEqualTo(400);
+
+            // POST a schedule: acknowledged by Kafka, then the task is there, through the other instance too.
+            Answer posted = post(portA, "/tasks",
+                    "{\"taskId\":\"posted-1\",\"jobType\":\"email\",\"delayMs\":3600000,\"owner\":\"web\",\"payload\":{\"to\":\"ada@example.com\",\"amount\":1.10}}");
+            assertThat(posted.status()).as("%s", posted.body()).isEqualTo(202);
+            assertThat(posted.body().get("topic").asText()).isEqualTo(topics.requests());
+            assertThat(posted.body().get("offset").asLong()).isNotNegative();
+            await().atMost(Duration.ofSeconds(30)).until(() -> get(portB, "/tasks/posted-1").status() == 200);
+            JsonNode postedTask = get(portB, "/tasks/posted-1").body();
+            assertThat(postedTask.get("owner").asText()).isEqualTo("web");
+            assertThat(postedTask.get("payload").get("to").asText()).isEqualTo("ada@example.com");
+
+            // Cancel through the API; the state follows.
+            assertThat(post(portB, "/tasks/posted-1/cancel", "{\"reason\":\"test\"}").status()).isEqualTo(202);
+            await().atMost(Duration.ofSeconds(30)).until(() -> get(portA, "/tasks/posted-1").body().get("state").asText().equals("CANCELLED"));
+
+            // An execution, found by its id through the instance that does not own it; failing it dead-letters it.
+            assertThat(post(portA, "/tasks", "{\"taskId\":\"dl-1\",\"jobType\":\"email\",\"delayMs\":0,\"maxRetries\":0}").status())
+                    .isEqualTo(202);
+            await().atMost(Duration.ofSeconds(30)).until(() -> "TRIGGERED".equals(get(portA, "/tasks/dl-1").body().path("state").asText()));
+            JsonNode fired = get(portA, "/tasks/dl-1").body();
+            String executionId = fired.get("execution").get("executionId").asText();
+            assertThat(fired.get("execution").get("attempt").asInt()).isEqualTo(1);
+            int other = fired.get("instance").asText().endsWith(":" + portA) ? portB : portA;
+            Answer execution = get(other, "/executions/" + executionId);
+            assertThat(execution.status()).isEqualTo(200);
+            assertThat(execution.body().get("taskId").asText()).isEqualTo("dl-1");
+            assertThat(get(other, "/executions/00000000-0000-0000-0000-000000000000").status()).isEqualTo(404);
+            try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers()),
+                    new StringSerializer(), new ByteArraySerializer())) {
+                producer.send(new ProducerRecord<>(topics.results(), "dl-1", ("{\"executionId\":\"" + executionId
+                        + "\",\"attempt\":1,\"status\":\"FAILED\",\"retryable\":false,\"message\":\"mailbox full\"}")
+                        .getBytes(StandardCharsets.UTF_8))).get();
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> get(other, "/dead-letters").body().get("tasks").size() == 1);
+            JsonNode dead = get(other, "/dead-letters").body().get("tasks").get(0);
+            assertThat(dead.get("taskId").asText()).isEqualTo("dl-1");
+            assertThat(dead.get("state").asText()).isEqualTo("FAILED");
+            assertThat(dead.get("attempts").get(0).get("message").asText()).isEqualTo("mailbox full");
+
+            JsonNode health = get(portA, "/health").body();
+            assertThat(health.get("state").asText()).isEqualTo("RUNNING");
+            assertThat(health.get("partitions").get("active").size()).isPositive();
+        }
+    }
+
+    private static Set<String> idsWhere(java.util.function.IntPredicate predicate) {
+        Set<String> ids = new TreeSet<>();
+        for (int i = 0; i < 40; i++) {
+            if (predicate.test(i)) {
+                ids.add("task-" + i);
+            }
+        }
+        return ids;
+    }
+
+    private static boolean ownsPartitions(int port) {
+        Answer health = get(port, "/health");
+        return health.status() == 200 && health.body().get("partitions").get("active").size() > 0;
+    }
+}
