@@ -89,7 +89,10 @@ public final class TaskIndex {
         try (KeyValueIterator<String, StoredTask> it = tasks.range(from, null)) {
             while (it.hasNext() && seen < batch) {
                 var next = it.next();
-                if (next.value != null && !next.key.equals(from)) {
+                if (next.key.equals(from)) {
+                    continue; // indexed by the previous call
+                }
+                if (next.value != null) {
                     save(next.value);
                 }
                 last = next.key;
