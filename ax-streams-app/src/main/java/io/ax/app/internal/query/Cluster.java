@@ -57,6 +57,7 @@ final class Cluster {
 
     /** Where {@code taskId} lives: the instance that owns its partition now. */
     KeyQueryMetadata ownerOf(String taskId) {
+        requireRunning();
         KeyQueryMetadata owner = streams.queryMetadataForKey(AxStores.TASKS, taskId, Serdes.String().serializer());
         if (owner == null || owner.equals(KeyQueryMetadata.NOT_AVAILABLE) || owner.activeHost() == null
                 || owner.activeHost().port() <= 0) {
@@ -74,6 +75,7 @@ final class Cluster {
      * partition (a listing over part of them would silently miss tasks).
      */
     List<HostInfo> instances() {
+        requireRunning();
         Collection<StreamsMetadata> all = streams.streamsMetadataForStore(AxStores.TASKS);
         Set<Integer> covered = new TreeSet<>();
         List<HostInfo> hosts = new ArrayList<>();
@@ -89,6 +91,12 @@ final class Cluster {
         }
         hosts.sort((a, b) -> isSelf(a) ? -1 : isSelf(b) ? 1 : address(a).compareTo(address(b)));
         return hosts;
+    }
+
+    private void requireRunning() {
+        if (streams.state() != KafkaStreams.State.RUNNING) {
+            throw HttpError.unavailable("the scheduler is " + streams.state() + ", not RUNNING; ask again shortly");
+        }
     }
 
     /** GET {@code pathAndQuery} from another instance: its status and JSON body. */
