@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ax.app.internal.store.AxStores;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -13,10 +14,16 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
@@ -101,24 +108,61 @@ final class Cluster {
 
     /** GET {@code pathAndQuery} from another instance: its status and JSON body. */
     PeerAnswer get(HostInfo host, String pathAndQuery) {
+        return join(host, getAsync(host, pathAndQuery));
+    }
+
+    /**
+     * One answer from every instance that owns partitions, asked at once: {@code here} for this one, the JSON object
+     * GET {@code pathAndQuery} answers (200 only) for the others, decoded by {@code decode}. Any instance that fails
+     * fails the whole answer: a listing missing an instance's tasks would be wrong, not partial.
+     */
+    <T> List<T> fromEveryInstance(Supplier<T> here, String pathAndQuery, Function<ObjectNode, T> decode) {
+        List<HostInfo> hosts = instances();
+        Map<HostInfo, CompletableFuture<PeerAnswer>> asked = new LinkedHashMap<>();
+        for (HostInfo host : hosts) {
+            if (!isSelf(host)) {
+                asked.put(host, getAsync(host, pathAndQuery));
+            }
+        }
+        List<T> answers = new ArrayList<>();
+        try {
+            if (hosts.stream().anyMatch(this::isSelf)) {
+                answers.add(here.get());
+            }
+            asked.forEach((host, answer) -> answers.add(decode.apply(ok(host, join(host, answer)))));
+        } finally {
+            asked.values().forEach(answer -> answer.cancel(true));
+        }
+        return answers;
+    }
+
+    private CompletableFuture<PeerAnswer> getAsync(HostInfo host, String pathAndQuery) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://" + address(host) + pathAndQuery))
                 .timeout(PEER_TIMEOUT).header(FORWARDED, self()).header("Accept", "application/json").GET();
         token.ifPresent(value -> request.header("Authorization", "Bearer " + value));
+        return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray()).thenApply(response -> {
+            try {
+                JsonNode body = response.body().length == 0 ? TaskView.MAPPER.createObjectNode()
+                        : TaskView.MAPPER.readTree(response.body());
+                return new PeerAnswer(response.statusCode(), body);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    private static PeerAnswer join(HostInfo host, CompletableFuture<PeerAnswer> answer) {
         try {
-            HttpResponse<byte[]> response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-            JsonNode body = response.body().length == 0 ? TaskView.MAPPER.createObjectNode() : TaskView.MAPPER.readTree(response.body());
-            return new PeerAnswer(response.statusCode(), body);
-        } catch (IOException e) {
-            throw HttpError.unavailable("instance " + address(host) + " did not answer: " + e);
+            return answer.get();
+        } catch (ExecutionException e) {
+            throw HttpError.unavailable("instance " + address(host) + " did not answer: " + e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw HttpError.unavailable("interrupted while asking instance " + address(host));
         }
     }
 
-    /** GET from a peer that must answer 200 with an object: anything else is passed on as this answer's error. */
-    ObjectNode getOk(HostInfo host, String pathAndQuery) {
-        PeerAnswer answer = get(host, pathAndQuery);
+    private static ObjectNode ok(HostInfo host, PeerAnswer answer) {
         if (answer.status() != 200 || !answer.body().isObject()) {
             throw HttpError.of(answer.status() == 200 ? 502 : answer.status(),
                     "instance " + address(host) + ": " + answer.body().path("error").asText(answer.body().toString()));

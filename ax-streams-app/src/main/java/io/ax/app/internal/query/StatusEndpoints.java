@@ -5,12 +5,15 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ax.AxTopics;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.state.HostInfo;
 
 /**
  * {@code GET /health}: this instance (stream state, its partitions, how far behind each input partition it reads);
@@ -53,19 +56,25 @@ final class StatusEndpoints {
         standby.forEach(standbyJson::add);
         ArrayNode lags = json.putArray("inputLag");
         Set<String> inputs = Set.of(topics.requests(), topics.results(), topics.retry());
+        // The main consumers' own lag metrics (records behind the end of each assigned partition, as of the last fetch):
+        // readable from any thread, unlike the stream thread's view of its inputs.
+        List<InputLag> found = new ArrayList<>();
         for (var entry : streams.metrics().entrySet()) {
             MetricName name = entry.getKey();
             if (name.name().equals("records-lag") && name.group().equals("consumer-fetch-manager-metrics")
                     && inputs.contains(name.tags().get("topic"))) {
-                lags.addObject().put("topic", name.tags().get("topic"))
-                        .put("partition", Integer.parseInt(name.tags().get("partition")))
-                        .put("lag", lag(entry.getValue()));
+                found.add(new InputLag(name.tags().get("topic"), Integer.parseInt(name.tags().get("partition")), lag(entry.getValue())));
             }
         }
+        found.sort(Comparator.comparing(InputLag::topic).thenComparingInt(InputLag::partition));
+        found.forEach(lag -> lags.addObject().put("topic", lag.topic()).put("partition", lag.partition()).put("lag", lag.lag()));
         if (state != KafkaStreams.State.RUNNING) {
             ctx.header("Retry-After", Integer.toString(HttpError.RETRY_AFTER_SECONDS));
         }
         Responses.json(ctx, state == KafkaStreams.State.RUNNING ? 200 : 503, json);
+    }
+
+    private record InputLag(String topic, int partition, long lag) {
     }
 
     private static long lag(Metric metric) {
@@ -74,17 +83,16 @@ final class StatusEndpoints {
     }
 
     private void stats(Context ctx) {
-        LocalQueries.Counts total = local.counts();
-        for (HostInfo host : cluster.instances()) {
-            if (!cluster.isSelf(host)) {
-                ObjectNode counts = cluster.getOk(host, "/internal/stats");
-                LocalQueries.Counts remote = new LocalQueries.Counts(new java.util.TreeMap<>(), new java.util.TreeMap<>());
-                counts.withObject("byState").properties().forEach(e -> remote.byState().put(e.getKey(), e.getValue().asLong()));
-                counts.withObject("byJobType").properties().forEach(e -> remote.byJobType().put(e.getKey(), e.getValue().asLong()));
-                total.add(remote);
-            }
-        }
+        LocalQueries.Counts total = new LocalQueries.Counts(new TreeMap<>(), new TreeMap<>());
+        cluster.fromEveryInstance(local::counts, "/internal/stats", StatusEndpoints::countsOf).forEach(total::add);
         Responses.json(ctx, 200, countsJson(total));
+    }
+
+    private static LocalQueries.Counts countsOf(ObjectNode json) {
+        LocalQueries.Counts counts = new LocalQueries.Counts(new TreeMap<>(), new TreeMap<>());
+        json.withObject("byState").properties().forEach(e -> counts.byState().put(e.getKey(), e.getValue().asLong()));
+        json.withObject("byJobType").properties().forEach(e -> counts.byJobType().put(e.getKey(), e.getValue().asLong()));
+        return counts;
     }
 
     private static ObjectNode countsJson(LocalQueries.Counts counts) {

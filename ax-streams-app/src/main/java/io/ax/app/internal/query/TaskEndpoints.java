@@ -5,8 +5,6 @@ import io.ax.schema.TaskState;
 import io.ax.validation.ScheduleValidator;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.state.HostInfo;
@@ -79,12 +77,8 @@ final class TaskEndpoints {
 
     /** One page over every instance: each gives its own, merged exactly (see {@link Page#merge}). */
     private Page list(ListQuery query) {
-        List<Page> pages = new ArrayList<>();
-        for (HostInfo host : cluster.instances()) {
-            pages.add(cluster.isSelf(host) ? local.list(query)
-                    : Page.fromInternalJson(cluster.getOk(host, "/internal/tasks?" + query.toQueryString())));
-        }
-        return Page.merge(pages, query.limit());
+        return Page.merge(cluster.fromEveryInstance(() -> local.list(query), "/internal/tasks?" + query.toQueryString(),
+                Page::fromInternalJson), query.limit());
     }
 
     private static String executionId(Context ctx) {
