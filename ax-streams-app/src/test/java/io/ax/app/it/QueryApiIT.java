@@ -51,15 +51,6 @@ class QueryApiIT {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static EmbeddedKafkaBroker broker;
 
-    @BeforeAll
-    static void startBroker() {
-        broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults());
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        broker.close();
-    }
 
     private static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
@@ -124,122 +115,167 @@ class QueryApiIT {
         return ids;
     }
 
-    @Test
-    void shouldAnswerForEveryTaskThroughEitherInstanceAndPageAcrossBoth(@TempDir Path dirA, @TempDir Path dirB) throws Exception {
-        int portA = freePort();
-        int portB = freePort();
-        AxConfig configA = config("a", dirA, portA);
-        AxTopics topics = configA.topics();
-        try (AxScheduler a = AxScheduler.start(configA);
-             AxScheduler b = AxScheduler.start(config("b", dirB, portB));
-             AxClient client = AxClient.builder().bootstrapServers(broker.bootstrapServers()).topics(topics).build()) {
-            a.awaitRunning(Duration.ofMinutes(2));
-            b.awaitRunning(Duration.ofMinutes(2));
-            await().atMost(Duration.ofMinutes(1)).until(() -> ownsPartitions(portA) && ownsPartitions(portB));
+    private static int portA;
+    private static int portB;
+    private static AxTopics topics;
+    private static AxScheduler a;
+    private static AxScheduler b;
 
+    /** Two instances of one scheduler, and 40 pending tasks (jobType email/report, owners team-0..2) spread over both. */
+    @BeforeAll
+    static void startInstancesAndSchedule(@TempDir Path dirA, @TempDir Path dirB) throws Exception {
+        broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults());
+        portA = freePort();
+        portB = freePort();
+        AxConfig configA = config("a", dirA, portA);
+        topics = configA.topics();
+        a = AxScheduler.start(configA);
+        b = AxScheduler.start(config("b", dirB, portB));
+        a.awaitRunning(Duration.ofMinutes(2));
+        b.awaitRunning(Duration.ofMinutes(2));
+        await().atMost(Duration.ofMinutes(1)).until(() -> ownsPartitions(portA) && ownsPartitions(portB));
+        try (AxClient client = AxClient.builder().bootstrapServers(broker.bootstrapServers()).topics(topics).build()) {
             List<CompletableFuture<?>> acks = new ArrayList<>();
-            Set<String> emails = new TreeSet<>();
             for (int i = 0; i < 40; i++) {
-                String taskId = "task-" + i;
-                String jobType = i % 2 == 0 ? "email" : "report";
-                if (jobType.equals("email")) {
-                    emails.add(taskId);
-                }
-                acks.add(client.schedule(taskId).jobType(jobType).owner("team-" + (i % 3)).after(Duration.ofHours(1))
-                        .payload("{\"n\":" + i + "}").priority(i % 10).submit());
+                acks.add(client.schedule("task-" + i).jobType(i % 2 == 0 ? "email" : "report").owner("team-" + (i % 3))
+                        .after(Duration.ofHours(1)).payload("{\"n\":" + i + "}").priority(i % 10).submit());
             }
             CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).join();
-
-            // Every task through either instance, wherever it lives; both instances own some.
-            Set<String> owners = new HashSet<>();
-            for (int i = 0; i < 40; i++) {
-                String path = "/tasks/task-" + i;
-                await().atMost(Duration.ofSeconds(30)).until(() -> get(portA, path).status() == 200);
-                JsonNode viaA = get(portA, path).body();
-                JsonNode viaB = get(portB, path).body();
-                assertThat(viaA.get("taskId").asText()).isEqualTo("task-" + i);
-                assertThat(viaA.get("state").asText()).isEqualTo("PENDING");
-                assertThat(viaA.get("jobType").asText()).isEqualTo(i % 2 == 0 ? "email" : "report");
-                assertThat(viaA.get("owner").asText()).isEqualTo("team-" + (i % 3));
-                assertThat(viaA.get("priority").asInt()).isEqualTo(i % 10);
-                assertThat(viaA.get("payload").get("n").asInt()).isEqualTo(i);
-                assertThat(viaA.get("nextDueAt").asText()).endsWith("Z");
-                assertThat(viaA.get("execution").isNull()).isTrue();
-                assertThat(viaA.get("attempts").isArray()).isTrue();
-                assertThat(viaB).as("the same answer through the other instance").isEqualTo(viaA);
-                owners.add(viaA.get("instance").asText());
-            }
-            assertThat(owners).containsExactlyInAnyOrder("127.0.0.1:" + portA, "127.0.0.1:" + portB);
-
-            // Listings, page by page across both instances, in taskId order, through either.
-            assertThat(listAll(portA, "jobType=email", 7)).containsExactlyElementsOf(emails);
-            assertThat(listAll(portB, "state=PENDING&owner=team-1", 3)).containsExactlyElementsOf(idsWhere(i -> i % 3 == 1));
-            assertThat(listAll(portB, "state=PENDING", 1000)).hasSize(40);
-            Answer stats = get(portB, "/stats");
-            assertThat(stats.body().get("byState").get("PENDING").asLong()).isEqualTo(40);
-            assertThat(stats.body().get("byJobType").get("email").asLong()).isEqualTo(20);
-
-            // Errors.
-            Answer unknown = get(portB, "/tasks/no-such-task");
-            assertThat(unknown.status()).isEqualTo(404);
-            assertThat(unknown.body().get("error").asText()).contains("no-such-task");
-            assertThat(get(portA, "/tasks?limit=0").status()).isEqualTo(400);
-            assertThat(get(portA, "/tasks?state=DONE").body().get("error").asText()).startsWith("state must be one of");
-            assertThat(get(portA, "/tasks?dueBefore=tomorrow").status()).isEqualTo(400);
-            Answer noToken = call(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + portA + "/tasks/task-1")));
-            assertThat(noToken.status()).isEqualTo(401);
-            assertThat(noToken.body().get("error").asText()).contains("Authorization");
-            Answer wrongToken = call(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + portA + "/stats"))
-                    .header("Authorization", "Bearer nope"));
-            assertThat(wrongToken.status()).isEqualTo(401);
-            Answer invalid = post(portA, "/tasks", "{\"taskId\":\"bad\",\"jobType\":\"email\",\"delayMs\":-1}");
-            assertThat(invalid.status()).isEqualTo(400);
-            assertThat(invalid.body().get("error").asText()).startsWith("delayMs must be between 0 and");
-            assertThat(post(portA, "/tasks", "{\"jobType\":\"email\",\"delayMs\":1}").status()).isEqualTo(400);
-
-            // POST a schedule: acknowledged by Kafka, then the task is there, through the other instance too.
-            Answer posted = post(portA, "/tasks",
-                    "{\"taskId\":\"posted-1\",\"jobType\":\"email\",\"delayMs\":3600000,\"owner\":\"web\",\"payload\":{\"to\":\"ada@example.com\",\"amount\":1.10}}");
-            assertThat(posted.status()).as("%s", posted.body()).isEqualTo(202);
-            assertThat(posted.body().get("topic").asText()).isEqualTo(topics.requests());
-            assertThat(posted.body().get("offset").asLong()).isNotNegative();
-            await().atMost(Duration.ofSeconds(30)).until(() -> get(portB, "/tasks/posted-1").status() == 200);
-            JsonNode postedTask = get(portB, "/tasks/posted-1").body();
-            assertThat(postedTask.get("owner").asText()).isEqualTo("web");
-            assertThat(postedTask.get("payload").get("to").asText()).isEqualTo("ada@example.com");
-
-            // Cancel through the API; the state follows.
-            assertThat(post(portB, "/tasks/posted-1/cancel", "{\"reason\":\"test\"}").status()).isEqualTo(202);
-            await().atMost(Duration.ofSeconds(30)).until(() -> get(portA, "/tasks/posted-1").body().get("state").asText().equals("CANCELLED"));
-
-            // An execution, found by its id through the instance that does not own it; failing it dead-letters it.
-            assertThat(post(portA, "/tasks", "{\"taskId\":\"dl-1\",\"jobType\":\"email\",\"delayMs\":0,\"maxRetries\":0}").status())
-                    .isEqualTo(202);
-            await().atMost(Duration.ofSeconds(30)).until(() -> "TRIGGERED".equals(get(portA, "/tasks/dl-1").body().path("state").asText()));
-            JsonNode fired = get(portA, "/tasks/dl-1").body();
-            String executionId = fired.get("execution").get("executionId").asText();
-            assertThat(fired.get("execution").get("attempt").asInt()).isEqualTo(1);
-            int other = fired.get("instance").asText().endsWith(":" + portA) ? portB : portA;
-            Answer execution = get(other, "/executions/" + executionId);
-            assertThat(execution.status()).isEqualTo(200);
-            assertThat(execution.body().get("taskId").asText()).isEqualTo("dl-1");
-            assertThat(get(other, "/executions/00000000-0000-0000-0000-000000000000").status()).isEqualTo(404);
-            try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers()),
-                    new StringSerializer(), new ByteArraySerializer())) {
-                producer.send(new ProducerRecord<>(topics.results(), "dl-1", ("{\"executionId\":\"" + executionId
-                        + "\",\"attempt\":1,\"status\":\"FAILED\",\"retryable\":false,\"message\":\"mailbox full\"}")
-                        .getBytes(StandardCharsets.UTF_8))).get();
-            }
-            await().atMost(Duration.ofSeconds(30)).until(() -> get(other, "/dead-letters").body().get("tasks").size() == 1);
-            JsonNode dead = get(other, "/dead-letters").body().get("tasks").get(0);
-            assertThat(dead.get("taskId").asText()).isEqualTo("dl-1");
-            assertThat(dead.get("state").asText()).isEqualTo("FAILED");
-            assertThat(dead.get("attempts").get(0).get("message").asText()).isEqualTo("mailbox full");
-
-            JsonNode health = get(portA, "/health").body();
-            assertThat(health.get("state").asText()).isEqualTo("RUNNING");
-            assertThat(health.get("partitions").get("active").size()).isPositive();
         }
+        for (int i = 0; i < 40; i++) {
+            String path = "/tasks/task-" + i;
+            await().atMost(Duration.ofSeconds(30)).until(() -> get(portA, path).status() == 200);
+        }
+    }
+
+    @AfterAll
+    static void stopInstances() {
+        if (b != null) {
+            b.close();
+        }
+        if (a != null) {
+            a.close();
+        }
+        broker.close();
+    }
+
+    @Test
+    void shouldAnswerForEveryTaskThroughEitherInstanceWhicheverOwnsIt() {
+        Set<String> owners = new HashSet<>();
+        for (int i = 0; i < 40; i++) {
+            JsonNode viaA = get(portA, "/tasks/task-" + i).body();
+            JsonNode viaB = get(portB, "/tasks/task-" + i).body();
+            assertThat(viaA.get("taskId").asText()).isEqualTo("task-" + i);
+            assertThat(viaA.get("state").asText()).isEqualTo("PENDING");
+            assertThat(viaA.get("jobType").asText()).isEqualTo(i % 2 == 0 ? "email" : "report");
+            assertThat(viaA.get("owner").asText()).isEqualTo("team-" + (i % 3));
+            assertThat(viaA.get("priority").asInt()).isEqualTo(i % 10);
+            assertThat(viaA.get("payload").get("n").asInt()).isEqualTo(i);
+            assertThat(viaA.get("nextDueAt").asText()).endsWith("Z");
+            assertThat(viaA.get("execution").isNull()).isTrue();
+            assertThat(viaA.get("attempts").isArray()).isTrue();
+            assertThat(viaA.get("partition").asInt()).isBetween(0, 5);
+            assertThat(viaB).as("the same answer through the other instance").isEqualTo(viaA);
+            owners.add(viaA.get("instance").asText());
+        }
+        assertThat(owners).as("each instance owns some of the tasks")
+                .containsExactlyInAnyOrder("127.0.0.1:" + portA, "127.0.0.1:" + portB);
+    }
+
+    @Test
+    void shouldPageThroughListingsAcrossBothInstancesInTaskIdOrder() {
+        assertThat(listAll(portA, "jobType=email", 7)).containsExactlyElementsOf(idsWhere(i -> i % 2 == 0));
+        assertThat(listAll(portB, "jobType=report&owner=team-1", 3)).containsExactlyElementsOf(idsWhere(i -> i % 2 == 1 && i % 3 == 1));
+        assertThat(listAll(portB, "owner=team-2", 1)).containsExactlyElementsOf(idsWhere(i -> i % 3 == 2));
+        assertThat(listAll(portA, "state=PENDING&jobType=report", 1000)).containsExactlyElementsOf(idsWhere(i -> i % 2 == 1));
+        JsonNode stats = get(portB, "/stats").body();
+        assertThat(stats.get("byJobType").get("email").asLong()).isEqualTo(20);
+        assertThat(stats.get("byJobType").get("report").asLong()).isEqualTo(20);
+    }
+
+    @Test
+    void shouldAnswerErrorsWithTheStatusAUserExpects() {
+        Answer unknown = get(portB, "/tasks/no-such-task");
+        assertThat(unknown.status()).isEqualTo(404);
+        assertThat(unknown.body().get("error").asText()).contains("no-such-task");
+        assertThat(get(portA, "/executions/00000000-0000-0000-0000-000000000000").status()).isEqualTo(404);
+        assertThat(get(portA, "/tasks?limit=0").status()).isEqualTo(400);
+        assertThat(get(portA, "/tasks?state=DONE").body().get("error").asText()).startsWith("state must be one of");
+        assertThat(get(portA, "/tasks?dueBefore=tomorrow").status()).isEqualTo(400);
+        Answer noToken = call(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + portA + "/tasks/task-1")));
+        assertThat(noToken.status()).isEqualTo(401);
+        assertThat(noToken.body().get("error").asText()).contains("Authorization");
+        Answer wrongToken = call(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + portA + "/stats"))
+                .header("Authorization", "Bearer nope"));
+        assertThat(wrongToken.status()).isEqualTo(401);
+        Answer invalid = post(portA, "/tasks", "{\"taskId\":\"bad\",\"jobType\":\"email\",\"delayMs\":-1}");
+        assertThat(invalid.status()).isEqualTo(400);
+        assertThat(invalid.body().get("error").asText()).startsWith("delayMs must be between 0 and");
+        assertThat(post(portA, "/tasks", "{\"jobType\":\"email\",\"delayMs\":1}").body().get("error").asText()).contains("taskId");
+        assertThat(post(portA, "/tasks", "{\"taskId\":\"t\",\"jobType\":\"email\",\"delayMs\":1,\"colour\":1}").status()).isEqualTo(400);
+        assertThat(post(portA, "/tasks/task-1/cancel", "{\"because\":\"x\"}").status()).isEqualTo(400);
+    }
+
+    @Test
+    void shouldScheduleAndCancelThroughPost() {
+        Answer posted = post(portA, "/tasks", "{\"taskId\":\"posted-1\",\"jobType\":\"posted\",\"delayMs\":3600000,"
+                + "\"owner\":\"web\",\"payload\":{\"to\":\"ada@example.com\",\"amount\":1.10}}");
+        assertThat(posted.status()).as("%s", posted.body()).isEqualTo(202);
+        assertThat(posted.body().get("topic").asText()).isEqualTo(topics.requests());
+        assertThat(posted.body().get("partition").asInt()).isBetween(0, 5);
+        assertThat(posted.body().get("offset").asLong()).isNotNegative();
+        await().atMost(Duration.ofSeconds(30)).until(() -> get(portB, "/tasks/posted-1").status() == 200);
+        JsonNode task = get(portB, "/tasks/posted-1").body();
+        assertThat(task.get("state").asText()).isEqualTo("PENDING");
+        assertThat(task.get("owner").asText()).isEqualTo("web");
+        assertThat(task.get("payload").get("to").asText()).isEqualTo("ada@example.com");
+        assertThat(task.get("payload").get("amount").decimalValue()).isEqualByComparingTo("1.10");
+
+        assertThat(post(portB, "/tasks/posted-1/cancel", "{\"reason\":\"test\"}").status()).isEqualTo(202);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> get(portA, "/tasks/posted-1").body().get("state").asText().equals("CANCELLED"));
+    }
+
+    @Test
+    void shouldFindAnExecutionByIdAndListItsTaskAmongDeadLettersOnceItFailed() throws Exception {
+        assertThat(post(portA, "/tasks", "{\"taskId\":\"dl-1\",\"jobType\":\"doomed\",\"delayMs\":0,\"maxRetries\":0}").status())
+                .isEqualTo(202);
+        await().atMost(Duration.ofSeconds(30)).until(() -> "TRIGGERED".equals(get(portA, "/tasks/dl-1").body().path("state").asText()));
+        JsonNode fired = get(portA, "/tasks/dl-1").body();
+        String executionId = fired.get("execution").get("executionId").asText();
+        assertThat(fired.get("execution").get("attempt").asInt()).isEqualTo(1);
+        assertThat(fired.get("execution").get("dueAt").asText()).endsWith("Z");
+        assertThat(fired.get("execution").has("workerId")).isTrue();
+        int other = fired.get("instance").asText().endsWith(":" + portA) ? portB : portA;
+        Answer execution = get(other, "/executions/" + executionId);
+        assertThat(execution.status()).isEqualTo(200);
+        assertThat(execution.body().get("taskId").asText()).isEqualTo("dl-1");
+
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers()),
+                new StringSerializer(), new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(topics.results(), "dl-1", ("{\"executionId\":\"" + executionId
+                    + "\",\"attempt\":1,\"status\":\"FAILED\",\"retryable\":false,\"message\":\"mailbox full\"}")
+                    .getBytes(StandardCharsets.UTF_8))).get();
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> get(other, "/dead-letters").body().get("tasks").size() == 1);
+        JsonNode dead = get(other, "/dead-letters").body().get("tasks").get(0);
+        assertThat(dead.get("taskId").asText()).isEqualTo("dl-1");
+        assertThat(dead.get("state").asText()).isEqualTo("FAILED");
+        assertThat(dead.get("attempts").get(0).get("message").asText()).isEqualTo("mailbox full");
+        assertThat(get(portA, "/stats").body().get("byState").get("FAILED").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldReportEachInstancesOwnHealth() {
+        JsonNode healthA = get(portA, "/health").body();
+        JsonNode healthB = get(portB, "/health").body();
+        assertThat(healthA.get("state").asText()).isEqualTo("RUNNING");
+        assertThat(healthA.get("instance").asText()).isEqualTo("127.0.0.1:" + portA);
+        Set<Integer> active = new TreeSet<>();
+        healthA.get("partitions").get("active").forEach(p -> active.add(p.asInt()));
+        healthB.get("partitions").get("active").forEach(p -> assertThat(active.add(p.asInt())).as("owned once").isTrue());
+        assertThat(active).containsExactly(0, 1, 2, 3, 4, 5);
+        assertThat(healthA.get("inputLag").size()).isPositive();
     }
 
     private static Set<String> idsWhere(java.util.function.IntPredicate predicate) {
