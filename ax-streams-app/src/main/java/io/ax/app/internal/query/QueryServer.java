@@ -8,6 +8,7 @@ import io.javalin.Javalin;
 import io.javalin.http.Context;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.streams.KafkaStreams;
@@ -19,8 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP API of one scheduler instance (Javalin on Jetty), answering from Kafka Streams' interactive queries: each
- * endpoint group registers its routes ({@link TaskEndpoints}, {@link StatusEndpoints}, {@link RequestEndpoints}); a
- * later {@code /metrics} or web console registers beside them on the same server.
+ * {@link EndpointGroup} registers its routes ({@link TaskEndpoints}, {@link StatusEndpoints}, {@link RequestEndpoints});
+ * a later {@code /metrics} or web console is one more group on the same server, behind the same access check.
  *
  * <p>Access: with a token set, every request must carry {@code Authorization: Bearer <token>}; without one (loopback
  * only, see {@code ax.http.listen}) reads are open and every POST is refused. Errors are {@code {"error":"…"}}: 400 bad
@@ -48,9 +49,8 @@ public final class QueryServer implements AutoCloseable {
                                     ScheduleLimits limits) {
         Cluster cluster = new Cluster(streams, new HostInfo(advertised.host(), advertised.port()), partitions, token);
         LocalQueries local = new LocalQueries(new LocalStores(streams), cluster.self());
-        TaskEndpoints tasks = new TaskEndpoints(local, cluster);
-        StatusEndpoints status = new StatusEndpoints(streams, local, cluster, topics);
-        RequestEndpoints requests = new RequestEndpoints(producer, topics, limits);
+        List<EndpointGroup> groups = List.of(new TaskEndpoints(local, cluster),
+                new StatusEndpoints(streams, local, cluster, topics), new RequestEndpoints(producer, topics, limits));
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
@@ -60,13 +60,18 @@ public final class QueryServer implements AutoCloseable {
             config.jetty.host = listen.host();
             config.jetty.port = listen.port();
             config.routes.before(ctx -> authorize(ctx, token));
-            tasks.register(config.routes);
-            status.register(config.routes);
-            requests.register(config.routes);
+            groups.forEach(group -> group.register(config.routes));
             config.routes.exception(HttpError.class, (e, ctx) -> Responses.error(ctx, e.status(), e.getMessage()));
             config.routes.exception(InvalidRequestException.class, (e, ctx) -> Responses.error(ctx, 400, e.getMessage()));
             config.routes.exception(InvalidStateStoreException.class, (e, ctx) -> Responses.error(ctx, 503,
                     "a store cannot be read now (" + e.getMessage() + "); ask again shortly"));
+            // Javalin's own 404 for a path no route takes, in the API's error form (an endpoint's 404 is JSON already).
+            config.routes.error(404, ctx -> {
+                String type = ctx.res().getContentType();
+                if (type == null || !type.startsWith("application/json")) {
+                    Responses.error(ctx, 404, "no endpoint " + ctx.method() + " " + ctx.path());
+                }
+            });
             config.routes.exception(Exception.class, (e, ctx) -> {
                 log.error("HTTP {} {} failed", ctx.method(), ctx.path(), e);
                 Responses.error(ctx, 500, e.toString());

@@ -31,7 +31,7 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * validates them. The answer is 202 with the topic, partition and offset Kafka acknowledged: the request is accepted
  * for the scheduler, whose decision (PENDING, IGNORED, REJECTED) appears on the state topic and in {@code GET /tasks/{id}}.
  */
-final class RequestEndpoints {
+final class RequestEndpoints implements EndpointGroup {
     /** Numbers in the request as written: the payload is re-serialised from this tree, so keep them exact. */
     private static final ObjectMapper EXACT = new ObjectMapper().setNodeFactory(JsonNodeFactory.withExactBigDecimals(true))
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS);
@@ -47,7 +47,8 @@ final class RequestEndpoints {
         this.validator = new ScheduleValidator(limits);
     }
 
-    void register(RoutesConfig routes) {
+    @Override
+    public void register(RoutesConfig routes) {
         routes.post("/tasks", this::schedule);
         routes.post("/tasks/{taskId}/cancel", ctx -> {
             String taskId = taskId(ctx);

@@ -20,7 +20,7 @@ import org.apache.kafka.streams.KafkaStreams;
  * 200 while RUNNING, else 503. {@code GET /stats}: tasks by state and by jobType over the whole scheduler, summed from
  * every partition's counters (bounded work: one key per state and jobType).
  */
-final class StatusEndpoints {
+final class StatusEndpoints implements EndpointGroup {
     private final KafkaStreams streams;
     private final LocalQueries local;
     private final Cluster cluster;
@@ -33,7 +33,8 @@ final class StatusEndpoints {
         this.topics = topics;
     }
 
-    void register(RoutesConfig routes) {
+    @Override
+    public void register(RoutesConfig routes) {
         routes.get("/health", this::health);
         routes.get("/stats", this::stats);
         routes.get("/internal/stats", ctx -> Responses.json(ctx, 200, countsJson(local.counts())));

@@ -16,7 +16,7 @@ import org.apache.kafka.streams.state.HostInfo;
  * execution index of every instance; a listing merges one page from every instance. The {@code /internal/…} routes
  * are the per-instance halves the others call.
  */
-final class TaskEndpoints {
+final class TaskEndpoints implements EndpointGroup {
     private final LocalQueries local;
     private final Cluster cluster;
 
@@ -25,7 +25,8 @@ final class TaskEndpoints {
         this.cluster = cluster;
     }
 
-    void register(RoutesConfig routes) {
+    @Override
+    public void register(RoutesConfig routes) {
         routes.get("/tasks/{taskId}", this::task);
         routes.get("/executions/{executionId}", this::execution);
         routes.get("/tasks", ctx -> Responses.json(ctx, 200, list(ListQuery.parse(ctx::queryParam)).toPublicJson()));

@@ -104,6 +104,13 @@ class QueryServerTest {
     }
 
     @Test
+    void shouldAnswerAnUnknownPathWithA404InTheErrorForm() throws Exception {
+        HttpResponse<String> response = get("/no/such/endpoint");
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(error(response)).isEqualTo("no endpoint GET /no/such/endpoint");
+    }
+
+    @Test
     void shouldTakeATaskIdWithAnEncodedSlash() throws Exception {
         assertThat(get("/tasks/orders%2F42").statusCode()).as("routed to the task, not refused by the server").isEqualTo(503);
     }
