@@ -5,19 +5,26 @@ import io.ax.app.config.AxConfig;
 import io.ax.app.internal.health.HangingTransactions;
 import io.ax.app.internal.health.StreamThreadFailures;
 import io.ax.app.internal.inputs.ConsumerView;
+import io.ax.app.internal.query.QueryServer;
 import io.ax.app.internal.setup.StateDirectory;
 import io.ax.app.internal.setup.TopicSetup;
 import io.ax.app.internal.store.AxStores;
 import io.ax.app.internal.topology.AxTopology;
 import io.ax.app.internal.timer.AxClientSupplier;
+import io.ax.client.internal.ProducerDefaults;
 import io.ax.codec.AvroTrust;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.common.utils.Time;
@@ -47,9 +54,16 @@ public final class AxScheduler implements AutoCloseable {
     private final StateDirectory stateDirectory;
     private final Admin watchAdmin;
     private final HangingTransactions hangingTransactions;
+    private final AxConfig config;
+    private final int partitions;
+    /** The HTTP API and the producer behind its POSTs, when {@code ax.http.listen} is set; null otherwise. */
+    private QueryServer http;
+    private Producer<String, byte[]> httpProducer;
 
     private AxScheduler(AxConfig config, int partitions, StateDirectory stateDirectory) {
         this.stateDirectory = stateDirectory;
+        this.config = config;
+        this.partitions = partitions;
         Properties props = config.streamsProperties();
         streams = new KafkaStreams(AxTopology.build(config, partitions, ConsumerView.POSITIONS), props, new AxClientSupplier());
         streams.setUncaughtExceptionHandler(new StreamThreadFailures(Time.SYSTEM, MAX_THREAD_DEATHS, THREAD_DEATH_WINDOW_MS));
@@ -93,14 +107,28 @@ public final class AxScheduler implements AutoCloseable {
         try {
             scheduler = new AxScheduler(config, partitions, stateDirectory);
             scheduler.streams.start();
+            scheduler.maybeStartHttp();
             return scheduler;
         } catch (RuntimeException e) {
             if (scheduler != null) {
-                scheduler.stopWatching();
+                scheduler.close(); // streams, HTTP server, watch and state directory
+            } else {
+                stateDirectory.close();
             }
-            stateDirectory.close();
             throw e;
         }
+    }
+
+    private void maybeStartHttp() {
+        if (config.httpListen().isEmpty()) {
+            return;
+        }
+        Map<String, Object> producerSettings = new HashMap<>(config.connectionProperties());
+        producerSettings.put(ProducerConfig.CLIENT_ID_CONFIG, config.getString(AxConfig.APPLICATION_ID_CONFIG) + "-http-"
+                + config.getString(AxConfig.INSTANCE_NAME_CONFIG));
+        httpProducer = new KafkaProducer<>(ProducerDefaults.with(config.getString(AxConfig.BOOTSTRAP_SERVERS_CONFIG), producerSettings));
+        http = QueryServer.start(streams, config.httpListen().get(), config.httpAdvertised().orElseThrow(), partitions,
+                config.httpToken(), httpProducer, config.topics(), config.limits());
     }
 
     /** Waits until every assigned partition is restored and processing. */
@@ -134,6 +162,12 @@ public final class AxScheduler implements AutoCloseable {
      */
     @Override
     public void close() {
+        if (http != null) {
+            http.close();
+        }
+        if (httpProducer != null) {
+            httpProducer.close(Duration.ofSeconds(5));
+        }
         try {
             streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
                     .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));

@@ -31,6 +31,7 @@ public final class Bench {
         all.put("burst", BurstScenario::new);
         all.put("steady", SteadyScenario::new);
         all.put("capacity", CapacityScenario::new);
+        all.put("query", QueryScenario::new);
         all.put("recovery", RecoveryScenario::new);
         all.put("failover", FailoverScenario::new);
         all.put("idle", IdleScenario::new);

@@ -30,7 +30,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "ax bench", mixinStandardHelpOptions = true, version = "ax 0.1.0",
         description = {"Benchmark the scheduler; it runs as a child JVM, on an embedded broker unless --bootstrap is given.",
                 "Scenarios: raw (producer/consumer baseline), ingest (accept rate vs raw), burst (n due at one instant),",
-                "steady (R/s, lateness), capacity (P pending timers: heap, disk, lateness), recovery (kill -9, restart,",
+                "steady (R/s, lateness), capacity (P pending timers: heap, disk, lateness), query (HTTP listing of 20 FAILED among P pending), recovery (kill -9, restart,",
                 "restore), failover (two instances, one killed under load: the firing gap), idle (CPU),",
                 "chaos (3 instances, a worker fleet on PostgreSQL, kill -9 of two instances and of a broker: every guarantee checked). Progress on stderr; results on stdout as 'RESULT scenario=<name> n=<N> key=value ...'."})
 public final class BenchCommand implements Callable<Integer> {
@@ -38,7 +38,7 @@ public final class BenchCommand implements Callable<Integer> {
         AvroTrust.ensureAxSchemasTrusted();
     }
 
-    @Parameters(index = "0", paramLabel = "SCENARIO", description = "raw, ingest, burst, steady, capacity, recovery, failover, idle or chaos.")
+    @Parameters(index = "0", paramLabel = "SCENARIO", description = "raw, ingest, burst, steady, capacity, query, recovery, failover, idle or chaos.")
     String scenario;
 
     @Option(names = "--bootstrap", description = "An existing Kafka cluster (default: bootstrap.servers from --config, -D or"

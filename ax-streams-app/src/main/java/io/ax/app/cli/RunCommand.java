@@ -22,16 +22,31 @@ public final class RunCommand implements Callable<Integer> {
             + "${java.io.tmpdir}/ax-state/<application.id>/<name>. Give each instance on one host its own.")
     String instance;
 
+    @Option(names = "--http", paramLabel = "[HOST:]PORT", description = "Serve the HTTP API here (ax.http.listen); a port "
+            + "alone binds 127.0.0.1. Any other address needs --http-token.")
+    String http;
+
+    @Option(names = "--http-token", paramLabel = "TOKEN", description = "Bearer token of the HTTP API (ax.http.token): "
+            + "required by every request when set, and by every POST. Visible to ps: prefer -D or --config for a real one.")
+    String httpToken;
+
     @Override
     public Integer call() throws Exception {
         Map<String, Object> props = new HashMap<>(connection.settings(System.getenv()));
         if (instance != null) {
             props.put(AxConfig.INSTANCE_NAME_CONFIG, instance);
         }
+        if (http != null) {
+            props.put(AxConfig.HTTP_LISTEN_CONFIG, http);
+        }
+        if (httpToken != null) {
+            props.put(AxConfig.HTTP_TOKEN_CONFIG, httpToken);
+        }
         AxConfig config = new AxConfig(props);
         AxScheduler scheduler = AxScheduler.start(config).awaitRunning(Duration.ofMinutes(5));
         System.out.println("ax scheduler running against " + config.getString(AxConfig.BOOTSTRAP_SERVERS_CONFIG) + ", topics "
                 + config.topics().prefix() + "*, state in " + config.stateDir() + ". Ctrl-C stops it.");
+        config.httpListen().ifPresent(listen -> System.out.println("HTTP API on http://" + listen + "/tasks"));
         Shutdown.hookClose(scheduler);
         if (scheduler.awaitStop()) {
             System.err.println("ax scheduler stopped in ERROR (see the log above); exiting");

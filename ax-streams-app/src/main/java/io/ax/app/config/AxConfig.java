@@ -133,9 +133,27 @@ public final class AxConfig extends AbstractConfig {
 
     public static final String HANGING_TXN_ABORT_CONFIG = "ax.hanging.transaction.abort";
     private static final String HANGING_TXN_ABORT_DOC = "Abort a hanging transaction of this scheduler's own producers "
-            + "(transactional ids <application.id>-...), as kafka-transactions.sh abort would (needs the cluster's "
-            + "ClusterAction permission); false, or anyone else's: an ERROR line with the partition, the producer and "
-            + "the command that ends it.";
+            + "(transactional ids <application.id>-...) that its coordinator aborted, as kafka-transactions.sh abort would "
+            + "(needs the cluster's ClusterAction permission). False, one its coordinator committed or no longer shows the "
+            + "outcome of, or anyone else's: an ERROR line with the partition, the producer, the coordinator's view and the "
+            + "command that ends it, and nothing done.";
+
+    public static final String HTTP_LISTEN_CONFIG = "ax.http.listen";
+    private static final String HTTP_LISTEN_DOC = "Address of this instance's HTTP API (./ax run --http [HOST:]PORT): the tasks, "
+            + "executions, listings, health and stats of the whole scheduler, and schedule/cancel/replay requests (README, "
+            + "HTTP API). A port alone binds 127.0.0.1. Empty (default): no HTTP server. Every instance of one scheduler "
+            + "should have one: an instance asks the others for the tasks they own.";
+
+    public static final String HTTP_ADVERTISED_CONFIG = "ax.http.advertised";
+    private static final String HTTP_ADVERTISED_DOC = "HOST:PORT at which the other instances reach this one's HTTP API "
+            + "(Kafka Streams' application.server). Empty (default): the listen address, or this host's name when it "
+            + "listens on all interfaces (0.0.0.0).";
+
+    public static final String HTTP_TOKEN_CONFIG = "ax.http.token";
+    private static final String HTTP_TOKEN_DOC = "Bearer token of the HTTP API (./ax run --http-token): when set, every "
+            + "request must carry 'Authorization: Bearer <token>'. Required to listen on any address but loopback, and for "
+            + "every POST (schedule, cancel, replay), which are refused (401) while no token is set. Give every instance "
+            + "the same: they forward requests to each other with it.";
 
     public static final ConfigDef CONFIG = new ConfigDef()
             .define(BOOTSTRAP_SERVERS_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
@@ -166,10 +184,40 @@ public final class AxConfig extends AbstractConfig {
                     HANGING_TXN_CHECK_MS_DOC)
             .define(HANGING_TXN_MS_CONFIG, Type.LONG, 30_000L, Range.between(1_000, 3_600_000), Importance.LOW,
                     HANGING_TXN_MS_DOC)
-            .define(HANGING_TXN_ABORT_CONFIG, Type.BOOLEAN, true, Importance.LOW, HANGING_TXN_ABORT_DOC);
+            .define(HANGING_TXN_ABORT_CONFIG, Type.BOOLEAN, true, Importance.LOW, HANGING_TXN_ABORT_DOC)
+            .define(HTTP_LISTEN_CONFIG, Type.STRING, "", HttpAddress.validator(), Importance.MEDIUM, HTTP_LISTEN_DOC)
+            .define(HTTP_ADVERTISED_CONFIG, Type.STRING, "", HttpAddress.validator(), Importance.LOW, HTTP_ADVERTISED_DOC)
+            .define(HTTP_TOKEN_CONFIG, Type.PASSWORD, null, Importance.MEDIUM, HTTP_TOKEN_DOC);
 
     public AxConfig(Map<?, ?> props) {
         super(CONFIG, props, false);
+        httpListen().ifPresent(listen -> {
+            if (!listen.isLoopback() && httpToken().isEmpty()) {
+                throw new org.apache.kafka.common.config.ConfigException(HTTP_LISTEN_CONFIG, listen.toString(),
+                        "listening on an address other than loopback needs " + HTTP_TOKEN_CONFIG + " (--http-token)");
+            }
+        });
+    }
+
+    /** Where this instance's HTTP API listens, if it has one. */
+    public java.util.Optional<HttpAddress> httpListen() {
+        String listen = getString(HTTP_LISTEN_CONFIG);
+        return listen.isBlank() ? java.util.Optional.empty() : java.util.Optional.of(HttpAddress.parse(listen));
+    }
+
+    /** Where the other instances reach this one's HTTP API (Kafka Streams' application.server), if it has one. */
+    public java.util.Optional<HttpAddress> httpAdvertised() {
+        String advertised = getString(HTTP_ADVERTISED_CONFIG);
+        if (!advertised.isBlank()) {
+            return java.util.Optional.of(HttpAddress.parse(advertised));
+        }
+        return httpListen().map(HttpAddress::advertisable);
+    }
+
+    /** The HTTP API's bearer token, if one is set. */
+    public java.util.Optional<String> httpToken() {
+        org.apache.kafka.common.config.types.Password token = getPassword(HTTP_TOKEN_CONFIG);
+        return token == null || token.value().isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(token.value());
     }
 
     private static ConfigDef.Validator powerOfTwo() {
@@ -286,6 +334,8 @@ public final class AxConfig extends AbstractConfig {
         props.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
                 Math.max(maxRecordBytes() + 1024, TopicSetup.DEFAULT_MAX_MESSAGE_BYTES));
         Quarantine.configure(props, topics().quarantine());
+        // Instances find each other's HTTP API through Streams' metadata (queryMetadataForKey, streamsMetadataForStore).
+        httpAdvertised().ifPresent(address -> props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, address.toString()));
         Map<String, Object> overrides = new HashMap<>(originalsWithPrefix(STREAMS_PREFIX));
         props.putAll(overrides);
         return props;

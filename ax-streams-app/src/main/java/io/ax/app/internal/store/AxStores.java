@@ -14,7 +14,7 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The scheduler's state stores: one registry of names and serdes. Both are persistent (RocksDB) and
+ * The scheduler's state stores: one registry of names and serdes. All are persistent (RocksDB) and
  * changelogged, so state moves with its partition.
  */
 public final class AxStores {
@@ -22,6 +22,8 @@ public final class AxStores {
     public static final String TASKS = "ax-tasks";
     /** due time + taskId → priority; see {@link TimerIndex}. */
     public static final String TIMERS = "ax-timers";
+    /** Secondary indexes of the tasks (by state, jobType, owner; executionId → taskId; counts); see {@link TaskIndex}. */
+    public static final String INDEX = "ax-task-index";
 
     public static final Serde<StoredTask> STORED_TASK_SERDE = Serdes.serdeFrom(
             (topic, task) -> task == null ? null : WireCodec.encode(task),
@@ -41,8 +43,13 @@ public final class AxStores {
         return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMERS), Serdes.Bytes(), Serdes.ByteArray());
     }
 
+    public static StoreBuilder<KeyValueStore<Bytes, byte[]>> index() {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INDEX), Serdes.Bytes(), Serdes.ByteArray());
+    }
+
     /** The changelog topics of the stores, as Kafka Streams names them for {@code applicationId}. */
     public static List<String> changelogTopics(String applicationId) {
-        return List.of(applicationId + "-" + TASKS + "-changelog", applicationId + "-" + TIMERS + "-changelog");
+        return List.of(applicationId + "-" + TASKS + "-changelog", applicationId + "-" + TIMERS + "-changelog",
+                applicationId + "-" + INDEX + "-changelog");
     }
 }

@@ -3,6 +3,7 @@ package io.ax.app.internal.topology;
 import io.ax.app.internal.core.Decision;
 import io.ax.app.internal.core.Effect;
 import io.ax.app.internal.metrics.FireLateness;
+import io.ax.app.internal.store.TaskIndex;
 import io.ax.app.internal.store.TaskStore;
 import io.ax.app.internal.timer.Timers;
 import io.ax.schema.DispatchKind;
@@ -13,19 +14,22 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Applies a {@link Decision} of the rules to one stream task's world: its effects in order (timers, dispatch,
- * state, retry and dead-letter records), then the task store. The only code that turns decisions into Kafka
+ * state, retry and dead-letter records), then the task store and its indexes ({@link TaskIndex}), which so stay exact:
+ * every save and delete of a task goes through here. The only code that turns decisions into Kafka
  * Streams writes; each effect is logged with its taskId and executionId.
  */
 final class ApplyDecisions {
     private static final Logger log = LoggerFactory.getLogger(ApplyDecisions.class);
 
     private final TaskStore tasks;
+    private final TaskIndex index;
     private final Timers timers;
     private final Outputs outputs;
     private final FireLateness fireLateness;
 
-    ApplyDecisions(TaskStore tasks, Timers timers, Outputs outputs, FireLateness fireLateness) {
+    ApplyDecisions(TaskStore tasks, TaskIndex index, Timers timers, Outputs outputs, FireLateness fireLateness) {
         this.tasks = tasks;
+        this.index = index;
         this.timers = timers;
         this.outputs = outputs;
         this.fireLateness = fireLateness;
@@ -52,8 +56,14 @@ final class ApplyDecisions {
             }
         }
         switch (decision.store()) {
-            case SAVE -> tasks.put(decision.task());
-            case DELETE -> tasks.remove(decision.taskId());
+            case SAVE -> {
+                tasks.put(decision.task());
+                index.save(decision.task());
+            }
+            case DELETE -> {
+                tasks.remove(decision.taskId());
+                index.remove(decision.taskId());
+            }
             case UNCHANGED -> { }
         }
     }

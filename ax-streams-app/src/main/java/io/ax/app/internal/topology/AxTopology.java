@@ -13,7 +13,8 @@ import org.apache.kafka.streams.Topology;
  *
  * <pre>
  * ax.requests ─┐                                  ┌─► ax.dispatch
- * ax.results ──┼─► ax-scheduler (tasks, timers) ──┼─► ax.state
+ * ax.results ──┼─► ax-scheduler (tasks, timers, ──┼─► ax.state
+ *              │   task index)                    │
  * ax.retry ────┘     └ wall-clock punctuator      ├─► ax.retry (read back: times the retry)
  *                                                 └─► ax.dead-letter
  * </pre>
@@ -48,6 +49,7 @@ public final class AxTopology {
         topology.addProcessor(SCHEDULER, () -> new TaskProcessor(settings), REQUESTS_SOURCE, RESULTS_SOURCE, RETRY_SOURCE);
         topology.addStateStore(AxStores.tasks(settings.maxInputBytes()), SCHEDULER);
         topology.addStateStore(AxStores.timers(), SCHEDULER);
+        topology.addStateStore(AxStores.index(), SCHEDULER);
         topology.addSink(DISPATCH_SINK, topics.dispatch(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
         topology.addSink(STATE_SINK, topics.state(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
         topology.addSink(RETRY_SINK, topics.retry(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);

@@ -7,6 +7,7 @@ import io.ax.app.internal.core.Rules;
 import io.ax.app.internal.inputs.InputWatermarks;
 import io.ax.app.internal.metrics.FireLateness;
 import io.ax.app.internal.store.AxStores;
+import io.ax.app.internal.store.TaskIndex;
 import io.ax.app.internal.store.TaskStore;
 import io.ax.app.internal.timer.TimerIndex;
 import io.ax.app.internal.timer.Timers;
@@ -20,6 +21,7 @@ import io.ax.schema.ReplayRequest;
 import io.ax.schema.RetryRecord;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.SourceRecord;
+import io.ax.schema.StoredTask;
 import io.ax.schema.TriggerRequest;
 import io.ax.validation.Quote;
 import io.ax.validation.ScheduleValidator;
@@ -30,6 +32,7 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The one processor node of the scheduler, and the adapter between Kafka Streams and the pure {@link Rules}. One
@@ -43,6 +46,8 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  */
 public final class TaskProcessor implements Processor<String, byte[], String, byte[]> {
     private static final int RETRY_LOG = 2;
+    /** Tasks indexed per punctuation while the indexes catch up with a task store written without them. */
+    private static final int BACKFILL_BATCH = 2_000;
 
     private final SchedulerSettings settings;
     private final Rules rules;
@@ -53,6 +58,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     private FireLateness fireLateness;
     private InputWatermarks inputs;
     private long lastPunctuationMs;
+    private boolean indexComplete;
     private long publishedWakeUpMs = Long.MAX_VALUE;
 
     public TaskProcessor(SchedulerSettings settings) {
@@ -68,9 +74,11 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
                 new TimingWheel(settings.tickMs(), settings.wheelSize(), nowMs), settings.maxWheelTimers(),
                 settings.dispatchAheadMs());
         timers.rebuild(nowMs);
-        tasks = new TaskStore(context.getStateStore(AxStores.TASKS));
+        KeyValueStore<String, StoredTask> taskStore = context.getStateStore(AxStores.TASKS);
+        tasks = new TaskStore(taskStore);
+        TaskIndex index = new TaskIndex(context.getStateStore(AxStores.INDEX));
         fireLateness = new FireLateness(context.metrics(), context.taskId().toString());
-        decisions = new ApplyDecisions(tasks, timers, new Outputs(context), fireLateness);
+        decisions = new ApplyDecisions(tasks, index, timers, new Outputs(context), fireLateness);
         AxTopics topics = settings.topics();
         // Indexed as FireDueTimers.REQUESTS, FireDueTimers.RESULTS, then the retry log.
         inputs = new InputWatermarks(settings.positions(), context.taskId().partition(), settings.maxClockSkewMs(),
@@ -78,11 +86,19 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         FireDueTimers fireDueTimers = new FireDueTimers(rules, tasks, timers, decisions, inputs, settings.fireBatchMax());
         lastPunctuationMs = nowMs;
         context.schedule(Duration.ofMillis(settings.tickMs()), PunctuationType.WALL_CLOCK_TIME, wallClockMs -> {
+            maybeBackfillIndex(index, taskStore);
             fireDueTimers.punctuate(wallClockMs);
             lastPunctuationMs = wallClockMs;
             publishWakeUp();
         });
         publishWakeUp();
+    }
+
+    /** A task store from before the indexes existed is indexed a batch per punctuation (one read once it is done). */
+    private void maybeBackfillIndex(TaskIndex index, KeyValueStore<String, StoredTask> taskStore) {
+        if (!indexComplete) {
+            indexComplete = index.backfill(taskStore, BACKFILL_BATCH);
+        }
     }
 
     @Override

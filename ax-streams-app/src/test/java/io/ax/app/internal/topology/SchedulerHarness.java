@@ -202,6 +202,25 @@ final class SchedulerHarness implements AutoCloseable {
         return driver.<String, StoredTask>getKeyValueStore(AxStores.TASKS).get(taskId);
     }
 
+    /** Every key and value of the task index store, raw (see {@code TaskIndex}). */
+    Map<org.apache.kafka.common.utils.Bytes, byte[]> indexContents() {
+        Map<org.apache.kafka.common.utils.Bytes, byte[]> contents = new java.util.TreeMap<>();
+        try (KeyValueIterator<org.apache.kafka.common.utils.Bytes, byte[]> all =
+                     driver.<org.apache.kafka.common.utils.Bytes, byte[]>getKeyValueStore(AxStores.INDEX).all()) {
+            all.forEachRemaining(kv -> contents.put(kv.key, kv.value));
+        }
+        return contents;
+    }
+
+    /** Every task in the task store. */
+    List<StoredTask> allStoredTasks() {
+        List<StoredTask> out = new ArrayList<>();
+        try (KeyValueIterator<String, StoredTask> all = driver.<String, StoredTask>getKeyValueStore(AxStores.TASKS).all()) {
+            all.forEachRemaining(kv -> out.add(kv.value));
+        }
+        return out;
+    }
+
     /** Tasks in the task store (exact: counts the entries). */
     long storedTasks() {
         return count(driver.getKeyValueStore(AxStores.TASKS));

@@ -1,0 +1,109 @@
+package io.ax.app.internal.query;
+
+import io.ax.AxTopics;
+import io.ax.InvalidRequestException;
+import io.ax.app.config.HttpAddress;
+import io.ax.validation.ScheduleLimits;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.HostInfo;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTP API of one scheduler instance (Javalin on Jetty), answering from Kafka Streams' interactive queries: each
+ * {@link EndpointGroup} registers its routes ({@link TaskEndpoints}, {@link StatusEndpoints}, {@link RequestEndpoints});
+ * a later {@code /metrics} or web console is one more group on the same server, behind the same access check.
+ *
+ * <p>Access: with a token set, every request must carry {@code Authorization: Bearer <token>}; without one (loopback
+ * only, see {@code ax.http.listen}) reads are open and every POST is refused. Errors are {@code {"error":"…"}}: 400 bad
+ * parameter or field (the validator's message), 401 token, 404 unknown task, 503 with {@code Retry-After} while the
+ * instance is not RUNNING, a partition is not queryable or a peer does not answer.
+ */
+public final class QueryServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(QueryServer.class);
+    private static final int MAX_THREADS = 32;
+
+    private final Javalin app;
+
+    private QueryServer(Javalin app) {
+        this.app = app;
+    }
+
+    /**
+     * Starts the API on {@code listen}; {@code advertised} is this instance's {@code application.server}.
+     *
+     * @param partitions the input topics' partition count
+     * @param producer   sends the POSTed requests; the caller owns and closes it
+     */
+    public static QueryServer start(KafkaStreams streams, HttpAddress listen, HttpAddress advertised, int partitions,
+                                    Optional<String> token, Producer<String, byte[]> producer, AxTopics topics,
+                                    ScheduleLimits limits) {
+        Cluster cluster = new Cluster(streams, new HostInfo(advertised.host(), advertised.port()), partitions, token);
+        LocalQueries local = new LocalQueries(new LocalStores(streams), cluster.self());
+        List<EndpointGroup> groups = List.of(new TaskEndpoints(local, cluster),
+                new StatusEndpoints(streams, local, cluster, topics), new RequestEndpoints(producer, topics, limits));
+        Javalin app = Javalin.create(config -> {
+            config.startup.showJavalinBanner = false;
+            config.startup.showOldJavalinVersionWarning = false;
+            QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 2);
+            threads.setName("ax-http");
+            config.jetty.threadPool = threads;
+            config.jetty.host = listen.host();
+            config.jetty.port = listen.port();
+            config.routes.before(ctx -> authorize(ctx, token));
+            groups.forEach(group -> group.register(config.routes));
+            config.routes.exception(HttpError.class, (e, ctx) -> Responses.error(ctx, e.status(), e.getMessage()));
+            config.routes.exception(InvalidRequestException.class, (e, ctx) -> Responses.error(ctx, 400, e.getMessage()));
+            config.routes.exception(InvalidStateStoreException.class, (e, ctx) -> Responses.error(ctx, 503,
+                    "a store cannot be read now (" + e.getMessage() + "); ask again shortly"));
+            // Javalin's own 404 for a path no route takes, in the API's error form (an endpoint's 404 is JSON already).
+            config.routes.error(404, ctx -> {
+                String type = ctx.res().getContentType();
+                if (type == null || !type.startsWith("application/json")) {
+                    Responses.error(ctx, 404, "no endpoint " + ctx.method() + " " + ctx.path());
+                }
+            });
+            config.routes.exception(Exception.class, (e, ctx) -> {
+                log.error("HTTP {} {} failed", ctx.method(), ctx.path(), e);
+                Responses.error(ctx, 500, e.toString());
+            });
+        });
+        app.start();
+        log.info("HTTP API on http://{} (advertised as {}), {}", listen, advertised,
+                token.isPresent() ? "bearer token required" : "no token: reads only");
+        return new QueryServer(app);
+    }
+
+    public int port() {
+        return app.port();
+    }
+
+    private static void authorize(Context ctx, Optional<String> token) {
+        if (token.isEmpty()) {
+            if (!ctx.method().name().equals("GET") && !ctx.method().name().equals("HEAD")) {
+                throw HttpError.unauthorized(ctx.method() + " needs a token: start the scheduler with ax.http.token "
+                        + "(--http-token) and send it as 'Authorization: Bearer <token>'");
+            }
+            return;
+        }
+        String given = ctx.header("Authorization");
+        byte[] expected = ("Bearer " + token.get()).getBytes(StandardCharsets.UTF_8);
+        if (given == null || !MessageDigest.isEqual(expected, given.getBytes(StandardCharsets.UTF_8))) {
+            throw HttpError.unauthorized(given == null ? "missing 'Authorization: Bearer <token>'" : "wrong token");
+        }
+    }
+
+    @Override
+    public void close() {
+        app.stop();
+    }
+}

@@ -1,0 +1,137 @@
+package io.ax.app.internal.query;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ax.AxTopics;
+import io.ax.client.AxClient;
+import io.ax.client.internal.RequestSender;
+import io.ax.codec.JsonForms;
+import io.ax.schema.ScheduleRequest;
+import io.ax.validation.ScheduleLimits;
+import io.ax.validation.ScheduleValidator;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.RecordMetadata;
+
+/**
+ * {@code POST /tasks} (the JSON schedule form plus {@code taskId}), {@code POST /tasks/{taskId}/cancel},
+ * {@code /replay} and {@code /trigger} (run now; optional body {@code {"reason":"…"}}): the very records the producer client
+ * writes (Avro single-object on the requests topic, key = taskId, through the client's own sender), validated as it
+ * validates them. The answer is 202 with the topic, partition and offset Kafka acknowledged: the request is accepted
+ * for the scheduler, whose decision (PENDING, IGNORED, REJECTED) appears on the state topic and in {@code GET /tasks/{id}}.
+ */
+final class RequestEndpoints implements EndpointGroup {
+    /** Numbers in the request as written: the payload is re-serialised from this tree, so keep them exact. */
+    private static final ObjectMapper EXACT = new ObjectMapper().setNodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS);
+    private static final long ACK_TIMEOUT_MS = 30_000;
+
+    private final RequestSender sender;
+    private final AxClient client;
+    private final ScheduleValidator validator;
+
+    RequestEndpoints(Producer<String, byte[]> producer, AxTopics topics, ScheduleLimits limits) {
+        this.sender = new RequestSender(producer, topics.requests(), Clock.systemUTC());
+        this.client = AxClient.create(producer, topics, Clock.systemUTC(), limits);
+        this.validator = new ScheduleValidator(limits);
+    }
+
+    @Override
+    public void register(RoutesConfig routes) {
+        routes.post("/tasks", this::schedule);
+        routes.post("/tasks/{taskId}/cancel", ctx -> {
+            String taskId = taskId(ctx);
+            accepted(ctx, taskId, client.cancel(taskId, reason(ctx)));
+        });
+        routes.post("/tasks/{taskId}/replay", ctx -> {
+            String taskId = taskId(ctx);
+            accepted(ctx, taskId, client.replay(taskId, reason(ctx)));
+        });
+        routes.post("/tasks/{taskId}/trigger", ctx -> {
+            String taskId = taskId(ctx);
+            accepted(ctx, taskId, client.trigger(taskId, reason(ctx)));
+        });
+    }
+
+    private void schedule(Context ctx) throws IOException {
+        ObjectNode body = object(ctx);
+        JsonNode taskIdField = body.remove("taskId");
+        if (taskIdField == null || !taskIdField.isTextual()) {
+            throw HttpError.badRequest("taskId must be given as a string in the body");
+        }
+        String taskId = taskIdField.asText();
+        SpecificRecord request = JsonForms.parseRequest(EXACT.writeValueAsBytes(body));
+        if (!(request instanceof ScheduleRequest schedule)) {
+            throw HttpError.badRequest("POST /tasks takes a schedule; cancel, replay or trigger with POST /tasks/{taskId}/cancel, /replay or /trigger");
+        }
+        validator.validate(taskId, schedule);
+        accepted(ctx, taskId, sender.send(taskId, schedule));
+    }
+
+    private static String taskId(Context ctx) {
+        String taskId = ctx.pathParam("taskId");
+        ScheduleValidator.validateTaskId(taskId);
+        return taskId;
+    }
+
+    /** The optional {@code reason} of a cancel, replay or trigger. */
+    private static String reason(Context ctx) throws IOException {
+        if (ctx.bodyAsBytes().length == 0) {
+            return null;
+        }
+        ObjectNode body = object(ctx);
+        JsonNode reason = body.remove("reason");
+        if (!body.isEmpty()) {
+            throw HttpError.badRequest("unknown field(s) " + body.properties().stream().map(e -> e.getKey()).toList()
+                    + ": a cancel, replay or trigger body takes only \"reason\"");
+        }
+        if (reason == null || reason.isNull()) {
+            return null;
+        }
+        if (!reason.isTextual()) {
+            throw HttpError.badRequest("reason must be a string");
+        }
+        ScheduleValidator.requireLength("reason", reason.asText(), ScheduleValidator.MAX_REASON_CHARS);
+        return reason.asText();
+    }
+
+    private static ObjectNode object(Context ctx) {
+        JsonNode body;
+        try {
+            body = EXACT.readTree(ctx.bodyAsBytes());
+        } catch (IOException e) {
+            throw HttpError.badRequest("body is not JSON: " + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage() : e.getMessage()));
+        }
+        if (body == null || !body.isObject()) {
+            throw HttpError.badRequest("body must be a JSON object");
+        }
+        return (ObjectNode) body;
+    }
+
+    private static void accepted(Context ctx, String taskId, CompletableFuture<RecordMetadata> acknowledged) {
+        RecordMetadata metadata;
+        try {
+            metadata = acknowledged.get(ACK_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw HttpError.unavailable("Kafka did not take the request: " + e.getCause());
+        } catch (TimeoutException e) {
+            throw HttpError.unavailable("Kafka did not acknowledge the request within " + ACK_TIMEOUT_MS + " ms");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw HttpError.unavailable("interrupted while waiting for Kafka");
+        }
+        Responses.json(ctx, 202, TaskView.MAPPER.createObjectNode().put("taskId", taskId).put("topic", metadata.topic())
+                .put("partition", metadata.partition()).put("offset", metadata.offset()));
+    }
+}

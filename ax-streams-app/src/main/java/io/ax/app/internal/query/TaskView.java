@@ -1,0 +1,132 @@
+package io.ax.app.internal.query;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ax.app.internal.store.IndexEntry;
+import io.ax.schema.AtTrigger;
+import io.ax.schema.AttemptError;
+import io.ax.schema.CronTrigger;
+import io.ax.schema.DelayTrigger;
+import io.ax.schema.IntervalTrigger;
+import io.ax.schema.ScheduleRequest;
+import io.ax.schema.StoredExecution;
+import io.ax.schema.StoredTask;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.Base64;
+
+/**
+ * A stored task as the HTTP API shows it. The field names are a contract (camelCase, more may be added): {@code taskId,
+ * state, jobType, owner, priority, timeoutMs, trigger, payload, retry, acceptedAt, nextDueAt, occurrences, finishedAt,
+ * purgeAt, execution, attempts, partition, instance}; times are ISO-8601 instants.
+ */
+final class TaskView {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private TaskView() {
+    }
+
+    static ObjectNode of(StoredTask task, int partition, String instance) {
+        ScheduleRequest request = task.getRequest();
+        ObjectNode json = MAPPER.createObjectNode();
+        json.put("taskId", task.getTaskId());
+        json.put("state", IndexEntry.stateOf(task).name());
+        json.put("jobType", request.getJobType());
+        json.put("owner", request.getOwner());
+        json.put("priority", request.getPriority());
+        json.put("timeoutMs", request.getTimeoutMs());
+        json.set("trigger", trigger(request.getTrigger()));
+        payload(json, request.getPayload());
+        json.set("retry", retry(request));
+        json.put("acceptedAt", instant(task.getAcceptedAtMs()));
+        json.put("nextDueAt", instant(task.getNextDueAtMs()));
+        json.put("occurrences", task.getOccurrences());
+        json.put("cancelled", task.getCancelled());
+        json.put("finishedAt", instant(task.getFinishedAtMs()));
+        json.put("purgeAt", instant(task.getPurgeAtMs()));
+        StoredExecution execution = task.getExecution();
+        json.set("execution", execution == null ? null : execution(execution));
+        ArrayNode attempts = json.putArray("attempts");
+        if (execution != null) {
+            for (AttemptError error : execution.getErrors()) {
+                attempts.addObject().put("attempt", error.getAttempt()).put("at", instant(error.getAtMs()))
+                        .put("timedOut", error.getTimedOut()).put("retryable", error.getRetryable())
+                        .put("message", error.getMessage());
+            }
+        }
+        json.put("partition", partition);
+        json.put("instance", instance);
+        return json;
+    }
+
+    private static ObjectNode execution(StoredExecution execution) {
+        ObjectNode json = MAPPER.createObjectNode();
+        json.put("executionId", execution.getExecutionId());
+        json.put("attempt", execution.getAttempt());
+        json.put("state", execution.getState().name());
+        json.put("dueAt", instant(execution.getDueAtMs()));
+        json.put("firedAt", instant(execution.getFiredAtMs()));
+        // The task store does not keep which worker reported (StoredExecution has no such field yet): always null.
+        json.putNull("workerId");
+        json.put("lastHeartbeatAt", instant(execution.getLastSignMs()));
+        json.put("progress", execution.getProgress());
+        json.put("lastError", execution.getLastError());
+        json.put("retryAt", instant(execution.getRetryAtMs()));
+        json.put("timeoutAt", instant(execution.getTimeoutAtMs()));
+        return json;
+    }
+
+    private static ObjectNode trigger(Object trigger) {
+        ObjectNode json = MAPPER.createObjectNode();
+        if (trigger instanceof AtTrigger at) {
+            json.put("at", instant(at.getAtMs()));
+        } else if (trigger instanceof DelayTrigger delay) {
+            json.put("delayMs", delay.getDelayMs());
+        } else if (trigger instanceof IntervalTrigger interval) {
+            json.put("everyMs", interval.getEveryMs());
+            json.put("startAt", instant(interval.getStartAtMs()));
+        } else if (trigger instanceof CronTrigger cron) {
+            json.put("cron", cron.getExpression());
+            json.put("zone", cron.getZone());
+        }
+        return json;
+    }
+
+    private static ObjectNode retry(ScheduleRequest request) {
+        ObjectNode json = MAPPER.createObjectNode();
+        json.put("maxRetries", request.getMaxRetries());
+        json.put("backoffMs", request.getBackoffMs());
+        ArrayNode intervals = json.putArray("backoffIntervalsMs");
+        request.getBackoffIntervalsMs().forEach(intervals::add);
+        json.put("jitter", request.getJitter());
+        return json;
+    }
+
+    /** A JSON payload as JSON; any other bytes (an Avro client may send anything) as base64 in {@code payloadBase64}. */
+    private static void payload(ObjectNode json, ByteBuffer payload) {
+        if (payload == null) {
+            json.putNull("payload");
+            return;
+        }
+        byte[] bytes = new byte[payload.remaining()];
+        payload.duplicate().get(bytes);
+        try {
+            JsonNode parsed = MAPPER.readTree(bytes);
+            if (parsed != null && !parsed.isMissingNode()) {
+                json.set("payload", parsed);
+                return;
+            }
+        } catch (IOException notJson) {
+            // fall through: shown as base64
+        }
+        json.putNull("payload");
+        json.put("payloadBase64", Base64.getEncoder().encodeToString(bytes));
+    }
+
+    static String instant(Long ms) {
+        return ms == null ? null : Instant.ofEpochMilli(ms).toString();
+    }
+}

@@ -1,0 +1,87 @@
+package io.ax.app.internal.store;
+
+import io.ax.app.internal.core.StateMachine;
+import io.ax.schema.StoredTask;
+import io.ax.schema.TaskState;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * What the secondary indexes know of one task (see {@link TaskIndex}): the fields a listing filters on, and the
+ * latest executionId. Recomputed from the stored task at every save; when it did not change, no index is written.
+ *
+ * @param executionId the latest execution's id, or null before the first fire
+ * @param nextDueAtMs the next occurrence's due time, or null when no occurrence is ahead
+ */
+public record IndexEntry(TaskState state, String jobType, String owner, String executionId, Long nextDueAtMs) {
+
+    public static IndexEntry of(StoredTask task) {
+        return new IndexEntry(stateOf(task), task.getRequest().getJobType(), task.getRequest().getOwner(),
+                task.getExecution() == null ? null : task.getExecution().getExecutionId(), task.getNextDueAtMs());
+    }
+
+    /**
+     * The state of a task as a whole, which the query API shows and the state index files it under: CANCELLED when
+     * cancelled; the latest execution's state while it is in flight (TRIGGERED, RUNNING, RETRY_WAITING); PENDING while
+     * an occurrence is ahead and none is in flight (so a periodic task whose last run failed is PENDING, its
+     * {@code execution} telling how the last run ended); otherwise how the latest execution ended (SUCCESS, FAILED).
+     */
+    public static TaskState stateOf(StoredTask task) {
+        if (task.getCancelled()) {
+            return TaskState.CANCELLED;
+        }
+        TaskState execution = task.getExecution() == null ? null : task.getExecution().getState();
+        if (execution != null && StateMachine.isInFlight(execution)) {
+            return execution;
+        }
+        if (task.getNextDueAtMs() != null || execution == null) {
+            return TaskState.PENDING;
+        }
+        return execution;
+    }
+
+    byte[] encode() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(1); // format version
+            out.writeUTF(state.name());
+            out.writeUTF(jobType);
+            writeNullable(out, owner);
+            writeNullable(out, executionId);
+            out.writeBoolean(nextDueAtMs != null);
+            out.writeLong(nextDueAtMs == null ? 0 : nextDueAtMs);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    static IndexEntry decode(byte[] bytes) {
+        try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(bytes))) {
+            in.readByte();
+            TaskState state = TaskState.valueOf(in.readUTF());
+            String jobType = in.readUTF();
+            String owner = readNullable(in);
+            String executionId = readNullable(in);
+            boolean hasDue = in.readBoolean();
+            long due = in.readLong();
+            return new IndexEntry(state, jobType, owner, executionId, hasDue ? due : null);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void writeNullable(DataOutputStream out, String value) throws IOException {
+        out.writeBoolean(value != null);
+        if (value != null) {
+            out.writeUTF(value);
+        }
+    }
+
+    private static String readNullable(DataInputStream in) throws IOException {
+        return in.readBoolean() ? in.readUTF() : null;
+    }
+}
