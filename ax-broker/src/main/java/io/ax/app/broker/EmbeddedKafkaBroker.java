@@ -338,7 +338,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 + READY_TIMEOUT_MS / 1000 + " s", last == null ? null : last.getCause());
     }
 
-    private static void cleanUp(KafkaRaftServer server, Path dirToDelete) {
+    /** Stops {@code server} (if any) and deletes {@code dirToDelete} (if any); the cluster's nodes stop the same way. */
+    static void cleanUp(KafkaRaftServer server, Path dirToDelete) {
         try {
             if (server != null) {
                 server.shutdown();

@@ -30,7 +30,6 @@ import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Time;
-import org.apache.kafka.common.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -410,19 +409,6 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     }
 
     private static void stop(KafkaRaftServer server, Path dirToDelete) {
-        try {
-            if (server != null) {
-                server.shutdown();
-                server.awaitShutdown();
-            }
-        } finally {
-            if (dirToDelete != null) {
-                try {
-                    Utils.delete(dirToDelete.toFile());
-                } catch (IOException e) {
-                    log.warn("Could not delete Kafka log dir {}", dirToDelete, e);
-                }
-            }
-        }
+        EmbeddedKafkaBroker.cleanUp(server, dirToDelete);
     }
 }
