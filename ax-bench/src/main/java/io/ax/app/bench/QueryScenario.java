@@ -53,7 +53,7 @@ public final class QueryScenario implements Scenario {
         }
         AxTopics topics = context.topics("query");
         try (ChildScheduler scheduler = context.startScheduler("query", "a", context.newDir("query-state"),
-                Map.of(AxConfig.HTTP_LISTEN_CONFIG, Integer.toString(port), AxConfig.HTTP_TOKEN_CONFIG, TOKEN))) {
+                Map.of(AxConfig.HTTP_LISTEN_CONFIG, Integer.toString(port), AxConfig.HTTP_TOKEN_CONFIG, TOKEN), List.of())) {
             Ingest load = Ingest.run(context, "query", PENDING, pending, context.clock().millis() + Duration.ofDays(1).toMillis());
             context.note("%d pending loaded at %.0f/s".formatted(load.accepted(), load.acceptedPerS()));
             failTwenty(context, topics);
