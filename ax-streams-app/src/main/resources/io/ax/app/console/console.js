@@ -255,9 +255,9 @@
       : el('pre', { id: 'payload' }, task.payload === null || task.payload === undefined ? '(none)' : JSON.stringify(task.payload, null, 2));
     const reason = el('input', { id: 'action-reason', placeholder: 'reason (optional)', size: 30 });
     const actions = el('div', { class: 'actions' }, reason,
-      button('Trigger now', () => act('trigger', task.taskId, reason.value), { id: 'action-trigger' }),
-      button('Cancel', () => act('cancel', task.taskId, reason.value), { id: 'action-cancel', class: 'danger' }),
-      button('Replay', () => act('replay', task.taskId, reason.value), { id: 'action-replay' }),
+      button('Trigger now', () => act('trigger', task.taskId, reason.value, task.state), { id: 'action-trigger' }),
+      button('Cancel', () => act('cancel', task.taskId, reason.value, task.state), { id: 'action-cancel', class: 'danger' }),
+      button('Replay', () => act('replay', task.taskId, reason.value, task.state), { id: 'action-replay' }),
       button('Reload', () => find(task.taskId), { id: 'action-reload' }));
     clear($('task-detail'), el('div', { class: 'card', id: 'task' },
       el('h2', {}, el('span', { id: 'task-id' }, task.taskId), ' ', el('span', { id: 'task-state' }, stateBadge(task.state))),
@@ -286,7 +286,8 @@
 
   // ---- actions ----
 
-  async function act(action, taskId, reason) {
+  /** POSTs an action; {@code before} is the task's state as shown, followed until the scheduler changed it. */
+  async function act(action, taskId, reason, before) {
     if (!token) {
       say(action + ' needs the bearer token: enter it above (Use), then ' + action + ' again', true);
       $('token').focus();
@@ -296,7 +297,7 @@
       const answer = await api('POST', 'tasks/' + seg(taskId) + '/' + action, reason ? { reason } : undefined);
       say(action + ' of ' + answer.taskId + ' accepted: ' + answer.topic + '-' + answer.partition + '@' + answer.offset
         + '; the scheduler\'s decision follows on the task', false);
-      followState(taskId, current && current.taskId === taskId ? current.state : null);
+      followState(taskId, before);
     } catch (e) {
       fail(e);
     }
@@ -387,7 +388,7 @@
         const last = (t.attempts || [])[(t.attempts || []).length - 1];
         return [taskLink(t.taskId), t.jobType, t.owner, t.execution ? el('code', {}, t.execution.executionId) : null,
           t.finishedAt, (t.attempts || []).length, last ? last.message : (t.execution ? t.execution.lastError : null),
-          button('Replay', () => act('replay', t.taskId, 'replayed from the console'), { class: 'replay', 'data-task': t.taskId })];
+          button('Replay', () => act('replay', t.taskId, 'replayed from the console', t.state), { class: 'replay', 'data-task': t.taskId })];
       });
       clear($('dead'), page.tasks.length === 0 ? el('p', { class: 'muted', id: 'dead-empty' }, 'no dead letter')
         : table(['task', 'job type', 'owner', 'execution', 'failed at', 'attempts', 'last error', ''], rows, { id: 'dead-table' }),
