@@ -249,6 +249,8 @@
 
   function renderTask(task) {
     current = task;
+    // A link to this task: the console opened at #task/<id> shows it (the id never reaches the page as markup).
+    history.replaceState(null, '', '#task/' + encodeURIComponent(task.taskId));
     const x = task.execution;
     const payload = task.payloadBase64 !== undefined
       ? el('pre', { id: 'payload' }, 'base64: ' + task.payloadBase64)
@@ -436,7 +438,25 @@
       e.preventDefault();
       loadList(null);
     });
+    window.addEventListener('hashchange', openLinkedTask);
     showTokenStatus();
     show('task');
+    openLinkedTask();
   });
+
+  /** A #task/<id> link (typed, followed or pasted) opens that task. */
+  function openLinkedTask() {
+    if (!location.hash.startsWith('#task/')) {
+      return;
+    }
+    let id = null;
+    try {
+      id = decodeURIComponent(location.hash.substring('#task/'.length));
+    } catch (e) {
+      id = null;
+    }
+    if (id && !(current && current.taskId === id && !$('view-task').hidden)) {
+      openTask(id);
+    }
+  }
 })();

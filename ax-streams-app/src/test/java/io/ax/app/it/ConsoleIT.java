@@ -238,6 +238,14 @@ class ConsoleIT {
         wait.until(ExpectedConditions.textToBe(By.id("task-id"), "mail-9"));
         assertThat(text("task-state")).isIn("TRIGGERED", "RUNNING");
         assertThat(text("execution-id")).as("a new execution").isNotEqualTo(failedExecutionId);
+
+        // A task's link opens it, followed in the page or loaded afresh (the token stays in the tab's sessionStorage).
+        browser.get(base + "/#task/invoice-42");
+        wait.until(ExpectedConditions.textToBe(By.id("task-id"), "invoice-42"));
+        browser.get(base + "/#task/report-7");
+        browser.navigate().refresh();
+        wait.until(ExpectedConditions.textToBe(By.id("task-id"), "report-7"));
+        assertThat(text("token-status")).isEqualTo("token set (this tab only)");
     }
 
     @Test
