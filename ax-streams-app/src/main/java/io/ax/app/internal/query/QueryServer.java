@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The HTTP API of one scheduler instance (Javalin on Jetty), answering from Kafka Streams' interactive queries: each
  * {@link EndpointGroup} registers its routes ({@link TaskEndpoints}, {@link StatusEndpoints}, {@link RequestEndpoints});
- * a later {@code /metrics} or web console is one more group on the same server, behind the same access check.
+ * {@link ConsoleEndpoints} serves the web console's static files (without a token: they hold no data); a later
+ * {@code /metrics} is one more group on the same server, behind the same access check.
  *
  * <p>Access: with a token set, every request must carry {@code Authorization: Bearer <token>}; without one (loopback
  * only, see {@code ax.http.listen}) reads are open and every POST is refused. Errors are {@code {"error":"…"}}: 400 bad
@@ -50,7 +51,8 @@ public final class QueryServer implements AutoCloseable {
         Cluster cluster = new Cluster(streams, new HostInfo(advertised.host(), advertised.port()), partitions, token);
         LocalQueries local = new LocalQueries(new LocalStores(streams), cluster.self());
         List<EndpointGroup> groups = List.of(new TaskEndpoints(local, cluster),
-                new StatusEndpoints(streams, local, cluster, topics), new RequestEndpoints(producer, topics, limits));
+                new StatusEndpoints(streams, local, cluster, topics), new RequestEndpoints(producer, topics, limits),
+                new ConsoleEndpoints());
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
@@ -88,8 +90,12 @@ public final class QueryServer implements AutoCloseable {
     }
 
     private static void authorize(Context ctx, Optional<String> token) {
+        boolean read = ctx.method().name().equals("GET") || ctx.method().name().equals("HEAD");
+        if (read && ConsoleEndpoints.isConsolePath(ctx.path())) {
+            return; // the console's static files hold no data; what the page then asks for is checked as any request
+        }
         if (token.isEmpty()) {
-            if (!ctx.method().name().equals("GET") && !ctx.method().name().equals("HEAD")) {
+            if (!read) {
                 throw HttpError.unauthorized(ctx.method() + " needs a token: start the scheduler with ax.http.token "
                         + "(--http-token) and send it as 'Authorization: Bearer <token>'");
             }
