@@ -103,6 +103,15 @@ class BenchSmokeIT {
     }
 
     @Test
+    @Timeout(240)
+    void query() throws Exception {
+        Map<String, String> query = single(bench("query", "--pending", "2000", "--n", "5", "--bootstrap", broker.bootstrapServers()),
+                "query");
+        assertThat(query).containsEntry("n", "2000").containsEntry("rounds", "5")
+                .containsKeys("failed_p50_ms", "failed_p99_ms", "pending_p50_ms", "stats_p50_ms", "task_p50_ms");
+    }
+
+    @Test
     @Timeout(120)
     void idle() throws Exception {
         Map<String, String> idle = single(bench("idle", "--duration", "3", "--bootstrap", broker.bootstrapServers()), "idle");
