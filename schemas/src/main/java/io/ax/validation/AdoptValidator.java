@@ -94,6 +94,7 @@ public final class AdoptValidator {
         ScheduleValidator.requireInstant("task.execution.lastSignMs", execution.getLastSignMs());
         ScheduleValidator.requireLength("task.execution.lastError", execution.getLastError(), ScheduleValidator.MAX_MESSAGE_CHARS);
         ScheduleValidator.requireLength("task.execution.progress", execution.getProgress(), ScheduleValidator.MAX_PROGRESS_CHARS);
+        ScheduleValidator.requireLength("task.execution.workerId", execution.getWorkerId(), ScheduleValidator.MAX_ID_CHARS);
         if (execution.getErrors().size() > MAX_ERRORS) {
             throw new InvalidRequestException("task.execution.errors", "more than " + MAX_ERRORS + " errors: " + execution.getErrors().size());
         }

@@ -26,7 +26,7 @@ final class ApplyExecutionReport {
                     report.getStatus() + " report ignored: " + staleReason, input.source());
             return step.unchanged();
         }
-        StoredExecution execution = withProgress(task.getExecution(), report);
+        StoredExecution execution = withWorker(withProgress(task.getExecution(), report), report);
         if (report.getStatus() == ReportStatus.HEARTBEAT) {
             return step.saveExecution(task, StoredExecution.newBuilder(execution).setLastSignMs(step.nowMs()).build());
         }
@@ -67,6 +67,14 @@ final class ApplyExecutionReport {
             return execution;
         }
         return StoredExecution.newBuilder(execution).setProgress(report.getProgress()).build();
+    }
+
+    /** The execution with the report's workerId, if it carries one: who holds the attempt now. */
+    private static StoredExecution withWorker(StoredExecution execution, ExecutionReport report) {
+        if (report.getWorkerId() == null || report.getWorkerId().equals(execution.getWorkerId())) {
+            return execution;
+        }
+        return StoredExecution.newBuilder(execution).setWorkerId(report.getWorkerId()).build();
     }
 
     /** Why the report concerns nothing current, or null when it applies to the current execution. */

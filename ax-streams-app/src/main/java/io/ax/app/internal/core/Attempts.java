@@ -29,6 +29,7 @@ final class Attempts {
                 .setLastSignMs(signMs)
                 .setTimeoutAtMs(timeoutAtMs)
                 .setRetryAtMs(null)
+                .setWorkerId(null) // the new attempt's worker reports its own
                 .build();
         step.setTimer(timeoutAtMs, task.getRequest().getPriority(), TimerKind.TIMEOUT);
         step.dispatch(Dispatches.run(task, triggered, dueAtMs, step.settings().defaultTimeoutMs(), nowMs));

@@ -69,8 +69,7 @@ final class TaskView {
         json.put("state", execution.getState().name());
         json.put("dueAt", instant(execution.getDueAtMs()));
         json.put("firedAt", instant(execution.getFiredAtMs()));
-        // The task store does not keep which worker reported (StoredExecution has no such field yet): always null.
-        json.putNull("workerId");
+        json.put("workerId", execution.getWorkerId());
         json.put("lastHeartbeatAt", instant(execution.getLastSignMs()));
         json.put("progress", execution.getProgress());
         json.put("lastError", execution.getLastError());

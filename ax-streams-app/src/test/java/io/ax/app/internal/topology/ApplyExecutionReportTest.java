@@ -40,6 +40,26 @@ class ApplyExecutionReportTest {
     }
 
     @Test
+    void shouldKeepTheReportingWorkerUntilTheNextAttemptIsDispatched() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            ax.request("t1", "{\"jobType\":\"email\",\"delayMs\":0,\"maxRetries\":1,\"backoffMs\":1000,\"jitter\":false}");
+            ax.advanceMs(10);
+            Dispatched d = ax.dispatches().get(0);
+            assertThat(ax.storedTask("t1").getExecution().getWorkerId()).as("dispatched, nobody reported yet").isNull();
+            ax.report("t1", "{\"executionId\":\"" + d.executionId() + "\",\"attempt\":1,\"status\":\"STARTED\",\"workerId\":\"w-1\"}");
+            assertThat(ax.storedTask("t1").getExecution().getWorkerId()).isEqualTo("w-1");
+            ax.report("t1", report(d, 1, "HEARTBEAT"));
+            assertThat(ax.storedTask("t1").getExecution().getWorkerId()).as("a report without one keeps it").isEqualTo("w-1");
+            ax.report("t1", "{\"executionId\":\"" + d.executionId() + "\",\"attempt\":1,\"status\":\"FAILED\","
+                    + "\"retryable\":true,\"message\":\"smtp down\",\"workerId\":\"w-2\"}");
+            assertThat(ax.storedTask("t1").getExecution().getWorkerId()).as("the worker that failed it").isEqualTo("w-2");
+            ax.advanceMs(1000);
+            assertThat(ax.dispatches()).singleElement().satisfies(retry -> assertThat(retry.header("ax-attempt")).isEqualTo("2"));
+            assertThat(ax.storedTask("t1").getExecution().getWorkerId()).as("attempt 2: its own worker reports").isNull();
+        }
+    }
+
+    @Test
     void shouldGoStraightFromTriggeredToSuccessWithoutAStartedReport() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             Dispatched d = fireOne(ax);

@@ -1,0 +1,52 @@
+package io.ax.codec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ax.schema.AtTrigger;
+import io.ax.schema.ScheduleRequest;
+import io.ax.schema.StoredExecution;
+import io.ax.schema.StoredTask;
+import io.ax.schema.TaskState;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.apache.avro.Schema;
+import org.apache.avro.message.BinaryMessageEncoder;
+import org.apache.avro.specific.SpecificData;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Records written with a released schema version that is no longer current still decode: a scheduler upgraded over
+ * the stores and changelogs of the previous version reads its tasks (here: StoredTask before the execution's
+ * {@code workerId}).
+ */
+class SchemaHistoryTest {
+    @Test
+    void shouldReadAStoredTaskWrittenBeforeTheExecutionKeptItsWorker() throws IOException {
+        Schema v1 = history("StoredTask-v1.avsc");
+        assertThat(AxSchemas.fingerprint(v1)).isNotEqualTo(AxSchemas.fingerprint(StoredTask.getClassSchema()));
+        StoredExecution execution = StoredExecution.newBuilder().setExecutionId("e1").setAttempt(2)
+                .setState(TaskState.RUNNING).setDueAtMs(1_000L).setFiredAtMs(1_010L).setLastSignMs(1_020L)
+                .setErrors(List.of()).setProgress("row 40").build();
+        StoredTask task = StoredTask.newBuilder().setTaskId("t1").setIncarnation(3)
+                .setRequest(ScheduleRequest.newBuilder().setJobType("email").setTrigger(new AtTrigger(1_000L)).build())
+                .setAcceptedAtMs(500L).setNextDueAtMs(null).setExecution(execution).build();
+        // The v1 writer: its fields are the current ones less workerId, in the same positions.
+        ByteBuffer written = new BinaryMessageEncoder<StoredTask>(SpecificData.get(), v1).encode(task);
+        byte[] bytes = new byte[written.remaining()];
+        written.get(bytes);
+
+        StoredTask read = WireCodec.decodeBinary(bytes, StoredTask.class);
+
+        assertThat(read.getExecution().getWorkerId()).isNull();
+        assertThat(read.getExecution().getProgress()).isEqualTo("row 40");
+        assertThat(read).isEqualTo(task);
+    }
+
+    private static Schema history(String file) throws IOException {
+        try (InputStream in = AxSchemas.class.getResourceAsStream("/io/ax/schema/history/" + file)) {
+            return new Schema.Parser().parse(in);
+        }
+    }
+}
