@@ -2,9 +2,6 @@ package io.ax.app.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,20 +52,7 @@ class ChaosIT {
         assertThat(Long.parseLong(chaos.get("retries"))).as("every tenth task retried once").isGreaterThanOrEqualTo(TASKS / 10);
     }
 
-    /** Runs {@code ax bench <args>} as the jar's main does; returns its RESULT lines, parsed. Progress goes to stderr. */
     private static List<Map<String, String>> bench(String... args) {
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        PrintStream stdout = System.out;
-        int exitCode;
-        try (PrintStream capture = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
-            System.setOut(capture);
-            exitCode = BenchCommand.execute(args);
-        } finally {
-            System.setOut(stdout);
-        }
-        String output = captured.toString(StandardCharsets.UTF_8);
-        stdout.print(output);
-        assertThat(exitCode).as("exit code of ax bench %s; output:%n%s", String.join(" ", args), output).isZero();
-        return output.lines().filter(l -> l.startsWith(ResultLine.PREFIX + " ")).map(ResultLine::parse).toList();
+        return BenchRun.results(args);
     }
 }
