@@ -26,7 +26,7 @@ final class ApplyExecutionReport {
                     report.getStatus() + " report ignored: " + staleReason, input.source());
             return step.unchanged();
         }
-        StoredExecution execution = withWorker(withProgress(task.getExecution(), report), report);
+        StoredExecution execution = withReported(task.getExecution(), report);
         if (report.getStatus() == ReportStatus.HEARTBEAT) {
             return step.saveExecution(task, StoredExecution.newBuilder(execution).setLastSignMs(step.nowMs()).build());
         }
@@ -61,20 +61,24 @@ final class ApplyExecutionReport {
         return next;
     }
 
-    /** The execution with the report's progress checkpoint, if it carries one: the next attempt gets it. */
-    private static StoredExecution withProgress(StoredExecution execution, ExecutionReport report) {
-        if (report.getProgress() == null) {
+    /**
+     * The execution with what the report carries: its progress checkpoint (the next attempt gets it) and its workerId
+     * (who holds the attempt now). Copied once, and only when either is new.
+     */
+    private static StoredExecution withReported(StoredExecution execution, ExecutionReport report) {
+        boolean progress = report.getProgress() != null;
+        boolean worker = report.getWorkerId() != null && !report.getWorkerId().equals(execution.getWorkerId());
+        if (!progress && !worker) {
             return execution;
         }
-        return StoredExecution.newBuilder(execution).setProgress(report.getProgress()).build();
-    }
-
-    /** The execution with the report's workerId, if it carries one: who holds the attempt now. */
-    private static StoredExecution withWorker(StoredExecution execution, ExecutionReport report) {
-        if (report.getWorkerId() == null || report.getWorkerId().equals(execution.getWorkerId())) {
-            return execution;
+        StoredExecution.Builder next = StoredExecution.newBuilder(execution);
+        if (progress) {
+            next.setProgress(report.getProgress());
         }
-        return StoredExecution.newBuilder(execution).setWorkerId(report.getWorkerId()).build();
+        if (worker) {
+            next.setWorkerId(report.getWorkerId());
+        }
+        return next.build();
     }
 
     /** Why the report concerns nothing current, or null when it applies to the current execution. */
