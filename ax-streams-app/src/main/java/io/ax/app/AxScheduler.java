@@ -5,6 +5,7 @@ import io.ax.app.config.AxConfig;
 import io.ax.app.internal.health.HangingTransactions;
 import io.ax.app.internal.health.StreamThreadFailures;
 import io.ax.app.internal.inputs.ConsumerView;
+import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.app.internal.query.QueryServer;
 import io.ax.app.internal.setup.StateDirectory;
 import io.ax.app.internal.setup.TopicSetup;
@@ -44,6 +45,7 @@ public final class AxScheduler implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(AxScheduler.class);
 
     private final KafkaStreams streams;
+    private final SchedulerMetrics metrics;
     /** A stream thread that dies this often within the window stops the instance (see {@link StreamThreadFailures}). */
     private static final int MAX_THREAD_DEATHS = 3;
     private static final long THREAD_DEATH_WINDOW_MS = 10 * 60 * 1000;
@@ -65,10 +67,14 @@ public final class AxScheduler implements AutoCloseable {
         this.config = config;
         this.partitions = partitions;
         Properties props = config.streamsProperties();
-        streams = new KafkaStreams(AxTopology.build(config, partitions, ConsumerView.POSITIONS), props, new AxClientSupplier());
+        metrics = new SchedulerMetrics(config.metricsSettings());
+        streams = new KafkaStreams(AxTopology.build(config, partitions, ConsumerView.POSITIONS, metrics), props, new AxClientSupplier());
+        streams.setGlobalStateRestoreListener(metrics.restoreListener());
+        metrics.streamThreads(() -> streams.metadataForLocalThreads().size());
         streams.setUncaughtExceptionHandler(new StreamThreadFailures(Time.SYSTEM, MAX_THREAD_DEATHS, THREAD_DEATH_WINDOW_MS));
         streams.setStateListener((newState, oldState) -> {
             log.info("Scheduler {} -> {}", oldState, newState);
+            metrics.streamsState(newState);
             if (newState == KafkaStreams.State.RUNNING) {
                 running.countDown();
             }
@@ -128,7 +134,7 @@ public final class AxScheduler implements AutoCloseable {
                 + config.getString(AxConfig.INSTANCE_NAME_CONFIG));
         httpProducer = new KafkaProducer<>(ProducerDefaults.with(config.getString(AxConfig.BOOTSTRAP_SERVERS_CONFIG), producerSettings));
         http = QueryServer.start(streams, config.httpListen().get(), config.httpAdvertised().orElseThrow(), partitions,
-                config.httpToken(), httpProducer, config.topics(), config.limits());
+                config.httpToken(), httpProducer, config.topics(), config.limits(), metrics);
     }
 
     /** Waits until every assigned partition is restored and processing. */
@@ -148,6 +154,11 @@ public final class AxScheduler implements AutoCloseable {
     public boolean awaitStop() throws InterruptedException {
         stopped.await();
         return streams.state() == KafkaStreams.State.ERROR;
+    }
+
+    /** This instance's metrics (served at {@code /metrics} with the HTTP API). */
+    public SchedulerMetrics metrics() {
+        return metrics;
     }
 
     public KafkaStreams.State state() {

@@ -10,6 +10,7 @@ import io.ax.validation.ScheduleValidator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import io.ax.app.internal.metrics.MetricsSettings;
 import io.ax.app.internal.quarantine.Quarantine;
 import io.ax.app.internal.setup.TopicSetup;
 import io.ax.app.internal.topology.OutputBounds;
@@ -121,6 +122,26 @@ public final class AxConfig extends AbstractConfig {
             + "cannot inject a task already RUNNING or with an executionId of its choosing; turn it on for the deployment "
             + "being migrated into, and off again once the last migrate run has been read. Refused adopts are REJECTED.";
 
+    public static final String METRICS_JOB_TYPES_MAX_CONFIG = "ax.metrics.job.types.max";
+    private static final String METRICS_JOB_TYPES_MAX_DOC = "Distinct job_type label values an instance's metrics keep "
+            + "(topology-docs/METRICS.md); later job types are counted as job_type=\"_other\", so the series stay bounded.";
+
+    public static final String METRICS_REFRESH_MS_CONFIG = "ax.metrics.refresh.ms";
+    private static final String METRICS_REFRESH_MS_DOC = "How often each partition recomputes its gauges (pending and "
+            + "overdue tasks, executions in flight and running long) from its stores, ms.";
+
+    public static final String METRICS_LONG_RUNNING_MS_CONFIG = "ax.metrics.long.running.ms";
+    private static final String METRICS_LONG_RUNNING_MS_DOC = "An execution in flight (dispatched, not finished) longer than "
+            + "this counts in ax_executions_running_long and may be named by ax_long_running_execution_seconds, ms.";
+
+    public static final String METRICS_LONG_RUNNING_LISTED_CONFIG = "ax.metrics.long.running.listed";
+    private static final String METRICS_LONG_RUNNING_LISTED_DOC = "Most executions (the longest-running) that "
+            + "ax_long_running_execution_seconds names, per instance.";
+
+    public static final String METRICS_SCAN_MAX_CONFIG = "ax.metrics.scan.max";
+    private static final String METRICS_SCAN_MAX_DOC = "Most timers (for ax_tasks_overdue) and executions in flight one "
+            + "partition reads per refresh; past it a gauge reads this bound.";
+
     public static final String HANGING_TXN_CHECK_MS_CONFIG = "ax.hanging.transaction.check.ms";
     private static final String HANGING_TXN_CHECK_MS_DOC = "How often the scheduler checks its topics and changelogs for a "
             + "hanging transaction: records no coordinator will ever commit or abort (Kafka leaves them behind in rare "
@@ -180,6 +201,13 @@ public final class AxConfig extends AbstractConfig {
             .define(MIN_INTERVAL_MS_CONFIG, Type.LONG, ScheduleLimits.DEFAULT_MIN_INTERVAL_MS, Range.between(1, ScheduleValidator.MAX_DELAY_MS),
                     Importance.LOW, MIN_INTERVAL_MS_DOC)
             .define(ADOPT_ENABLED_CONFIG, Type.BOOLEAN, false, Importance.LOW, ADOPT_ENABLED_DOC)
+            .define(METRICS_JOB_TYPES_MAX_CONFIG, Type.INT, 100, Range.between(1, 10_000), Importance.LOW, METRICS_JOB_TYPES_MAX_DOC)
+            .define(METRICS_REFRESH_MS_CONFIG, Type.LONG, 5_000L, Range.between(100, 3_600_000), Importance.LOW, METRICS_REFRESH_MS_DOC)
+            .define(METRICS_LONG_RUNNING_MS_CONFIG, Type.LONG, 3_600_000L, Range.between(1, Long.MAX_VALUE), Importance.LOW,
+                    METRICS_LONG_RUNNING_MS_DOC)
+            .define(METRICS_LONG_RUNNING_LISTED_CONFIG, Type.INT, 10, Range.between(0, 1_000), Importance.LOW,
+                    METRICS_LONG_RUNNING_LISTED_DOC)
+            .define(METRICS_SCAN_MAX_CONFIG, Type.INT, 100_000, Range.between(1, 10_000_000), Importance.LOW, METRICS_SCAN_MAX_DOC)
             .define(HANGING_TXN_CHECK_MS_CONFIG, Type.LONG, 10_000L, Range.between(0, 3_600_000), Importance.LOW,
                     HANGING_TXN_CHECK_MS_DOC)
             .define(HANGING_TXN_MS_CONFIG, Type.LONG, 30_000L, Range.between(1_000, 3_600_000), Importance.LOW,
@@ -287,6 +315,12 @@ public final class AxConfig extends AbstractConfig {
         props.putAll(KafkaConnection.select(originalsWithPrefix(STREAMS_PREFIX + StreamsConfig.ADMIN_CLIENT_PREFIX)));
         props.put(AdminClientConfig.CLIENT_ID_CONFIG, getString(APPLICATION_ID_CONFIG) + "-topic-setup");
         return props;
+    }
+
+    /** The bounds and periods of the scheduler's metrics. */
+    public MetricsSettings metricsSettings() {
+        return new MetricsSettings(getInt(METRICS_JOB_TYPES_MAX_CONFIG), getLong(METRICS_REFRESH_MS_CONFIG),
+                getLong(METRICS_LONG_RUNNING_MS_CONFIG), getInt(METRICS_LONG_RUNNING_LISTED_CONFIG), getInt(METRICS_SCAN_MAX_CONFIG));
     }
 
     public long tickMs() {

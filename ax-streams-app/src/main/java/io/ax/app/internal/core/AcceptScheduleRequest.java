@@ -25,7 +25,7 @@ final class AcceptScheduleRequest {
         long firstDueMs = Occurrences.firstDue(request, input.recordTimestampMs());
         boolean replacing = existing != null && Liveness.isLive(existing);
         if (replacing && request.getIfExists() != IfExists.REPLACE) {
-            step.ignored(existing, null, null, "duplicate: a live task with this taskId exists (ifExists=KEEP)", input.source());
+            step.ignored(EventCode.DUPLICATE, existing, null, null, "duplicate: a live task with this taskId exists (ifExists=KEEP)", input.source());
             return step.unchanged();
         }
         if (replacing) {

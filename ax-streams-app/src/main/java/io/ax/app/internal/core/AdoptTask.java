@@ -35,7 +35,7 @@ final class AdoptTask {
         String origin = "migrated from " + adopt.getFromTopic() + " partition " + adopt.getFromPartition()
                 + " (application " + adopt.getFromApplicationId() + ")";
         if (existing != null) {
-            step.ignored(existing, null, null, "adopt ignored: this deployment already holds the task (" + origin + ")",
+            step.ignored(EventCode.ALREADY_HELD, existing, null, null, "adopt ignored: this deployment already holds the task (" + origin + ")",
                     input.source());
             return step.unchanged();
         }

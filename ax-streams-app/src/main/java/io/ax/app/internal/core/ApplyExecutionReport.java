@@ -22,7 +22,7 @@ final class ApplyExecutionReport {
         ExecutionReport report = input.report();
         String staleReason = staleReason(task, report);
         if (staleReason != null) {
-            step.ignored(task, report.getExecutionId(), report.getAttempt(),
+            step.ignored(EventCode.STALE_REPORT, task, report.getExecutionId(), report.getAttempt(),
                     report.getStatus() + " report ignored: " + staleReason, input.source());
             return step.unchanged();
         }
@@ -32,12 +32,12 @@ final class ApplyExecutionReport {
         }
         TaskState target = StateMachine.targetOf(report.getStatus());
         if (target == execution.getState()) {
-            step.ignored(task, report.getExecutionId(), report.getAttempt(),
+            step.ignored(EventCode.STALE_REPORT, task, report.getExecutionId(), report.getAttempt(),
                     report.getStatus() + " report ignored: execution is already " + target, input.source());
             return step.unchanged();
         }
         if (!StateMachine.isLegal(execution.getState(), target)) {
-            step.rejected(report.getStatus() + " report not allowed for an execution in state " + execution.getState(),
+            step.rejected(EventCode.NOT_ALLOWED, report.getStatus() + " report not allowed for an execution in state " + execution.getState(),
                     input.source());
             return step.unchanged();
         }

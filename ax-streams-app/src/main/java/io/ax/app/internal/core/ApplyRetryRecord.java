@@ -20,7 +20,7 @@ final class ApplyRetryRecord {
         if (execution == null || !execution.getExecutionId().equals(retry.getExecutionId())
                 || execution.getState() != TaskState.RETRY_WAITING || execution.getAttempt() + 1 != retry.getAttempt()
                 || execution.getRetryAtMs() != null) {
-            step.ignored(task, retry.getExecutionId(), retry.getAttempt(),
+            step.ignored(EventCode.STALE_RETRY, task, retry.getExecutionId(), retry.getAttempt(),
                     "retry record ignored: the execution no longer waits for attempt " + retry.getAttempt()
                             + (execution == null ? "" : " (" + execution.getState() + ", attempt " + execution.getAttempt() + ")"),
                     input.source());

@@ -16,11 +16,11 @@ final class CancelTask {
 
     static Decision decide(Step step, StoredTask task, Input.Cancel input) {
         if (task == null) {
-            step.ignored(null, null, null, "cancel: no such task", input.source());
+            step.ignored(EventCode.UNKNOWN_TASK, null, null, null, "cancel: no such task", input.source());
             return step.unchanged();
         }
         if (!Liveness.isLive(task)) {
-            step.ignored(task, null, null, "cancel: task already ended (" + Liveness.endState(task) + ")", input.source());
+            step.ignored(EventCode.FINISHED, task, null, null, "cancel: task already ended (" + Liveness.endState(task) + ")", input.source());
             return step.unchanged();
         }
         String reason = input.request().getReason();

@@ -22,8 +22,11 @@ public sealed interface Effect {
     record Dispatch(DispatchTask task) implements Effect {
     }
 
-    /** Write a state change to the state topic. */
-    record Event(StateChange change) implements Effect {
+    /**
+     * Write a state change to the state topic. {@code code} says why an IGNORED or REJECTED event happened (null for
+     * the others), for metrics.
+     */
+    record Event(StateChange change, EventCode code) implements Effect {
     }
 
     /** Write the RETRY_WAITING log record the next attempt is timed from. */

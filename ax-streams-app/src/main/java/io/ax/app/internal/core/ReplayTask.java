@@ -16,7 +16,7 @@ final class ReplayTask {
     static Decision decide(Step step, StoredTask task, Input.Replay input) {
         String refusal = refusal(task);
         if (refusal != null) {
-            step.ignored(task, null, null, "replay: " + refusal, input.source());
+            step.ignored(EventCode.REFUSED, task, null, null, "replay: " + refusal, input.source());
             return step.unchanged();
         }
         long nowMs = step.nowMs();

@@ -26,29 +26,37 @@ public final class Rules {
         try {
             return route(new Step(input.taskId(), nowMs, settings), current, input);
         } catch (InvalidRequestException e) {
-            return reject(input, e.getMessage(), nowMs);
+            return reject(input, e, nowMs);
         } catch (IllegalTransitionException e) {
             if (settings.strict()) {
                 throw e;
             }
             Step ignored = new Step(input.taskId(), nowMs, settings);
-            ignored.ignored(current, null, null, "input ignored: the rules tried an " + e.getMessage(), input.source());
+            ignored.ignored(EventCode.ILLEGAL_TRANSITION, current, null, null, "input ignored: the rules tried an " + e.getMessage(), input.source());
             return ignored.unchanged();
         }
     }
 
-    /** The answer to an input that could not be decoded at all, or broke a rule. */
-    public Decision reject(Input input, String reason, long nowMs) {
+    /** The answer to an input that broke a rule. */
+    private Decision reject(Input input, InvalidRequestException e, long nowMs) {
         Step rejected = new Step(input.taskId(), nowMs, settings);
-        rejected.rejected(reason, input.source());
+        rejected.rejected(codeOf(e), e.getMessage(), input.source());
         return rejected.unchanged();
     }
 
-    /** The answer to a record that could not be decoded into an input, keyed {@code key} (maybe invalid or null). */
-    public Decision reject(String key, String reason, io.ax.schema.SourceRecord source, long nowMs) {
+    /**
+     * The answer to a record that could not be decoded into an input, keyed {@code key} (maybe invalid or null);
+     * {@code code} says why, for metrics.
+     */
+    public Decision reject(String key, EventCode code, String reason, io.ax.schema.SourceRecord source, long nowMs) {
         Step rejected = new Step(key, nowMs, settings);
-        rejected.rejected(reason, source);
+        rejected.rejected(code, reason, source);
         return rejected.unchanged();
+    }
+
+    /** A field that breaks a rule, or a record bad as a whole. */
+    public static EventCode codeOf(InvalidRequestException e) {
+        return e.field() == null ? EventCode.INVALID_RECORD : EventCode.INVALID_FIELD;
     }
 
     private static Decision route(Step step, StoredTask current, Input input) {

@@ -113,19 +113,19 @@ final class Step {
     }
 
     /** Input that changes nothing: a duplicate request, a cancel of an unknown task, a stale report. */
-    void ignored(StoredTask task, String executionId, Integer attempt, String reason, SourceRecord source) {
+    void ignored(EventCode code, StoredTask task, String executionId, Integer attempt, String reason, SourceRecord source) {
         StateChange.Builder change = task != null ? base(task) : StateChange.newBuilder().setTaskId(taskId).setAtMs(nowMs);
-        event(change.setExecutionId(executionId).setAttempt(attempt).setTo(TaskState.IGNORED).setReason(reason)
-                .setSource(source).build());
+        effects.add(new Effect.Event(change.setExecutionId(executionId).setAttempt(attempt).setTo(TaskState.IGNORED)
+                .setReason(reason).setSource(source).build(), code));
     }
 
     /**
      * Input that could not be decoded or broke a rule. Both the key and the reason come from the input: an invalid
      * key is named by a short stand-in, a reason is cut to a bound.
      */
-    void rejected(String reason, SourceRecord source) {
-        event(StateChange.newBuilder().setTaskId(Quote.key(taskId)).setTo(TaskState.REJECTED).setAtMs(nowMs)
-                .setReason(Quote.truncate(reason, MAX_REJECTION_CHARS)).setSource(source).build());
+    void rejected(EventCode code, String reason, SourceRecord source) {
+        effects.add(new Effect.Event(StateChange.newBuilder().setTaskId(Quote.key(taskId)).setTo(TaskState.REJECTED).setAtMs(nowMs)
+                .setReason(Quote.truncate(reason, MAX_REJECTION_CHARS)).setSource(source).build(), code));
     }
 
     private StateChange.Builder base(StoredTask task) {
@@ -133,7 +133,7 @@ final class Step {
     }
 
     private void event(StateChange change) {
-        effects.add(new Effect.Event(change));
+        effects.add(new Effect.Event(change, null));
     }
 
     // ---- outcomes ----

@@ -29,7 +29,7 @@ final class TriggerTask {
     static Decision decide(Step step, StoredTask task, Input.Trigger input) {
         String refusal = refusal(task);
         if (refusal != null) {
-            step.ignored(task, null, null, "trigger: " + refusal, input.source());
+            step.ignored(EventCode.REFUSED, task, null, null, "trigger: " + refusal, input.source());
             return step.unchanged();
         }
         String reason = "run now by request" + (input.request().getReason() == null ? "" : ": " + input.request().getReason());

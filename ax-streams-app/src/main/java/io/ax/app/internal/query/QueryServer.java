@@ -3,6 +3,7 @@ package io.ax.app.internal.query;
 import io.ax.AxTopics;
 import io.ax.InvalidRequestException;
 import io.ax.app.config.HttpAddress;
+import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.validation.ScheduleLimits;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -21,8 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The HTTP API of one scheduler instance (Javalin on Jetty), answering from Kafka Streams' interactive queries: each
  * {@link EndpointGroup} registers its routes ({@link TaskEndpoints}, {@link StatusEndpoints}, {@link RequestEndpoints});
- * {@link ConsoleEndpoints} serves the web console's static files (without a token: they hold no data); a later
- * {@code /metrics} is one more group on the same server, behind the same access check.
+ * {@link ConsoleEndpoints} serves the web console's static files (without a token: they hold no data);
+ * {@link MetricsEndpoints} the metrics for Prometheus, behind the same access check as the API.
  *
  * <p>Access: with a token set, every request must carry {@code Authorization: Bearer <token>}; without one (loopback
  * only, see {@code ax.http.listen}) reads are open and every POST is refused. Errors are {@code {"error":"…"}}: 400 bad
@@ -47,12 +48,12 @@ public final class QueryServer implements AutoCloseable {
      */
     public static QueryServer start(KafkaStreams streams, HttpAddress listen, HttpAddress advertised, int partitions,
                                     Optional<String> token, Producer<String, byte[]> producer, AxTopics topics,
-                                    ScheduleLimits limits) {
+                                    ScheduleLimits limits, SchedulerMetrics metrics) {
         Cluster cluster = new Cluster(streams, new HostInfo(advertised.host(), advertised.port()), partitions, token);
         LocalQueries local = new LocalQueries(new LocalStores(streams), cluster.self());
         List<EndpointGroup> groups = List.of(new TaskEndpoints(local, cluster),
                 new StatusEndpoints(streams, local, cluster, topics), new RequestEndpoints(producer, topics, limits),
-                new ConsoleEndpoints());
+                new ConsoleEndpoints(), new MetricsEndpoints(metrics));
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;

@@ -179,7 +179,7 @@ public final class TaskIndex {
         return Bytes.wrap(ByteBuffer.allocate(1 + id.length).put(EXECUTION).put(id).array());
     }
 
-    static Bytes countKey(byte dimension, String value) {
+    public static Bytes countKey(byte dimension, String value) {
         byte[] prefix = valuePrefix(dimension, value);
         return Bytes.wrap(ByteBuffer.allocate(1 + prefix.length).put(COUNT).put(prefix).array());
     }

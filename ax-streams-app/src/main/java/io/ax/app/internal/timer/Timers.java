@@ -155,6 +155,35 @@ public final class Timers {
         return earliest;
     }
 
+    /**
+     * The backlog: timers that dispatch (OCCURRENCE, RETRY) due by {@code nowMs} and not fired yet, whether in the
+     * wheel or still only in the index (when more were due than the wheel may hold), at most {@code max} counted, with
+     * the most overdue of them. Timers given up but not yet due-and-fired count too: firing them is work still to do.
+     * Bounded: reads at most {@code max} timers of the wheel and {@code max} index keys, from the watermark on.
+     */
+    public Overdue overdue(long nowMs, int max) {
+        Overdue.Counter counter = new Overdue.Counter(nowMs, max);
+        wheel.visitDue(nowMs, counter::offer, max);
+        held.forEach(counter::offer);
+        if (!counter.full() && nextUnloadedDueMs <= nowMs) {
+            try (KeyValueIterator<Bytes, byte[]> timers = index.from(watermark)) {
+                int read = 0;
+                while (timers.hasNext() && read++ < max && !counter.full()) {
+                    Bytes key = timers.next().key;
+                    if (watermark != null && key.compareTo(watermark) <= 0) {
+                        continue;
+                    }
+                    long dueAtMs = TimerIndex.dueAtMs(key);
+                    if (dueAtMs > nowMs) {
+                        break;
+                    }
+                    counter.offer(new WheelTimer(dueAtMs, dueAtMs, 0, TimerIndex.taskId(key), TimerIndex.kind(key)));
+                }
+            }
+        }
+        return counter.result();
+    }
+
     private void refill() {
         long horizonMs = wheel.horizonMs();
         if (nextUnloadedDueMs > horizonMs || wheel.size() + held.size() >= maxWheelTimers) {

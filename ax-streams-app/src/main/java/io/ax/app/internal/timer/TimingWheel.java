@@ -162,6 +162,26 @@ public final class TimingWheel {
         return false;
     }
 
+    /**
+     * Hands {@code visitor} the timers held whose tick has been reached by {@code nowMs} and that have not fired (a
+     * backlog: more were due than a punctuation may fire), at most {@code limit}; returns how many it visited. Reads
+     * only the slots from the current tick to {@code nowMs}'s.
+     */
+    public int visitDue(long nowMs, Consumer<WheelTimer> visitor, int limit) {
+        long nowTick = Math.min(Math.floorDiv(nowMs, tickMs), currentTick + mask);
+        int visited = 0;
+        for (long tick = currentTick; tick <= nowTick && visited < limit && size > 0; tick++) {
+            for (WheelTimer timer : slots.get(slotOf(tick))) {
+                if (visited == limit) {
+                    break;
+                }
+                visitor.accept(timer);
+                visited++;
+            }
+        }
+        return visited;
+    }
+
     /** Drops every timer; the next poll starts from {@code startMs}. */
     public void clear(long startMs) {
         slots.forEach(List::clear);

@@ -3,12 +3,14 @@ package io.ax.app.internal.topology;
 import io.ax.app.internal.core.Decision;
 import io.ax.app.internal.core.Effect;
 import io.ax.app.internal.metrics.FireLateness;
+import io.ax.app.internal.metrics.PartitionMetrics;
 import io.ax.app.internal.store.TaskIndex;
 import io.ax.app.internal.store.TaskStore;
 import io.ax.app.internal.timer.Timers;
 import io.ax.schema.DispatchKind;
 import io.ax.schema.StateChange;
 import io.ax.schema.TaskState;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,22 +22,32 @@ import org.slf4j.LoggerFactory;
  */
 final class ApplyDecisions {
     private static final Logger log = LoggerFactory.getLogger(ApplyDecisions.class);
+    private static final Set<String> REQUESTS = Set.of("schedule", "cancel", "trigger", "replay", "adopt");
 
     private final TaskStore tasks;
     private final TaskIndex index;
     private final Timers timers;
     private final Outputs outputs;
     private final FireLateness fireLateness;
+    private final PartitionMetrics metrics;
 
-    ApplyDecisions(TaskStore tasks, TaskIndex index, Timers timers, Outputs outputs, FireLateness fireLateness) {
+    ApplyDecisions(TaskStore tasks, TaskIndex index, Timers timers, Outputs outputs, FireLateness fireLateness,
+                   PartitionMetrics metrics) {
         this.tasks = tasks;
         this.index = index;
         this.timers = timers;
         this.outputs = outputs;
         this.fireLateness = fireLateness;
+        this.metrics = metrics;
     }
 
-    void apply(Decision decision, long nowMs) {
+    /**
+     * @param input what the decision answers, as the metrics name it: {@code schedule}, {@code cancel}, {@code trigger},
+     *              {@code replay}, {@code adopt} (requests), {@code request} (a record of the requests topic that is none
+     *              of these), {@code report}, {@code retry}, {@code timer}
+     */
+    void apply(Decision decision, long nowMs, String input) {
+        boolean refused = false;
         for (Effect effect : decision.effects()) {
             if (effect instanceof Effect.SetTimer set) {
                 timers.set(set.dueAtMs(), set.priority(), set.taskId(), set.kind());
@@ -45,15 +57,22 @@ final class ApplyDecisions {
                 outputs.dispatch(dispatch.task(), nowMs);
                 if (dispatch.task().getKind() == DispatchKind.RUN) {
                     fireLateness.record(dispatch.task().getDueAtMs(), nowMs);
+                    metrics.fired(dispatch.task().getJobType(), nowMs - dispatch.task().getDueAtMs());
                 }
             } else if (effect instanceof Effect.Event event) {
                 logEvent(event.change());
                 outputs.state(event.change());
+                metrics.observe(event.change(), event.code(), decision.task(), input);
+                refused |= event.change().getTo() == TaskState.REJECTED || event.change().getTo() == TaskState.IGNORED;
             } else if (effect instanceof Effect.Retry retry) {
                 outputs.retry(retry.taskId(), retry.record(), nowMs);
             } else if (effect instanceof Effect.DeadLetter letter) {
                 outputs.deadLetter(letter.letter(), nowMs);
+                metrics.deadLettered(letter.letter().getDispatch().getJobType());
             }
+        }
+        if (!refused && REQUESTS.contains(input)) {
+            metrics.accepted(input);
         }
         switch (decision.store()) {
             case SAVE -> {

@@ -3,6 +3,7 @@ package io.ax.app.internal.topology;
 import io.ax.AxTopics;
 import io.ax.app.config.AxConfig;
 import io.ax.app.internal.inputs.ConsumerPositions;
+import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.app.internal.store.AxStores;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
@@ -34,10 +35,15 @@ public final class AxTopology {
 
     /**
      * The topology for input topics of {@code partitions} partitions (0: unknown, as in docs and tests), with
-     * {@code positions} telling it how far the inputs have been read.
+     * {@code positions} telling it how far the inputs have been read, recording into metrics of its own.
      */
     public static Topology build(AxConfig config, int partitions, ConsumerPositions positions) {
-        return build(SchedulerSettings.from(config, partitions, positions));
+        return build(config, partitions, positions, new SchedulerMetrics(config.metricsSettings()));
+    }
+
+    /** The same, recording into {@code metrics} (the running scheduler's, which its {@code /metrics} serves). */
+    public static Topology build(AxConfig config, int partitions, ConsumerPositions positions, SchedulerMetrics metrics) {
+        return build(SchedulerSettings.from(config, partitions, positions, metrics));
     }
 
     public static Topology build(SchedulerSettings settings) {

@@ -4,6 +4,7 @@ import io.ax.AxTopics;
 import io.ax.app.internal.core.RuleSettings;
 import io.ax.app.internal.inputs.ConsumerPositions;
 import io.ax.app.config.AxConfig;
+import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.validation.ScheduleLimits;
 
 /**
@@ -13,23 +14,25 @@ import io.ax.validation.ScheduleLimits;
  * @param partitions the partition count of the co-partitioned input topics, or 0 when unknown (then records
  *                   are not checked for being on their key's partition)
  * @param adoptEnabled whether {@code AdoptRequest}s (from {@code ./ax migrate}) are taken; refused otherwise
+ * @param metrics the instance's metrics, which every stream task records into
  */
 public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, int wheelSize, int maxWheelTimers,
                                 int fireBatchMax, long defaultTimeoutMs, long defaultBackoffMs, long maxBackoffMs,
                                 long retentionMs, long dispatchAheadMs, ScheduleLimits limits, long maxClockSkewMs,
-                                ConsumerPositions positions, boolean adoptEnabled) {
+                                ConsumerPositions positions, boolean adoptEnabled, SchedulerMetrics metrics) {
 
     /**
      * @param positions where the consumer stands on each input: {@link io.ax.app.internal.inputs.ConsumerView#POSITIONS}
      *                  in a running scheduler, {@link ConsumerPositions#SYNCHRONOUS} under TopologyTestDriver
      */
-    public static SchedulerSettings from(AxConfig config, int partitions, ConsumerPositions positions) {
+    public static SchedulerSettings from(AxConfig config, int partitions, ConsumerPositions positions, SchedulerMetrics metrics) {
         return new SchedulerSettings(config.topics(), partitions, config.tickMs(), config.getInt(AxConfig.WHEEL_SIZE_CONFIG),
                 config.getInt(AxConfig.WHEEL_MAX_TIMERS_CONFIG), config.getInt(AxConfig.FIRE_BATCH_MAX_CONFIG),
                 config.getLong(AxConfig.DEFAULT_TIMEOUT_MS_CONFIG), config.getLong(AxConfig.RETRY_BACKOFF_MS_CONFIG),
                 config.getLong(AxConfig.RETRY_BACKOFF_MAX_MS_CONFIG), config.getLong(AxConfig.RETENTION_MS_CONFIG),
                 config.getLong(AxConfig.DISPATCH_AHEAD_MS_CONFIG), config.limits(),
-                config.getLong(AxConfig.MAX_CLOCK_SKEW_MS_CONFIG), positions, config.getBoolean(AxConfig.ADOPT_ENABLED_CONFIG));
+                config.getLong(AxConfig.MAX_CLOCK_SKEW_MS_CONFIG), positions, config.getBoolean(AxConfig.ADOPT_ENABLED_CONFIG),
+                metrics);
     }
 
     /** The settings of the pure rules. */

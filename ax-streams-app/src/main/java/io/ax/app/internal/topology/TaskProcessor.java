@@ -2,10 +2,12 @@ package io.ax.app.internal.topology;
 
 import io.ax.AxTopics;
 import io.ax.InvalidRequestException;
+import io.ax.app.internal.core.EventCode;
 import io.ax.app.internal.core.Input;
 import io.ax.app.internal.core.Rules;
 import io.ax.app.internal.inputs.InputWatermarks;
 import io.ax.app.internal.metrics.FireLateness;
+import io.ax.app.internal.metrics.PartitionMetrics;
 import io.ax.app.internal.store.AxStores;
 import io.ax.app.internal.store.TaskIndex;
 import io.ax.app.internal.store.TaskStore;
@@ -56,6 +58,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     private Timers timers;
     private ApplyDecisions decisions;
     private FireLateness fireLateness;
+    private PartitionMetrics metrics;
     private InputWatermarks inputs;
     private long lastPunctuationMs;
     private boolean indexComplete;
@@ -78,7 +81,9 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         tasks = new TaskStore(taskStore);
         TaskIndex index = new TaskIndex(context.getStateStore(AxStores.INDEX));
         fireLateness = new FireLateness(context.metrics(), context.taskId().toString());
-        decisions = new ApplyDecisions(tasks, index, timers, new Outputs(context), fireLateness);
+        metrics = new PartitionMetrics(settings.metrics(), context.taskId().partition(), context.getStateStore(AxStores.INDEX),
+                tasks, timers);
+        decisions = new ApplyDecisions(tasks, index, timers, new Outputs(context), fireLateness, metrics);
         AxTopics topics = settings.topics();
         // Indexed as FireDueTimers.REQUESTS, FireDueTimers.RESULTS, then the retry log.
         inputs = new InputWatermarks(settings.positions(), context.taskId().partition(), settings.maxClockSkewMs(),
@@ -88,6 +93,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         context.schedule(Duration.ofMillis(settings.tickMs()), PunctuationType.WALL_CLOCK_TIME, wallClockMs -> {
             maybeBackfillIndex(index, taskStore);
             fireDueTimers.punctuate(wallClockMs);
+            metrics.maybeRefresh(wallClockMs);
             lastPunctuationMs = wallClockMs;
             publishWakeUp();
         });
@@ -109,11 +115,40 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         long nowMs = context.currentSystemTimeMs();
         try {
             Input decoded = decode(record, source, input);
-            decisions.apply(rules.decide(tasks.get(decoded.taskId()), decoded, nowMs), nowMs);
+            decisions.apply(rules.decide(tasks.get(decoded.taskId()), decoded, nowMs), nowMs, metricsInput(decoded));
         } catch (InvalidRequestException e) {
-            decisions.apply(rules.reject(record.key(), e.getMessage(), source, nowMs), nowMs);
+            EventCode code = e instanceof WrongPartitionException ? EventCode.WRONG_PARTITION : Rules.codeOf(e);
+            decisions.apply(rules.reject(record.key(), code, e.getMessage(), source, nowMs), nowMs, metricsInput(input));
         }
         maybeWakeUpEarlier();
+    }
+
+    /** The {@code input} label of a decoded input (see {@link ApplyDecisions#apply}). */
+    private static String metricsInput(Input input) {
+        if (input instanceof Input.Schedule) {
+            return "schedule";
+        } else if (input instanceof Input.Cancel) {
+            return "cancel";
+        } else if (input instanceof Input.Trigger) {
+            return "trigger";
+        } else if (input instanceof Input.Replay) {
+            return "replay";
+        } else if (input instanceof Input.Adopt) {
+            return "adopt";
+        }
+        return input instanceof Input.Report ? "report" : "retry";
+    }
+
+    /** The {@code input} label of a record that could not be decoded, by the topic it came from. */
+    private static String metricsInput(int topic) {
+        return topic == FireDueTimers.REQUESTS ? "request" : topic == FireDueTimers.RESULTS ? "report" : "retry";
+    }
+
+    /** A record on another partition than its key's. */
+    private static final class WrongPartitionException extends InvalidRequestException {
+        WrongPartitionException(String message) {
+            super("taskId", message);
+        }
     }
 
     /** The wire edge: the record's key, partition and bytes checked and decoded into an input for the rules. */
@@ -191,7 +226,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     private void requireKeyPartition(String taskId, SourceRecord source) {
         int expected = KeyPartition.of(taskId, settings.partitions());
         if (expected >= 0 && expected != source.getPartition()) {
-            throw new InvalidRequestException("taskId", "taskId " + Quote.of(taskId) + " belongs on partition " + expected + " of "
+            throw new WrongPartitionException("taskId " + Quote.of(taskId) + " belongs on partition " + expected + " of "
                     + source.getTopic() + " (murmur2 of the key, the Java client's default) but arrived on partition "
                     + source.getPartition() + "; produce with the default Java partitioner (kcat: -X partitioner=murmur2_random)");
         }
@@ -233,6 +268,9 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         WakeUps.clear(this);
         if (fireLateness != null) {
             fireLateness.close();
+        }
+        if (metrics != null) {
+            metrics.close();
         }
     }
 

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.ax.AxTopics;
 import io.ax.app.config.AxConfig;
 import io.ax.app.config.HttpAddress;
+import io.ax.app.internal.metrics.MetricsSettings;
+import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.app.internal.inputs.ConsumerPositions;
 import io.ax.app.internal.topology.AxTopology;
 import io.ax.validation.ScheduleLimits;
@@ -48,7 +50,7 @@ class ConsoleEndpointsTest {
         HttpAddress address = config.httpListen().orElseThrow();
         producer = new KafkaProducer<>(Map.of("bootstrap.servers", "127.0.0.1:1"), new StringSerializer(), new ByteArraySerializer());
         server = QueryServer.start(streams, address, address, 6, Optional.of("s3cret"), producer, AxTopics.defaults(),
-                ScheduleLimits.defaults());
+                ScheduleLimits.defaults(), new SchedulerMetrics(MetricsSettings.DEFAULTS));
     }
 
     @AfterEach

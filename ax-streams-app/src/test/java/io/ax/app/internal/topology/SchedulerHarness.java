@@ -6,6 +6,7 @@ import io.ax.AxHeaders;
 import io.ax.AxTopics;
 import io.ax.app.config.AxConfig;
 import io.ax.app.internal.inputs.ConsumerPositions;
+import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.codec.WireCodec;
 import io.ax.app.internal.store.AxStores;
 import io.ax.schema.DeadLetter;
@@ -42,6 +43,8 @@ final class SchedulerHarness implements AutoCloseable {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     final AxTopics topics = AxTopics.defaults();
+    /** What the scheduler's {@code /metrics} would serve. */
+    final SchedulerMetrics metrics;
     private final TopologyTestDriver driver;
     private final TestInputTopic<String, byte[]> requests;
     private final TestInputTopic<String, byte[]> results;
@@ -81,7 +84,8 @@ final class SchedulerHarness implements AutoCloseable {
         props.put(AxConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.putAll(overrides);
         AxConfig config = new AxConfig(props);
-        driver = new TopologyTestDriver(AxTopology.build(config, partitions, positions), config.streamsProperties(), T0);
+        metrics = new SchedulerMetrics(config.metricsSettings());
+        driver = new TopologyTestDriver(AxTopology.build(config, partitions, positions, metrics), config.streamsProperties(), T0);
         requests = driver.createInputTopic(topics.requests(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
         results = driver.createInputTopic(topics.results(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
         retryInput = driver.createInputTopic(topics.retry(), Serdes.String().serializer(), Serdes.ByteArray().serializer());

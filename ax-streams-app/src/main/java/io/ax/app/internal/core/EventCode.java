@@ -1,0 +1,46 @@
+package io.ax.app.internal.core;
+
+/**
+ * Why an input was answered IGNORED or REJECTED, as a short fixed code: the event's {@code reason} says it in words
+ * for the operator, the code counts it in metrics ({@code ax_inputs_ignored_total}, {@code ax_requests_rejected_total},
+ * label {@code reason}) without letting free text make label values.
+ */
+public enum EventCode {
+    // IGNORED
+    /** A schedule request for a live taskId, without {@code ifExists=REPLACE}. */
+    DUPLICATE("duplicate"),
+    /** An adopt of a task this deployment already holds. */
+    ALREADY_HELD("already-held"),
+    /** A report for another execution or attempt, or restating the state the execution is in. */
+    STALE_REPORT("stale-report"),
+    /** A retry record for an attempt the execution no longer waits for. */
+    STALE_RETRY("stale-retry"),
+    /** A request for a task the scheduler does not know. */
+    UNKNOWN_TASK("unknown-task"),
+    /** A request for a task that has ended. */
+    FINISHED("finished"),
+    /** A trigger or replay the task's state refuses (an execution in flight, nothing to replay, ...). */
+    REFUSED("refused"),
+    /** A transition the state table forbids (a bug in the rules, answered rather than thrown). */
+    ILLEGAL_TRANSITION("illegal-transition"),
+    // REJECTED
+    /** A field breaks a rule. */
+    INVALID_FIELD("invalid-field"),
+    /** The record as a whole is bad: not decodable, too large, of a kind this scheduler does not take. */
+    INVALID_RECORD("invalid-record"),
+    /** A record on another partition than its key's. */
+    WRONG_PARTITION("wrong-partition"),
+    /** A report the execution's state does not allow. */
+    NOT_ALLOWED("not-allowed");
+
+    private final String label;
+
+    EventCode(String label) {
+        this.label = label;
+    }
+
+    /** The code as a metric label value. */
+    public String label() {
+        return label;
+    }
+}

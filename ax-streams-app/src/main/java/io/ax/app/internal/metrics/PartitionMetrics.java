@@ -1,0 +1,181 @@
+package io.ax.app.internal.metrics;
+
+import io.ax.app.internal.core.EventCode;
+import io.ax.app.internal.store.TaskIndex;
+import io.ax.app.internal.store.TaskStore;
+import io.ax.app.internal.core.ExecutionIds;
+import io.ax.app.internal.timer.Overdue;
+import io.ax.app.internal.timer.TimerKind;
+import io.ax.app.internal.timer.WheelTimer;
+import io.ax.app.internal.timer.Timers;
+import io.ax.schema.StateChange;
+import io.ax.schema.StoredExecution;
+import io.ax.schema.StoredTask;
+import io.ax.schema.TaskState;
+import io.micrometer.core.instrument.Tags;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * One stream task's (partition's) part of the {@link SchedulerMetrics}: counts what the decisions it applies do
+ * ({@link #observe}), and every {@code ax.metrics.refresh.ms} recomputes its gauges from its own stores on its own
+ * stream thread ({@link #maybeRefresh}): pending tasks from the index's counters, the backlog from the timers, the
+ * executions in flight from the index's by-state ranges, each read bounded by {@link MetricsSettings#scanMax}.
+ */
+public final class PartitionMetrics implements AutoCloseable {
+    private static final Set<TaskState> IN_FLIGHT = Set.of(TaskState.TRIGGERED, TaskState.RUNNING);
+    private static final Set<TaskState> ATTEMPT_ENDS = Set.of(TaskState.RETRY_WAITING, TaskState.FAILED, TaskState.TIMED_OUT);
+
+    private final SchedulerMetrics metrics;
+    private final int partition;
+    private final KeyValueStore<Bytes, byte[]> index;
+    private final TaskStore tasks;
+    private final Timers timers;
+    private long refreshedAtMs = Long.MIN_VALUE;
+
+    public PartitionMetrics(SchedulerMetrics metrics, int partition, KeyValueStore<Bytes, byte[]> index, TaskStore tasks,
+                            Timers timers) {
+        this.metrics = metrics;
+        this.partition = partition;
+        this.index = index;
+        this.tasks = tasks;
+        this.timers = timers;
+    }
+
+    // ---- counters, from the decisions applied ----
+
+    /** An attempt dispatched, {@code latenessMs} after it was due. */
+    public void fired(String jobType, long latenessMs) {
+        metrics.fired(jobType, latenessMs);
+    }
+
+    /** A request accepted: {@code input} is its kind (see {@code topology-docs/METRICS.md}). */
+    public void accepted(String input) {
+        metrics.count("ax.requests.accepted", "Requests accepted", Tags.of("input", input));
+    }
+
+    public void deadLettered(String jobType) {
+        metrics.count("ax.dead.letters", "Executions dead-lettered (retries exhausted)", Tags.of("job_type", metrics.jobType(jobType)));
+    }
+
+    /**
+     * A state event emitted for {@code task} (the task as stored after the decision, or null) in answer to
+     * {@code input}; {@code code} says why for IGNORED and REJECTED.
+     */
+    public void observe(StateChange change, EventCode code, StoredTask task, String input) {
+        TaskState to = change.getTo();
+        String reason = code == null ? "other" : code.label();
+        switch (to) {
+            case REJECTED -> metrics.count("ax.requests.rejected", "Inputs answered REJECTED", Tags.of("input", input, "reason", reason));
+            case IGNORED -> metrics.count("ax.inputs.ignored", "Inputs answered IGNORED", Tags.of("input", input, "reason", reason));
+            case SUCCESS -> metrics.count("ax.executions.succeeded", "Attempts that ended SUCCESS", jobType(change));
+            default -> { }
+        }
+        if (ATTEMPT_ENDS.contains(to) && change.getFrom() != null && IN_FLIGHT.contains(TaskState.valueOf(change.getFrom()))) {
+            metrics.count("ax.executions.failed", "Attempts that ended in failure, time-outs included", jobType(change));
+            String owner = task == null ? null : task.getRequest().getOwner();
+            metrics.failed(new PartitionSnapshot.Named(metrics.jobType(change.getJobType()), change.getTaskId(),
+                    change.getExecutionId(), owner, change.getAtMs() / 1000.0));
+        }
+        if (to == TaskState.RETRY_WAITING) {
+            metrics.count("ax.retries", "Failed attempts that go to RETRY_WAITING", jobType(change));
+        } else if (to == TaskState.TIMED_OUT) {
+            metrics.count("ax.timeouts", "Attempts ended by their time-out", jobType(change));
+        }
+    }
+
+    private Tags jobType(StateChange change) {
+        return Tags.of("job_type", metrics.jobType(change.getJobType()));
+    }
+
+    // ---- gauges, from the stores ----
+
+    /** Recomputes the gauges when {@code ax.metrics.refresh.ms} has passed since the last time. */
+    public void maybeRefresh(long nowMs) {
+        if (refreshedAtMs != Long.MIN_VALUE && nowMs - refreshedAtMs < metrics.settings().refreshMs()) {
+            return;
+        }
+        refreshedAtMs = nowMs;
+        metrics.publish(partition, refresh(nowMs));
+    }
+
+    PartitionSnapshot refresh(long nowMs) {
+        MetricsSettings settings = metrics.settings();
+        long pending = count(TaskState.PENDING) + count(TaskState.RETRY_WAITING);
+        Overdue overdue = timers.overdue(nowMs, settings.scanMax());
+        PartitionSnapshot.Named oldest = null;
+        WheelTimer timer = overdue.oldest();
+        if (timer != null) {
+            StoredTask task = tasks.get(timer.taskId());
+            oldest = new PartitionSnapshot.Named(Integer.toString(partition), timer.taskId(), executionIdOf(task, timer),
+                    task == null ? null : task.getRequest().getOwner(), (nowMs - timer.dueAtMs()) / 1000.0);
+        }
+        Map<String, Long> inFlight = new HashMap<>();
+        Map<String, Long> runningLong = new HashMap<>();
+        List<PartitionSnapshot.Named> longest = new ArrayList<>();
+        int[] budget = {settings.scanMax()};
+        for (TaskState state : IN_FLIGHT) {
+            visit(state, budget, task -> {
+                StoredExecution execution = task.getExecution();
+                String jobType = metrics.jobType(task.getRequest().getJobType());
+                inFlight.merge(jobType, 1L, Long::sum);
+                long runningMs = nowMs - execution.getFiredAtMs();
+                if (runningMs > settings.longRunningMs()) {
+                    runningLong.merge(jobType, 1L, Long::sum);
+                    longest.add(new PartitionSnapshot.Named(jobType, task.getTaskId(), execution.getExecutionId(),
+                            task.getRequest().getOwner(), runningMs / 1000.0));
+                }
+            });
+        }
+        longest.sort(Comparator.comparingDouble(PartitionSnapshot.Named::seconds).reversed());
+        List<PartitionSnapshot.Named> listed = List.copyOf(longest.subList(0, Math.min(longest.size(), settings.longRunningListed())));
+        return new PartitionSnapshot(pending, overdue.count(), oldest, inFlight, runningLong, listed);
+    }
+
+    /** The execution a due timer is to start: a retry's is the task's current one, an occurrence's is made from its due time. */
+    private static String executionIdOf(StoredTask task, WheelTimer timer) {
+        if (task == null) {
+            return null;
+        }
+        if (timer.kind() == TimerKind.RETRY) {
+            return task.getExecution() == null ? null : task.getExecution().getExecutionId();
+        }
+        return ExecutionIds.of(task.getTaskId(), task.getIncarnation(), timer.dueAtMs());
+    }
+
+    private long count(TaskState state) {
+        byte[] stored = index.get(TaskIndex.countKey(TaskIndex.BY_STATE, state.name()));
+        return stored == null ? 0 : TaskIndex.countOf(stored);
+    }
+
+    /** The tasks in {@code state} with an execution, while the shared budget of reads lasts. */
+    private void visit(TaskState state, int[] budget, java.util.function.Consumer<StoredTask> visitor) {
+        byte[] prefix = TaskIndex.valuePrefix(TaskIndex.BY_STATE, state.name());
+        try (KeyValueIterator<Bytes, byte[]> keys = index.range(Bytes.wrap(prefix), null)) {
+            while (keys.hasNext() && budget[0] > 0) {
+                Bytes key = keys.next().key;
+                if (!TaskIndex.hasPrefix(key, prefix)) {
+                    break;
+                }
+                budget[0]--;
+                StoredTask task = tasks.get(TaskIndex.taskIdOf(key, prefix.length));
+                if (task != null && task.getExecution() != null) {
+                    visitor.accept(task);
+                }
+            }
+        }
+    }
+
+    /** The partition leaves this instance: its gauges go. */
+    @Override
+    public void close() {
+        metrics.forget(partition);
+    }
+}

@@ -1,0 +1,228 @@
+package io.ax.app.internal.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntSupplier;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.processor.StateRestoreListener;
+
+/**
+ * The scheduler instance's metrics in Micrometer, served in Prometheus' text format ({@link #scrape}); names, labels
+ * and meanings are listed in {@code topology-docs/METRICS.md}. Counters are recorded by every stream task as it
+ * applies decisions ({@link PartitionMetrics}); gauges of the partitions are computed by their stream threads and
+ * published here as {@link PartitionSnapshot}s, so a scrape never reads a state store. Thread-safe.
+ */
+public final class SchedulerMetrics {
+    /** Buckets of {@code ax_fire_lateness_seconds}: around the 2 s alert threshold, up to a minute. */
+    private static final Duration[] LATENESS_BUCKETS = {Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
+            Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1),
+            Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(60)};
+
+    private final PrometheusMeterRegistry registry;
+    private final MetricsSettings settings;
+    private final BoundedLabels jobTypes;
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<String, Timer> lateness = new ConcurrentHashMap<>();
+    private final Map<Integer, PartitionSnapshot> partitions = new ConcurrentHashMap<>();
+    private final Map<String, PartitionSnapshot.Named> lastFailures = new ConcurrentHashMap<>();
+    private final MultiGauge timersPending;
+    private final MultiGauge tasksOverdue;
+    private final MultiGauge oldestOverdue;
+    private final MultiGauge inFlight;
+    private final MultiGauge runningLong;
+    private final MultiGauge longRunning;
+    private final MultiGauge lastFailure;
+    private final AtomicReference<KafkaStreams.State> streamsState = new AtomicReference<>(KafkaStreams.State.CREATED);
+    private final Map<String, Long> restoreRemaining = new ConcurrentHashMap<>();
+
+    public SchedulerMetrics(MetricsSettings settings) {
+        this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        this.settings = settings;
+        this.jobTypes = new BoundedLabels(settings.maxJobTypes());
+        timersPending = MultiGauge.builder("ax.timers.pending")
+                .description("Tasks waiting for their due time (PENDING, RETRY_WAITING), by partition").register(registry);
+        tasksOverdue = MultiGauge.builder("ax.tasks.overdue")
+                .description("Tasks whose due time has passed and that have not fired yet, by partition").register(registry);
+        oldestOverdue = MultiGauge.builder("ax.oldest.overdue").baseUnit("seconds")
+                .description("How long the most overdue task of each partition has waited past its due time").register(registry);
+        inFlight = MultiGauge.builder("ax.executions.in.flight")
+                .description("Executions dispatched and not finished (TRIGGERED, RUNNING), by job type").register(registry);
+        runningLong = MultiGauge.builder("ax.executions.running.long")
+                .description("Executions in flight longer than ax.metrics.long.running.ms, by job type").register(registry);
+        longRunning = MultiGauge.builder("ax.long.running.execution").baseUnit("seconds")
+                .description("How long each of the longest-running executions past ax.metrics.long.running.ms has run")
+                .register(registry);
+        lastFailure = MultiGauge.builder("ax.last.failure.timestamp").baseUnit("seconds")
+                .description("When the latest failed attempt of each job type failed (Unix time)").register(registry);
+        for (KafkaStreams.State state : KafkaStreams.State.values()) {
+            Gauge.builder("ax.streams.state", streamsState, current -> current.get() == state ? 1 : 0)
+                    .description("1 for the Kafka Streams client's current state, 0 for the others")
+                    .tag("state", state.name()).register(registry);
+        }
+        Gauge.builder("ax.restore.remaining.records", restoreRemaining,
+                        remaining -> remaining.values().stream().mapToLong(Long::longValue).sum())
+                .description("Changelog records still to restore before this instance's tasks run").register(registry);
+    }
+
+    public MetricsSettings settings() {
+        return settings;
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    /** Everything, in Prometheus' text exposition format. */
+    public String scrape() {
+        return registry.scrape();
+    }
+
+    /** The content type of {@link #scrape}. */
+    public static String contentType() {
+        return "text/plain; version=0.0.4; charset=utf-8";
+    }
+
+    // ---- the Kafka Streams client ----
+
+    public void streamsState(KafkaStreams.State state) {
+        streamsState.set(state);
+    }
+
+    /** {@code ax_stream_threads_alive}: read from {@code threads} at each scrape. */
+    public void streamThreads(IntSupplier threads) {
+        Gauge.builder("ax.stream.threads.alive", threads, supplier -> {
+            try {
+                return supplier.getAsInt();
+            } catch (RuntimeException e) {
+                return 0; // the client is closing
+            }
+        }).description("Stream threads alive").register(registry);
+    }
+
+    /** Counts down {@code ax_restore_remaining_records} as changelogs are restored. */
+    public StateRestoreListener restoreListener() {
+        return new StateRestoreListener() {
+            @Override
+            public void onRestoreStart(TopicPartition partition, String store, long startingOffset, long endingOffset) {
+                restoreRemaining.put(key(partition, store), Math.max(0, endingOffset - startingOffset));
+            }
+
+            @Override
+            public void onBatchRestored(TopicPartition partition, String store, long batchEndOffset, long numRestored) {
+                restoreRemaining.computeIfPresent(key(partition, store), (k, left) -> Math.max(0, left - numRestored));
+            }
+
+            @Override
+            public void onRestoreEnd(TopicPartition partition, String store, long totalRestored) {
+                restoreRemaining.remove(key(partition, store));
+            }
+
+            @Override
+            public void onRestoreSuspended(TopicPartition partition, String store, long totalRestored) {
+                restoreRemaining.remove(key(partition, store));
+            }
+
+            private String key(TopicPartition partition, String store) {
+                return store + "/" + partition;
+            }
+        };
+    }
+
+    // ---- what stream tasks record ----
+
+    /** The bounded {@code job_type} label of {@code jobType}. */
+    String jobType(String jobType) {
+        return jobTypes.of(jobType);
+    }
+
+    void fired(String jobType, long latenessMs) {
+        String label = jobType(jobType);
+        lateness.computeIfAbsent(label, l -> Timer.builder("ax.fire.lateness")
+                        .description("Fire time minus due time of every attempt fired")
+                        .serviceLevelObjectives(LATENESS_BUCKETS).tag("job_type", l).register(registry))
+                .record(Math.max(0, latenessMs), TimeUnit.MILLISECONDS);
+        count("ax.fired", "Attempts dispatched to ax.dispatch", Tags.of("job_type", label));
+    }
+
+    void count(String name, String description, Tags tags) {
+        StringBuilder key = new StringBuilder(name);
+        tags.forEach(tag -> key.append('\0').append(tag.getValue()));
+        counters.computeIfAbsent(key.toString(), k -> Counter.builder(name).description(description).tags(tags).register(registry))
+                .increment();
+    }
+
+    void failed(PartitionSnapshot.Named failure) {
+        lastFailures.put(failure.label(), failure);
+        lastFailure.register(rows(lastFailures.values(), "job_type"), true);
+    }
+
+    void publish(int partition, PartitionSnapshot snapshot) {
+        partitions.put(partition, snapshot);
+        republish();
+    }
+
+    /** The partition moved away (or the instance stops): its gauges go. */
+    void forget(int partition) {
+        partitions.remove(partition);
+        republish();
+    }
+
+    private synchronized void republish() {
+        List<MultiGauge.Row<?>> pending = new ArrayList<>();
+        List<MultiGauge.Row<?>> overdue = new ArrayList<>();
+        List<PartitionSnapshot.Named> oldest = new ArrayList<>();
+        Map<String, Long> flight = new HashMap<>();
+        Map<String, Long> longCount = new HashMap<>();
+        List<PartitionSnapshot.Named> longest = new ArrayList<>();
+        partitions.forEach((partition, snapshot) -> {
+            Tags tags = Tags.of("partition", Integer.toString(partition));
+            pending.add(MultiGauge.Row.of(tags, snapshot.pending()));
+            overdue.add(MultiGauge.Row.of(tags, snapshot.overdue()));
+            if (snapshot.oldestOverdue() != null) {
+                oldest.add(snapshot.oldestOverdue());
+            }
+            snapshot.inFlight().forEach((jobType, n) -> flight.merge(jobType, n, Long::sum));
+            snapshot.runningLong().forEach((jobType, n) -> longCount.merge(jobType, n, Long::sum));
+            longest.addAll(snapshot.longest());
+        });
+        timersPending.register(pending, true);
+        tasksOverdue.register(overdue, true);
+        oldestOverdue.register(rows(oldest, "partition"), true);
+        inFlight.register(byJobType(flight), true);
+        runningLong.register(byJobType(longCount), true);
+        longest.sort(Comparator.comparingDouble(PartitionSnapshot.Named::seconds).reversed());
+        longRunning.register(rows(longest.subList(0, Math.min(longest.size(), settings.longRunningListed())), "job_type"), true);
+    }
+
+    private static List<MultiGauge.Row<?>> byJobType(Map<String, Long> counts) {
+        List<MultiGauge.Row<?>> rows = new ArrayList<>();
+        counts.forEach((jobType, n) -> rows.add(MultiGauge.Row.of(Tags.of("job_type", jobType), n)));
+        return rows;
+    }
+
+    /** Rows naming one execution each; {@code first} is the name of the label whose value is {@link PartitionSnapshot.Named#label}. */
+    private static List<MultiGauge.Row<?>> rows(Iterable<PartitionSnapshot.Named> named, String first) {
+        List<MultiGauge.Row<?>> rows = new ArrayList<>();
+        for (PartitionSnapshot.Named n : named) {
+            rows.add(MultiGauge.Row.of(Tags.of(first, n.label(), "task_id", n.taskId(), "execution_id",
+                    n.executionId() == null ? "" : n.executionId(), "owner", n.owner() == null ? "" : n.owner()), n.seconds()));
+        }
+        return rows;
+    }
+}
