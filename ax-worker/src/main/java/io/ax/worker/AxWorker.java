@@ -6,6 +6,8 @@ import io.ax.codec.AvroTrust;
 import io.ax.worker.internal.BacklogLimits;
 import io.ax.worker.internal.ClientConfigs;
 import io.ax.worker.internal.DispatchLoop;
+import io.ax.worker.internal.WorkerMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.ax.worker.internal.ExecutionRunner;
 import io.ax.worker.internal.Heartbeats;
 import io.ax.worker.internal.KafkaReportSink;
@@ -200,6 +202,7 @@ public final class AxWorker implements AutoCloseable {
         private Consumer<String, byte[]> consumer;
         private Producer<String, byte[]> producer;
         private Sleeper sleeper = Sleeper.THREAD;
+        private MeterRegistry meterRegistry;
 
         private Builder() {
         }
@@ -285,6 +288,16 @@ public final class AxWorker implements AutoCloseable {
                 throw new IllegalArgumentException("maxOverflow must be >= 0: " + maxOverflow);
             }
             this.maxOverflow = maxOverflow;
+            return this;
+        }
+
+        /**
+         * Records the worker's metrics into {@code registry} (names in topology-docs/METRICS.md: handler duration by job
+         * type and outcome, handlers running, lane queue depth, paused partitions, redeliveries the idempotency guard
+         * skipped); a Prometheus registry serves them to a scrape. Without one the worker records none.
+         */
+        public Builder meterRegistry(MeterRegistry registry) {
+            this.meterRegistry = java.util.Objects.requireNonNull(registry, "registry");
             return this;
         }
 
@@ -411,8 +424,9 @@ public final class AxWorker implements AutoCloseable {
             Reports reports = new Reports(id, clock);
             KafkaReportSink sink = new KafkaReportSink(results, topics.results());
             Heartbeats heartbeats = new Heartbeats(id);
+            WorkerMetrics metrics = meterRegistry == null ? WorkerMetrics.none() : new WorkerMetrics(meterRegistry);
             ExecutionRunner runner = new ExecutionRunner(handlers, reports, sink, new Outcomes(fatalExceptions),
-                    heartbeats, clock, sleeper);
+                    heartbeats, clock, sleeper, metrics);
             int threads = laneLimits.values().stream().mapToInt(Integer::intValue).sum();
             ExecutorService handlerThreads = Executors.newFixedThreadPool(threads, threadsNamed("ax-handler-" + id + "-"));
             WorkerParts parts = WorkerParts.builder()
@@ -429,6 +443,7 @@ public final class AxWorker implements AutoCloseable {
                     .failUnknownJobTypes(failUnknownJobTypes)
                     .clock(clock)
                     .commitTimeout(commitTimeout)
+                    .metrics(metrics)
                     .build();
             return new AxWorker(id, new DispatchLoop(parts, POLL_TIMEOUT));
         }

@@ -9,7 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Remembers, in this process's memory, the executionIds whose handler succeeded, and answers a redelivered one
- * with {@link Result#success()} without running the handler again. Concurrent deliveries of one execution run
+ * with {@link Result#alreadyDone()} (a success) without running the handler again. Concurrent deliveries of one execution run
  * one at a time. Only as good as the process: a restart forgets, and other processes never knew; use
  * {@link JdbcIdempotencyGuard} for a fleet. Remembers at most {@code capacity} executions (the oldest are
  * forgotten first). Thread-safe; share one guard between the handlers of a worker.
@@ -45,7 +45,7 @@ public final class InMemoryIdempotencyGuard {
             try {
                 synchronized (lock) {
                     if (isDone(executionId)) {
-                        return Result.success();
+                        return Result.alreadyDone();
                     }
                     Result result = handler.handle(context);
                     if (result != null && result.isSuccess()) {

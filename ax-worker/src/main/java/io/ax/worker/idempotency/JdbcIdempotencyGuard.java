@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * Makes a handler's database effect happen once per executionId across a fleet of workers: each attempt runs in
  * one transaction that first inserts the executionId into a table where it is the primary key, then runs the
  * handler with the same {@link Connection}, then commits both together. A redelivered execution whose effect
- * already committed hits the duplicate key and is answered {@link Result#success()} without running the handler;
+ * already committed hits the duplicate key and is answered {@link Result#alreadyDone()} (a success) without running the handler;
  * a concurrent delivery of the same execution waits on the row lock of the first one's insert, then does the
  * same. Any failure (a returned failure, an exception) rolls back both, so the next attempt runs again.
  *
@@ -85,7 +85,7 @@ public final class JdbcIdempotencyGuard {
                     connection.rollback();
                     log.info("Effect of taskId={} executionId={} already committed; not running it again",
                             context.taskId(), context.executionId());
-                    return Result.success();
+                    return Result.alreadyDone();
                 }
                 Result result = handler.handle(context, connection);
                 if (result != null && result.isSuccess()) {

@@ -72,6 +72,7 @@ public final class DispatchLoop implements Runnable {
     private final Clock clock;
     private final OffsetTracker offsets = new OffsetTracker();
     private final Committer committer;
+    private final WorkerMetrics metrics;
     private final Set<Execution> inFlight = new HashSet<>();
     private final ConcurrentLinkedQueue<Runnable> fromOtherThreads = new ConcurrentLinkedQueue<>();
     private volatile boolean stopping;
@@ -95,6 +96,8 @@ public final class DispatchLoop implements Runnable {
         this.pollTimeout = pollTimeout;
         this.clock = parts.clock();
         this.committer = new Committer(consumer, offsets, parts.clock(), parts.commitTimeout());
+        this.metrics = parts.metrics();
+        metrics.lanes(lanes, parts.limits().keySet());
     }
 
     @Override
@@ -257,6 +260,9 @@ public final class DispatchLoop implements Runnable {
         if (!toPause.isEmpty()) {
             log.debug("Pausing {}", toPause);
             consumer.pause(toPause);
+        }
+        if (!toPause.isEmpty() || !toResume.isEmpty()) {
+            metrics.pausedPartitions(consumer.paused().size());
         }
     }
 

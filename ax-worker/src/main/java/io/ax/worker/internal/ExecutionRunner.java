@@ -34,9 +34,10 @@ public final class ExecutionRunner {
     private final Heartbeats heartbeats;
     private final Clock clock;
     private final Sleeper sleeper;
+    private final WorkerMetrics metrics;
 
     public ExecutionRunner(Map<String, JobHandler> handlers, Reports reports, ReportSink sink, Outcomes outcomes,
-                           Heartbeats heartbeats, Clock clock, Sleeper sleeper) {
+                           Heartbeats heartbeats, Clock clock, Sleeper sleeper, WorkerMetrics metrics) {
         this.handlers = Map.copyOf(handlers);
         this.reports = reports;
         this.sink = sink;
@@ -44,6 +45,7 @@ public final class ExecutionRunner {
         this.heartbeats = heartbeats;
         this.clock = clock;
         this.sleeper = sleeper;
+        this.metrics = metrics;
     }
 
     boolean serves(String jobType) {
@@ -84,6 +86,7 @@ public final class ExecutionRunner {
         log.debug("Started {} jobType={}", execution, task.getJobType());
         Heartbeats.Beat beat = heartbeats.start(task.getTimeoutMs(), () -> heartbeat(execution));
         Result result;
+        long startedNanos = System.nanoTime();
         try {
             result = runHandler(execution, new ExecutionControl() {
                 @Override
@@ -104,11 +107,20 @@ public final class ExecutionRunner {
         } finally {
             beat.stop();
         }
+        record(execution, result, System.nanoTime() - startedNanos);
         send(execution, reports.finished(task.getExecutionId(), task.getAttempt(), result), acks);
         if (result.isSuccess()) {
             log.debug("Succeeded {}", execution);
         } else {
             log.info("Failed {} retryable={} message={}", execution, result.isRetryable(), result.message());
+        }
+    }
+
+    private void record(Execution execution, Result result, long nanos) {
+        String outcome = result.isSuccess() ? "success" : execution.isCancelled() ? "cancelled" : "failure";
+        metrics.handled(execution.jobType(), outcome, nanos);
+        if (result.isAlreadyDone()) {
+            metrics.redeliverySkipped(execution.jobType());
         }
     }
 

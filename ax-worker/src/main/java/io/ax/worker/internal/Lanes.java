@@ -135,6 +135,18 @@ final class Lanes {
      * The partitions to pause: none while the overflow of the backlogged lanes is below {@code maxOverflow}, else
      * those that the backlogged lanes' waiting executions came from.
      */
+    /** Handlers of {@code jobType} running now (0 for a job type without a lane). */
+    synchronized int running(String jobType) {
+        Lane lane = lanes.get(jobType);
+        return lane == null ? 0 : lane.running;
+    }
+
+    /** Executions of {@code jobType} queued for a free slot of its lane. */
+    synchronized int waiting(String jobType) {
+        Lane lane = lanes.get(jobType);
+        return lane == null ? 0 : lane.queue.size();
+    }
+
     synchronized Set<TopicPartition> partitionsToPause() {
         int maxWaiting = backlogLimits.maxWaitingPerJobType();
         int overflow = 0;

@@ -11,12 +11,12 @@ import org.apache.kafka.clients.producer.Producer;
 
 /**
  * What a {@link DispatchLoop} is built from; assembled by {@code AxWorker.Builder} through {@link #builder()}, which
- * names each part. Every part is required.
+ * names each part. Every part is required but the metrics (none by default).
  */
 public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, byte[]> producer, AxTopics topics,
                           ExecutionRunner runner, Reports reports, ReportSink sink, Heartbeats heartbeats,
                           ExecutorService handlerThreads, Map<String, Integer> limits, BacklogLimits backlogLimits,
-                          boolean failUnknownJobTypes, Clock clock, Duration commitTimeout) {
+                          boolean failUnknownJobTypes, Clock clock, Duration commitTimeout, WorkerMetrics metrics) {
     public WorkerParts {
         Objects.requireNonNull(consumer, "consumer");
         Objects.requireNonNull(producer, "producer");
@@ -30,6 +30,7 @@ public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, by
         Objects.requireNonNull(backlogLimits, "backlogLimits");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(commitTimeout, "commitTimeout");
+        Objects.requireNonNull(metrics, "metrics");
     }
 
     public static Builder builder() {
@@ -51,6 +52,7 @@ public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, by
         private boolean failUnknownJobTypes;
         private Clock clock;
         private Duration commitTimeout;
+        private WorkerMetrics metrics = WorkerMetrics.none();
 
         private Builder() {
         }
@@ -122,10 +124,15 @@ public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, by
             return this;
         }
 
+        public Builder metrics(WorkerMetrics metrics) {
+            this.metrics = metrics;
+            return this;
+        }
+
         /** @throws NullPointerException naming the first part not given */
         public WorkerParts build() {
             return new WorkerParts(consumer, producer, topics, runner, reports, sink, heartbeats, handlerThreads, limits,
-                    backlogLimits, failUnknownJobTypes, clock, commitTimeout);
+                    backlogLimits, failUnknownJobTypes, clock, commitTimeout, metrics);
         }
     }
 }

@@ -1,0 +1,70 @@
+package io.ax.worker.internal;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The worker's metrics ({@code topology-docs/METRICS.md}, section Worker), in the {@link MeterRegistry} given to
+ * {@code AxWorker.Builder.meterRegistry}; without one they go to an empty composite registry, which records nothing.
+ * Job types are the worker's own handlers', so the label set is bounded by its code. Thread-safe.
+ */
+public final class WorkerMetrics {
+    /** Buckets of {@code ax_worker_handler_duration_seconds}. */
+    private static final Duration[] DURATION_BUCKETS = {Duration.ofMillis(5), Duration.ofMillis(25), Duration.ofMillis(100),
+            Duration.ofMillis(250), Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofMinutes(1),
+            Duration.ofMinutes(5), Duration.ofMinutes(15), Duration.ofHours(1)};
+
+    private final MeterRegistry registry;
+    private final Map<String, Timer> durations = new ConcurrentHashMap<>();
+    private final Map<String, Counter> skipped = new ConcurrentHashMap<>();
+    private final AtomicInteger pausedPartitions = new AtomicInteger();
+
+    public WorkerMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        Gauge.builder("ax.worker.paused.partitions", pausedPartitions, AtomicInteger::get)
+                .description("ax.dispatch partitions paused because a lane is full").register(registry);
+    }
+
+    /** Records nothing. */
+    public static WorkerMetrics none() {
+        return new WorkerMetrics(new CompositeMeterRegistry());
+    }
+
+    /** How a handler ended: {@code success}, {@code failure} or {@code cancelled}. */
+    void handled(String jobType, String outcome, long nanos) {
+        durations.computeIfAbsent(jobType + '\0' + outcome, key -> Timer.builder("ax.worker.handler.duration")
+                        .description("Handler run time").serviceLevelObjectives(DURATION_BUCKETS)
+                        .tag("job_type", jobType).tag("outcome", outcome).register(registry))
+                .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** A dispatch the idempotency guard found done already: the handler did not run again. */
+    void redeliverySkipped(String jobType) {
+        skipped.computeIfAbsent(jobType, type -> Counter.builder("ax.worker.redeliveries.skipped")
+                .description("Dispatches the idempotency guard found already done").tag("job_type", type).register(registry))
+                .increment();
+    }
+
+    void pausedPartitions(int paused) {
+        pausedPartitions.set(paused);
+    }
+
+    /** The gauges of each lane: handlers running and dispatches waiting for a slot. */
+    void lanes(Lanes lanes, Iterable<String> jobTypes) {
+        for (String jobType : jobTypes) {
+            Gauge.builder("ax.worker.executions.running", lanes, l -> l.running(jobType))
+                    .description("Handlers running now").tag("job_type", jobType).register(registry);
+            Gauge.builder("ax.worker.lane.queue.depth", lanes, l -> l.waiting(jobType))
+                    .description("Dispatches received and waiting for a free slot of their lane").tag("job_type", jobType)
+                    .register(registry);
+        }
+    }
+}
