@@ -13,6 +13,7 @@ import io.ax.app.cli.ScheduleCommand;
 import io.ax.app.cli.StatusCommand;
 import io.ax.app.cli.TailCommand;
 import io.ax.app.cli.TriggerCommand;
+import io.ax.app.cli.WorkerCommand;
 import io.ax.codec.AvroTrust;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -31,7 +32,7 @@ import picocli.CommandLine.Command;
         description = "A Kafka-native distributed task scheduler.",
         subcommands = {DemoCommand.class, BrokerCommand.class, RunCommand.class, ScheduleCommand.class, CancelCommand.class,
                 TriggerCommand.class, ReplayCommand.class, TailCommand.class, DeadLettersCommand.class, StatusCommand.class,
-                ListCommand.class, MigrateCommand.class, CommandLine.HelpCommand.class},
+                ListCommand.class, MigrateCommand.class, WorkerCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 done, 1 failed (the reason is printed), 2 bad arguments.",
                 "Benchmarks: ./ax bench SCENARIO (the ax-bench module; ./ax bench --help, BENCHMARKS.md)."})
 public final class AxMain {

@@ -203,12 +203,8 @@ public final class Demo {
     }
 
     private static AxWorker demoWorker(String bootstrap) {
-        return AxWorker.builder().bootstrapServers(bootstrap).groupId("ax-demo-workers").workerId("demo-worker")
-                .handler("email", context -> Result.success())
-                .handler("sync", context -> Result.success())
-                .handler("payment", context -> context.attempt() < 3 ? Result.retryable("card processor busy") : Result.success())
-                .handler("report", context -> Result.fatal("report database unreachable"))
-                .build();
+        return DemoHandlers.register(AxWorker.builder().bootstrapServers(bootstrap).groupId("ax-demo-workers")
+                .workerId("demo-worker"), DemoHandlers.defaults()).build();
     }
 
     private void scheduleDemoTasks(AxClient client, String bootstrap, AxTopics topics) throws Exception {

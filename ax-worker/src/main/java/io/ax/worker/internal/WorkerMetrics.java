@@ -57,9 +57,14 @@ public final class WorkerMetrics {
         pausedPartitions.set(paused);
     }
 
-    /** The gauges of each lane: handlers running and dispatches waiting for a slot. */
+    /**
+     * The gauges of each lane (handlers running, dispatches waiting for a slot), and each job type's counters at 0, so
+     * that a rate over them exists before the first event.
+     */
     void lanes(Lanes lanes, Iterable<String> jobTypes) {
         for (String jobType : jobTypes) {
+            skipped.computeIfAbsent(jobType, type -> Counter.builder("ax.worker.redeliveries.skipped")
+                    .description("Dispatches the idempotency guard found already done").tag("job_type", type).register(registry));
             Gauge.builder("ax.worker.executions.running", lanes, l -> l.running(jobType))
                     .description("Handlers running now").tag("job_type", jobType).register(registry);
             Gauge.builder("ax.worker.lane.queue.depth", lanes, l -> l.waiting(jobType))

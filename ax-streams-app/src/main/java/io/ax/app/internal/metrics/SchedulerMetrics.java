@@ -88,8 +88,11 @@ public final class SchedulerMetrics {
         return registry;
     }
 
-    /** Everything, in Prometheus' text exposition format. */
-    public String scrape() {
+    /**
+     * Everything, in Prometheus' text exposition format. Holds off the re-registration of the series that name
+     * executions ({@link #republish}) while it reads, which would otherwise show a series twice mid-swap.
+     */
+    public synchronized String scrape() {
         return registry.scrape();
     }
 
@@ -112,7 +115,7 @@ public final class SchedulerMetrics {
             } catch (RuntimeException e) {
                 return 0; // the client is closing
             }
-        }).description("Stream threads alive").register(registry);
+        }).description("Stream threads alive").strongReference(true).register(registry);
     }
 
     /** Counts down {@code ax_restore_remaining_records} as changelogs are restored. */
@@ -167,7 +170,7 @@ public final class SchedulerMetrics {
                 .increment();
     }
 
-    void failed(PartitionSnapshot.Named failure) {
+    synchronized void failed(PartitionSnapshot.Named failure) {
         lastFailures.put(failure.label(), failure);
         lastFailure.register(rows(lastFailures.values(), "job_type"), true);
     }
