@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -53,6 +54,14 @@ class AlertRulesTest {
     }
 
     @Test
+    void shouldSelectTheScrapeJobsTheFixtureAndComposeName() throws IOException {
+        String rules = Files.readString(RepositoryFiles.alertRules(), StandardCharsets.UTF_8);
+        assertThat(rules).contains("{job=\"" + PrometheusServer.SCHEDULER_JOB + "\"}")
+                .contains("{job=\"" + PrometheusServer.WORKER_JOB + "\"}")
+                .doesNotContainPattern("\\{job=\"(?!ax-scheduler\"|ax-worker\")");
+    }
+
+    @Test
     void shouldCopyTheRulesWithEveryForDurationAtZero(@TempDir Path dir) throws IOException {
         String shipped = Files.readString(RepositoryFiles.alertRules(), StandardCharsets.UTF_8);
         Path copy = PrometheusServer.withoutForDurations(RepositoryFiles.alertRules(), dir);
@@ -69,7 +78,7 @@ class AlertRulesTest {
 
     private static List<String> matches(Pattern pattern, String text) {
         Matcher matcher = pattern.matcher(text);
-        List<String> found = new java.util.ArrayList<>();
+        List<String> found = new ArrayList<>();
         while (matcher.find()) {
             found.add(matcher.group(1));
         }

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -60,7 +61,7 @@ class DockerFilesTest {
         assertThat(services.path("kafka").path("environment").path("KAFKA_ADVERTISED_LISTENERS").asText())
                 .contains("PLAINTEXT://kafka:9092");
 
-        Set<String> instances = new java.util.HashSet<>();
+        Set<String> instances = new HashSet<>();
         for (String name : List.of("ax-scheduler-1", "ax-scheduler-2")) {
             JsonNode scheduler = services.path(name);
             List<String> command = strings(scheduler.path("command"));
@@ -93,7 +94,9 @@ class DockerFilesTest {
         ExternalTool promtool = ExternalTool.require("promtool", "Debian's prometheus package provides it: apt-get install prometheus");
         // In the container the token file is written at start; here a copy points at a local one.
         String config = Files.readString(docker.resolve("prometheus/prometheus.yml"), StandardCharsets.UTF_8);
-        assertThat(config).contains("credentials_file: /prometheus/ax-http-token").contains("- ax-alerts.yml");
+        assertThat(config).contains("credentials_file: /prometheus/ax-http-token").contains("- ax-alerts.yml")
+                .as("the job names the rules expect").contains("job_name: " + PrometheusServer.SCHEDULER_JOB)
+                .contains("job_name: " + PrometheusServer.WORKER_JOB);
         Path token = Files.writeString(dir.resolve("ax-http-token"), TOKEN);
         Files.writeString(dir.resolve("prometheus.yml"), config.replace("/prometheus/ax-http-token", token.toString()));
         Files.copy(RepositoryFiles.alertRules(), dir.resolve("ax-alerts.yml"));

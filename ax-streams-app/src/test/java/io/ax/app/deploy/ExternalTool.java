@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -53,7 +54,7 @@ record ExternalTool(String name, Path executable) {
 
     /** Runs the tool with these arguments in {@code dir}; kills it and throws when it outlives {@code timeout}. */
     Run run(Path dir, Duration timeout, Map<String, String> environment, String... args) {
-        List<String> command = new java.util.ArrayList<>();
+        List<String> command = new ArrayList<>();
         command.add(executable.toString());
         command.addAll(List.of(args));
         try {

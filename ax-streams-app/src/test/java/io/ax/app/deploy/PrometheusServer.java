@@ -40,7 +40,8 @@ import java.util.stream.Stream;
  * assumeTrue(PrometheusServer.binary().isPresent(), PrometheusServer.MISSING);
  * Path rules = PrometheusServer.withoutForDurations(PrometheusServer.shippedRules(), tempDir);
  * try (PrometheusServer prometheus = PrometheusServer.builder()
- *         .scrape("ax-scheduler", List.of("127.0.0.1:" + port), token)
+ *         .scrape(PrometheusServer.SCHEDULER_JOB, List.of("127.0.0.1:" + schedulerPort), token)
+ *         .scrape(PrometheusServer.WORKER_JOB, List.of("127.0.0.1:" + workerPort), token)
  *         .rules(rules)
  *         .start()) {
  *     await().atMost(Duration.ofMinutes(1)).until(() -> !prometheus.alerts("AxJobFailureRateHigh", "firing").isEmpty());
@@ -48,11 +49,18 @@ import java.util.stream.Stream;
  * }</pre>
  *
  * <p>Thread-safety: queries may come from any thread; {@link #close()} once.
+ *
+ * <p>One file (over the usual size) because the builder writes the very configuration that the queries below depend
+ * on (job names, intervals, the port), and a test reads the fixture as one page.
  */
 public final class PrometheusServer implements AutoCloseable {
     /** Why a test that needs the binary is skipped without it. */
     public static final String MISSING = "no Prometheus server binary (/usr/bin/prometheus, or AX_PROMETHEUS=path): "
             + "apt-get install prometheus (.ci/run does)";
+    /** The scrape job name the shipped rules expect for scheduler instances (docker/prometheus/prometheus.yml's). */
+    public static final String SCHEDULER_JOB = "ax-scheduler";
+    /** The scrape job name the shipped rules expect for workers. */
+    public static final String WORKER_JOB = "ax-worker";
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Pattern FOR_LINE = Pattern.compile("(?m)^(\\s*)for:\\s*\\S+\\s*$");
     private static final int START_ATTEMPTS = 3;
@@ -93,7 +101,8 @@ public final class PrometheusServer implements AutoCloseable {
     /**
      * A copy of a rules file, written into {@code dir}, whose every {@code for:} is {@code 0s}: its alerts fire at the
      * first evaluation whose expression holds, so a test sees them within seconds instead of minutes. Everything else
-     * (expressions, labels, annotations) is the original's.
+     * (expressions, labels, annotations) is the original's. The copy is named {@code NAME-no-for.yml}; every line that
+     * is a {@code for:} key is rewritten (a rules file has no other such line).
      */
     public static Path withoutForDurations(Path rules, Path dir) {
         try {

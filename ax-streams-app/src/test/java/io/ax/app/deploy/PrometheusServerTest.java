@@ -2,6 +2,7 @@ package io.ax.app.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -94,7 +95,8 @@ class PrometheusServerTest {
         target.start();
         String address = "127.0.0.1:" + target.getAddress().getPort();
         Path rules = PrometheusServer.withoutForDurations(PrometheusServer.shippedRules(), dir);
-        try (PrometheusServer prometheus = PrometheusServer.builder().scrape("ax-scheduler", List.of(address), token)
+        try (PrometheusServer prometheus = PrometheusServer.builder()
+                .scrape(PrometheusServer.SCHEDULER_JOB, List.of(address), token)
                 .rules(rules).start()) {
             await().atMost(WAIT).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
                     assertThat(prometheus.alerts("AxJobFailureRateHigh", "firing")).singleElement().satisfies(alert -> {
@@ -102,7 +104,7 @@ class PrometheusServerTest {
                                 entry("severity", "warning"), entry("job", "ax-scheduler"), entry("job_type", "email"),
                                 entry("task_id", "invoice-7"), entry("execution_id", "invoice-7:1"), entry("owner", "billing"),
                                 entry("instance", address));
-                        assertThat(alert.value()).isEqualTo(0.1, org.assertj.core.api.Assertions.within(1e-9));
+                        assertThat(alert.value()).isCloseTo(0.1, within(1e-9));
                         assertThat(alert.annotations())
                                 .containsEntry("summary", "email fails 10% of its attempts (> 1%)")
                                 .containsEntry("status_command", "./ax status invoice-7 --http " + address)
