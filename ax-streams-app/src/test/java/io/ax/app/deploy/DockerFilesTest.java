@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ax.app.cli.RunCommand;
+import io.ax.app.cli.WorkerCommand;
 import io.ax.app.config.AxConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -79,8 +80,9 @@ class DockerFilesTest {
         }
         assertThat(instances).as("each scheduler has its own instance name").hasSize(2);
 
-        assertThat(strings(services.path("ax-worker").path("command")))
-                .containsExactly("worker", "--bootstrap", "kafka:9092", "--http", "0.0.0.0:8081");
+        List<String> worker = strings(services.path("ax-worker").path("command"));
+        assertThat(worker).containsExactly("worker", "--bootstrap", "kafka:9092", "--http", "0.0.0.0:8081", "--http-token", TOKEN);
+        new CommandLine(new WorkerCommand()).parseArgs(worker.subList(1, worker.size()).toArray(String[]::new));
         assertThat(services.path("ax-worker").path("environment").path("AX_HEALTH_URL").asText()).endsWith(":8081/health");
 
         assertThat(strings(services.path("prometheus").path("volumes")))
