@@ -13,11 +13,13 @@ import io.ax.validation.ScheduleLimits;
  * @param partitions the partition count of the co-partitioned input topics, or 0 when unknown (then records
  *                   are not checked for being on their key's partition)
  * @param adoptEnabled whether {@code AdoptRequest}s (from {@code ./ax migrate}) are taken; refused otherwise
+ * @param historyMaxEvents how many state changes each task's history keeps (see {@link io.ax.app.internal.store.TaskHistory})
  */
 public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, int wheelSize, int maxWheelTimers,
                                 int fireBatchMax, long defaultTimeoutMs, long defaultBackoffMs, long maxBackoffMs,
                                 long retentionMs, long dispatchAheadMs, ScheduleLimits limits, long maxClockSkewMs,
-                                ConsumerPositions positions, boolean adoptEnabled) {
+                                ConsumerPositions positions, boolean adoptEnabled,
+                                int historyMaxEvents) {
 
     /**
      * @param positions where the consumer stands on each input: {@link io.ax.app.internal.inputs.ConsumerView#POSITIONS}
@@ -29,7 +31,8 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
                 config.getLong(AxConfig.DEFAULT_TIMEOUT_MS_CONFIG), config.getLong(AxConfig.RETRY_BACKOFF_MS_CONFIG),
                 config.getLong(AxConfig.RETRY_BACKOFF_MAX_MS_CONFIG), config.getLong(AxConfig.RETENTION_MS_CONFIG),
                 config.getLong(AxConfig.DISPATCH_AHEAD_MS_CONFIG), config.limits(),
-                config.getLong(AxConfig.MAX_CLOCK_SKEW_MS_CONFIG), positions, config.getBoolean(AxConfig.ADOPT_ENABLED_CONFIG));
+                config.getLong(AxConfig.MAX_CLOCK_SKEW_MS_CONFIG), positions, config.getBoolean(AxConfig.ADOPT_ENABLED_CONFIG),
+                config.getInt(AxConfig.HISTORY_MAX_EVENTS_CONFIG));
     }
 
     /** The settings of the pure rules. */

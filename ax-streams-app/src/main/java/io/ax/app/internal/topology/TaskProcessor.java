@@ -7,6 +7,7 @@ import io.ax.app.internal.core.Rules;
 import io.ax.app.internal.inputs.InputWatermarks;
 import io.ax.app.internal.metrics.FireLateness;
 import io.ax.app.internal.store.AxStores;
+import io.ax.app.internal.store.TaskHistory;
 import io.ax.app.internal.store.TaskIndex;
 import io.ax.app.internal.store.TaskStore;
 import io.ax.app.internal.timer.TimerIndex;
@@ -27,6 +28,7 @@ import io.ax.validation.Quote;
 import io.ax.validation.ScheduleValidator;
 import java.time.Duration;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -76,9 +78,11 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         timers.rebuild(nowMs);
         KeyValueStore<String, StoredTask> taskStore = context.getStateStore(AxStores.TASKS);
         tasks = new TaskStore(taskStore);
-        TaskIndex index = new TaskIndex(context.getStateStore(AxStores.INDEX));
+        KeyValueStore<Bytes, byte[]> indexStore = context.getStateStore(AxStores.INDEX);
+        TaskIndex index = new TaskIndex(indexStore);
         fireLateness = new FireLateness(context.metrics(), context.taskId().toString());
-        decisions = new ApplyDecisions(tasks, index, timers, new Outputs(context), fireLateness);
+        decisions = new ApplyDecisions(tasks, index, new TaskHistory(indexStore, settings.historyMaxEvents()), timers,
+                new Outputs(context), fireLateness);
         AxTopics topics = settings.topics();
         // Indexed as FireDueTimers.REQUESTS, FireDueTimers.RESULTS, then the retry log.
         inputs = new InputWatermarks(settings.positions(), context.taskId().partition(), settings.maxClockSkewMs(),
