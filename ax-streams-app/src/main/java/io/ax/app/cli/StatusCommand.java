@@ -97,7 +97,8 @@ public final class StatusCommand implements Callable<Integer> {
         if (change.hasNonNull("workerId")) {
             line.append("  worker ").append(text(change, "workerId"));
         }
-        if (change.hasNonNull("reason")) {
+        // A report's transition has "worker W" as its whole reason: said once.
+        if (change.hasNonNull("reason") && !text(change, "reason").equals("worker " + text(change, "workerId"))) {
             line.append("  ").append(text(change, "reason"));
         }
         return line.toString();

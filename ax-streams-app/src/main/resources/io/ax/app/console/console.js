@@ -229,7 +229,7 @@
       what: [(h.from ? h.from + ' → ' : '') + h.to,
         h.executionId ? ' · execution ' + h.executionId + (h.attempt !== null && h.attempt !== undefined ? ' attempt ' + h.attempt : '') : '',
         h.workerId ? ' · worker ' + h.workerId : '',
-        h.reason ? ': ' + h.reason : ''].join('')
+        h.reason && h.reason !== 'worker ' + h.workerId ? ': ' + h.reason : ''].join('') // "worker W" alone: said once
     };
   }
 
