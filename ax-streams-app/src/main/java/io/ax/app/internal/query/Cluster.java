@@ -125,17 +125,6 @@ final class Cluster {
         return hosts;
     }
 
-    /** Input partitions each instance is assigned as active, per Kafka Streams' metadata (instances without any absent). */
-    Map<HostInfo, Set<Integer>> activePartitionsByInstance() {
-        Map<HostInfo, Set<Integer>> owned = new LinkedHashMap<>();
-        for (StreamsMetadata instance : streams.metadataForAllStreamsClients()) {
-            Set<Integer> partitions = new TreeSet<>();
-            instance.topicPartitions().forEach(partition -> partitions.add(partition.partition()));
-            owned.put(instance.hostInfo(), partitions);
-        }
-        return owned;
-    }
-
     int partitions() {
         return partitions;
     }

@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Applies a {@link Decision} of the rules to one stream task's world: its effects in order (timers, dispatch,
  * state, retry and dead-letter records), then the task store, its indexes ({@link TaskIndex}) and its history of state
- * changes ({@link TaskHistory}), which so stay exact: every save and delete of a task goes through here. The only code that turns decisions into Kafka
- * Streams writes; each effect is logged with its taskId and executionId.
+ * changes ({@link TaskHistory}), which so stay exact: every save and delete of a task goes through here. The only code
+ * that turns decisions into Kafka Streams writes; each effect is logged with its taskId and executionId.
  */
 final class ApplyDecisions {
     private static final Logger log = LoggerFactory.getLogger(ApplyDecisions.class);
