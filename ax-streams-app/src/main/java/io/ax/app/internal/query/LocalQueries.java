@@ -48,8 +48,9 @@ final class LocalQueries {
 
     /**
      * The task of {@code executionId}, if one of this instance's partitions has it: as {@link #task} when it is the task's
-     * latest execution; otherwise, while the task's history holds a change of it, with {@code execution} and
-     * {@code attempts} told from the history ({@link HistoryView#describeExecution}). {@code latest} says which.
+     * latest execution; otherwise (an older execution, or the next occurrence still pending), while the task's history
+     * holds a change of it, with {@code execution} and {@code attempts} told from the history
+     * ({@link HistoryView#describeExecution}). {@code latest} says which.
      */
     Optional<ObjectNode> execution(String executionId) {
         for (int partition : stores.activePartitions()) {
