@@ -16,11 +16,12 @@ import picocli.CommandLine.Spec;
 /** {@code ax status}: one task as a scheduler instance's query API reports it. */
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = "Show one task: its state, job type, owner, next due time, the execution in flight and its"
-                + " attempts, and the partition and instance that own it. Asks a scheduler instance's HTTP query API."
+                + " attempts, the partition and instance that own it, and its history: the last state changes"
+                + " (ax.history.max.events), oldest first, with workers and errors. Asks a scheduler instance's HTTP query API."
                 + " Exit code 1 when the task is not known.")
 public final class StatusCommand implements Callable<Integer> {
     private static final Set<String> SHOWN = Set.of("taskId", "state", "jobType", "owner", "priority", "nextDueAt",
-            "execution", "attempts", "partition", "instance");
+            "execution", "attempts", "partition", "instance", "history");
 
     @Spec
     CommandSpec spec;
@@ -77,6 +78,30 @@ public final class StatusCommand implements Callable<Integer> {
                 row(out, field.getKey(), field.getValue().isValueNode() ? field.getValue().asText() : field.getValue().toString());
             }
         }
+        JsonNode history = task.path("history");
+        if (history.isArray()) {
+            row(out, "history", history.isEmpty() ? "-" : history.size() + " change(s), oldest first");
+            for (JsonNode change : history) {
+                out.println("    " + (change.isObject() ? describeChange(change) : change.toString()));
+            }
+        }
+    }
+
+    /** One state change: when, from and to, which execution and attempt, the worker and the reason where known. */
+    private static String describeChange(JsonNode change) {
+        StringBuilder line = new StringBuilder(text(change, "at")).append("  ")
+                .append(change.hasNonNull("from") ? text(change, "from") + " -> " : "").append(text(change, "to"));
+        if (change.hasNonNull("executionId")) {
+            line.append("  ").append(text(change, "executionId")).append(" #").append(text(change, "attempt"));
+        }
+        if (change.hasNonNull("workerId")) {
+            line.append("  worker ").append(text(change, "workerId"));
+        }
+        // A report's transition has "worker W" as its whole reason: said once.
+        if (change.hasNonNull("reason") && !text(change, "reason").equals("worker " + text(change, "workerId"))) {
+            line.append("  ").append(text(change, "reason"));
+        }
+        return line.toString();
     }
 
     /** An attempt as the API gives it: its number, time, outcome and message where present. */

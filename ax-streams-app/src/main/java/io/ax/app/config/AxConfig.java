@@ -142,6 +142,13 @@ public final class AxConfig extends AbstractConfig {
     private static final String METRICS_SCAN_MAX_DOC = "Most timers (for ax_tasks_overdue) and executions in flight one "
             + "partition reads per refresh; past it a gauge reads this bound.";
 
+    public static final String HISTORY_MAX_EVENTS_CONFIG = "ax.history.max.events";
+    private static final String HISTORY_MAX_EVENTS_DOC = "How many of each task's latest state changes the scheduler keeps "
+            + "(from, to, at, executionId, attempt, worker, due time, reason cut to 1000 chars; older ones leave the ring), "
+            + "in its index store: shown by GET /tasks/{id}, ./ax status and the console, and an execution stays findable by id "
+            + "(GET /executions/{id}) while one of its changes is kept. Each change costs a few small store writes (and "
+            + "changelog records); a task's history is deleted with the task.";
+
     public static final String HANGING_TXN_CHECK_MS_CONFIG = "ax.hanging.transaction.check.ms";
     private static final String HANGING_TXN_CHECK_MS_DOC = "How often the scheduler checks its topics and changelogs for a "
             + "hanging transaction: records no coordinator will ever commit or abort (Kafka leaves them behind in rare "
@@ -208,6 +215,7 @@ public final class AxConfig extends AbstractConfig {
             .define(METRICS_LONG_RUNNING_LISTED_CONFIG, Type.INT, 10, Range.between(0, 1_000), Importance.LOW,
                     METRICS_LONG_RUNNING_LISTED_DOC)
             .define(METRICS_SCAN_MAX_CONFIG, Type.INT, 100_000, Range.between(1, 10_000_000), Importance.LOW, METRICS_SCAN_MAX_DOC)
+            .define(HISTORY_MAX_EVENTS_CONFIG, Type.INT, 50, Range.between(1, 1000), Importance.LOW, HISTORY_MAX_EVENTS_DOC)
             .define(HANGING_TXN_CHECK_MS_CONFIG, Type.LONG, 10_000L, Range.between(0, 3_600_000), Importance.LOW,
                     HANGING_TXN_CHECK_MS_DOC)
             .define(HANGING_TXN_MS_CONFIG, Type.LONG, 30_000L, Range.between(1_000, 3_600_000), Importance.LOW,

@@ -175,7 +175,7 @@
         }
         return api('GET', 'executions/' + seg(id)).catch(e2 => {
           throw e2.status === 404 || e2.status === 400 ? new ApiError(404, 'no task ' + id + ', and no task with ' + id
-            + ' as its latest execution') : e2;
+            + ' as an execution in its history') : e2;
         });
       });
       renderTask(task);
@@ -219,32 +219,59 @@
     return a.timedOut ? 'timed out' : a.retryable ? 'retryable' : 'fatal';
   }
 
-  /** What the stored task tells about its history, in time order. */
+  /** States a timeline marks as a failure. */
+  const FAILING = ['FAILED', 'RETRY_WAITING', 'TIMED_OUT'];
+
+  /** One state change of the task's history: when, from and to, which execution and attempt, the worker, why. */
+  function change(h) {
+    return {
+      at: h.at, fail: FAILING.includes(h.to),
+      what: [(h.from ? h.from + ' → ' : '') + h.to,
+        h.executionId ? ' · execution ' + h.executionId + (h.attempt !== null && h.attempt !== undefined ? ' attempt ' + h.attempt : '') : '',
+        h.workerId ? ' · worker ' + h.workerId : '',
+        h.reason && h.reason !== 'worker ' + h.workerId ? ': ' + h.reason : ''].join('') // "worker W" alone: said once
+    };
+  }
+
+  /**
+   * The task's timeline, in time order: its history of state changes (the last ax.history.max.events, kept by the
+   * scheduler) when the API gives one, else what the stored task tells; then what is ahead (a retry, the next due time).
+   */
   function timeline(task) {
     const events = [];
     const x = task.execution;
-    events.push({ at: task.acceptedAt, what: 'accepted (job type ' + text(task.jobType) + ')' });
-    for (const a of task.attempts || []) {
-      events.push({ at: a.at, what: 'attempt ' + a.attempt + ' failed, ' + attemptKind(a) + ': ' + text(a.message), fail: true });
+    if (Array.isArray(task.history)) {
+      task.history.forEach(h => events.push(change(h)));
+    } else {
+      events.push({ at: task.acceptedAt, what: 'accepted (job type ' + text(task.jobType) + ')' });
+      for (const a of task.attempts || []) {
+        events.push({ at: a.at, what: 'attempt ' + a.attempt + ' failed, ' + attemptKind(a) + ': ' + text(a.message), fail: true });
+      }
+      if (x && x.firedAt) {
+        events.push({ at: x.firedAt, what: 'attempt ' + x.attempt + ' fired (execution ' + x.executionId + ', due ' + text(x.dueAt) + ')' });
+      }
+      if (task.finishedAt) {
+        events.push({ at: task.finishedAt, what: 'finished: ' + task.state, fail: task.state === 'FAILED' });
+      }
     }
-    if (x && x.firedAt) {
-      events.push({ at: x.firedAt, what: 'attempt ' + x.attempt + ' fired (execution ' + x.executionId + ', due ' + text(x.dueAt) + ')' });
-    }
-    if (x && x.lastHeartbeatAt && x.lastHeartbeatAt !== x.firedAt) {
+    if (x && !x.fromHistory && x.lastHeartbeatAt && x.lastHeartbeatAt !== x.firedAt && isInFlight(x)) {
       events.push({ at: x.lastHeartbeatAt, what: 'last heartbeat' + (x.progress !== null && x.progress !== undefined ? ', progress ' + x.progress : '') });
     }
-    if (x && x.state === 'RETRY_WAITING' && x.retryAt) {
+    if (x && !x.fromHistory && x.state === 'RETRY_WAITING' && x.retryAt) {
       events.push({ at: x.retryAt, what: 'attempt ' + (x.attempt + 1) + ' due (retry)', future: true });
-    }
-    if (task.finishedAt) {
-      events.push({ at: task.finishedAt, what: 'finished: ' + task.state, fail: task.state === 'FAILED' });
     }
     if (task.nextDueAt) {
       events.push({ at: task.nextDueAt, what: 'next due', future: true });
     }
-    events.sort((a, b) => String(a.at).localeCompare(String(b.at)));
+    // By instant (ISO-8601 text does not sort as time: "…03Z" vs "…03.120Z"); a stable sort, so changes at the same
+    // instant keep the order the scheduler made them in.
+    events.sort((a, b) => (Date.parse(a.at) || 0) - (Date.parse(b.at) || 0));
     return el('ol', { class: 'timeline', id: 'timeline' }, events.map(e =>
       el('li', { class: e.fail ? 'fail' : e.future ? 'future' : null }, el('code', {}, text(e.at)), ' ', e.what)));
+  }
+
+  function isInFlight(x) {
+    return x.state === 'TRIGGERED' || x.state === 'RUNNING';
   }
 
   function renderTask(task) {
@@ -263,8 +290,10 @@
       button('Reload', () => find(task.taskId), { id: 'action-reload' }));
     clear($('task-detail'), el('div', { class: 'card', id: 'task' },
       el('h2', {}, el('span', { id: 'task-id' }, task.taskId), ' ', el('span', { id: 'task-state' }, stateBadge(task.state))),
-      el('p', { class: 'note' }, 'The stored task\'s view (the scheduler\'s task store, read ' + new Date().toISOString()
-        + '): its latest execution and that execution\'s failed attempts only; "ax tail --task" shows every change on ax.state.'),
+      el('p', { class: 'note' }, 'Read from the scheduler\'s stores ' + new Date().toISOString() + ': the task, '
+        + (task.latest === false ? 'execution ' + (x ? x.executionId : '') + ' as the task\'s history tells it (not its latest)'
+          : 'its latest execution and that execution\'s failed attempts')
+        + ', and a timeline of its last state changes (ax.history.max.events); "ax tail --task" follows every change on ax.state.'),
       actions,
       el('div', { class: 'columns' },
         el('div', {}, el('h3', {}, 'Task'), fields([
@@ -274,11 +303,15 @@
             + ', backoff ' + ms(task.retry.backoffMs) : null],
           ['accepted', task.acceptedAt], ['next due', task.nextDueAt], ['occurrences', task.occurrences],
           ['finished', task.finishedAt], ['purge at', task.purgeAt], ['partition', task.partition], ['instance', task.instance]])),
-        el('div', {}, el('h3', {}, 'Current execution'), x ? fields([
+        el('div', {}, el('h3', { id: 'execution-title' }, x && x.fromHistory ? 'Execution (from the history, not the latest)'
+          : 'Current execution'), !x ? el('p', { class: 'muted' }, 'none yet (not fired)') : x.fromHistory ? fields([
+          ['execution id', el('code', { id: 'execution-id' }, x.executionId)], ['attempt', x.attempt], ['state', stateBadge(x.state)],
+          ['due', x.dueAt], ['fired', x.firedAt], ['worker', x.workerId], ['last change', x.lastChangeAt],
+          ['complete', x.complete ? 'yes' : 'no: its first changes have left the history']]) : fields([
           ['execution id', el('code', { id: 'execution-id' }, x.executionId)], ['attempt', x.attempt], ['state', stateBadge(x.state)],
           ['due', x.dueAt], ['fired', x.firedAt], ['worker', x.workerId], ['heartbeat', x.lastHeartbeatAt],
           ['progress', x.progress], ['last error', el('span', { id: 'last-error' }, text(x.lastError))], ['retry at', x.retryAt],
-          ['timeout at', x.timeoutAt]]) : el('p', { class: 'muted' }, 'none yet (not fired)')),
+          ['timeout at', x.timeoutAt]])),
         el('div', {}, el('h3', {}, 'Timeline'), timeline(task))),
       el('h3', {}, 'Payload'), payload,
       el('h3', {}, 'Failed attempts'),
@@ -401,15 +434,32 @@
     }
   }
 
+  /** The largest lag of an instance's input partitions, or null when none is known. */
+  function maxLag(lags) {
+    const known = (lags || []).map(l => l.lag).filter(l => l >= 0);
+    return known.length === 0 ? null : Math.max(...known);
+  }
+
   async function loadHealth() {
     try {
       // 503 still carries the instance's state: shown, not treated as an error.
       const h = await api('GET', 'health', undefined, [503]);
-      clear($('health'), fields([
-        ['instance', h.instance], ['stream state', stateBadge(h.state)],
-        ['active partitions', (h.partitions.active || []).join(', ')],
-        ['standby partitions', (h.partitions.standby || []).join(', ')]]),
-        el('p', { class: 'note' }, 'Each instance answers for itself: open the console of another instance for its health.'),
+      const c = h.cluster || {};
+      const instances = (c.instances || []).map(i => [i.instance, i.reachable ? 'yes' : 'NO', i.reachable ? stateBadge(i.state) : '–',
+        i.partitions ? (i.partitions.active || []).join(', ') : '–', i.partitions ? (i.partitions.standby || []).join(', ') : '–',
+        i.reachable ? maxLag(i.inputLag) : null, i.error]);
+      const partitions = (c.partitions || []).map(p => [p.partition, p.active || 'none (unassigned)', (p.standby || []).join(', ')]);
+      clear($('health'),
+        el('h3', {}, 'Instances'),
+        c.error ? el('p', { class: 'message error' }, c.error)
+          : table(['instance', 'reachable', 'stream state', 'active partitions', 'standby partitions', 'max input lag', 'error'],
+            instances, { id: 'health-instances' }),
+        el('h3', {}, 'Partitions' + (c.partitionCount ? ' (' + c.partitionCount + ')' : '')),
+        table(['partition', 'active on', 'standby on'], partitions, { id: 'health-partitions' }),
+        el('h3', {}, 'This instance'),
+        fields([['instance', h.instance], ['stream state', stateBadge(h.state)],
+          ['active partitions', (h.partitions.active || []).join(', ')],
+          ['standby partitions', (h.partitions.standby || []).join(', ')]]),
         el('h3', {}, 'Input lag (records behind, per partition read here)'),
         table(['topic', 'partition', 'lag'], (h.inputLag || []).map(l => [l.topic, l.partition, l.lag < 0 ? 'unknown' : l.lag]), { id: 'lag' }));
     } catch (e) {

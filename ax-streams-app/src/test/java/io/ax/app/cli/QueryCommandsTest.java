@@ -28,7 +28,11 @@ class QueryCommandsTest {
             {"taskId":"invoice 42","state":"RUNNING","jobType":"email","owner":"billing","priority":6,\
             "nextDueAt":null,"execution":{"executionId":"878ae41b-0001","attempt":2,"dueAt":"2026-12-01T02:00:00Z",\
             "workerId":"w-7"},"attempts":[{"attempt":1,"at":"2026-12-01T02:00:03Z","retryable":true,"message":"smtp down"}],\
-            "partition":3,"instance":"ax-1:8080"}""";
+            "partition":3,"instance":"ax-1:8080","history":[\
+            {"from":null,"to":"PENDING","at":"2026-12-01T01:00:00Z","executionId":"878ae41b-0001","attempt":1,\
+            "dueAt":"2026-12-01T02:00:00Z","workerId":null,"reason":null},\
+            {"from":"RUNNING","to":"RETRY_WAITING","at":"2026-12-01T02:00:03Z","executionId":"878ae41b-0001","attempt":1,\
+            "dueAt":"2026-12-01T02:00:00Z","workerId":"w-3","reason":"retry 1 of 3 at 2026-12-01T02:00:04Z: smtp down"}]}""";
     static final String PAGE = """
             {"tasks":[{"taskId":"a","state":"PENDING","jobType":"email","owner":"billing","priority":4,\
             "nextDueAt":"2026-12-01T02:00:00Z","execution":null,"attempts":0,"partition":0,"instance":"ax-1:8080"},\
@@ -93,7 +97,11 @@ class QueryCommandsTest {
         assertThat(requests).containsExactly("/tasks/invoice%2042");
         assertThat(run.out()).contains("task       invoice 42", "state      RUNNING", "job type   email", "owner      billing",
                 "priority   6", "next due   -", "execution  878ae41b-0001  attempt 2  due 2026-12-01T02:00:00Z  worker w-7",
-                "attempt 1  2026-12-01T02:00:03Z  retryable=true  smtp down", "partition  3  (instance ax-1:8080)");
+                "attempt 1  2026-12-01T02:00:03Z  retryable=true  smtp down", "partition  3  (instance ax-1:8080)",
+                "history    2 change(s), oldest first",
+                "    2026-12-01T01:00:00Z  PENDING  878ae41b-0001 #1\n",
+                "    2026-12-01T02:00:03Z  RUNNING -> RETRY_WAITING  878ae41b-0001 #1  worker w-3  retry 1 of 3 at"
+                        + " 2026-12-01T02:00:04Z: smtp down");
     }
 
     @Test

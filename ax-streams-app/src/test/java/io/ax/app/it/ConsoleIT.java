@@ -122,7 +122,7 @@ class ConsoleIT {
                 new StringSerializer(), new ByteArraySerializer())) {
             producer.send(new ProducerRecord<>(topics.results(), "mail-9", MAPPER.createObjectNode()
                     .put("executionId", failedExecutionId).put("attempt", 1).put("status", "FAILED").put("retryable", false)
-                    .put("message", "mailbox full " + HOSTILE).toString().getBytes(StandardCharsets.UTF_8))).get();
+                    .put("message", "mailbox full " + HOSTILE).put("workerId", "w-console").toString().getBytes(StandardCharsets.UTF_8))).get();
         }
         await().atMost(WAIT).until(() -> "FAILED".equals(get("/tasks/mail-9").path("state").asText()));
         await().atMost(WAIT).until(() -> get("/tasks/invoice-42").path("state").asText().equals("PENDING")
@@ -178,10 +178,10 @@ class ConsoleIT {
         wait.until(ExpectedConditions.textToBe(By.id("task-id"), "invoice-42"));
         assertThat(text("task-state")).isEqualTo("PENDING");
         String detail = text("task");
-        assertThat(detail).contains("email", "billing", "stored task's view", "next due", "none yet (not fired)");
+        assertThat(detail).contains("email", "billing", "Read from the scheduler's stores", "next due", "none yet (not fired)");
         assertThat(text("payload")).contains("ada@example.com", HOSTILE);
         assertThat(browser.findElements(By.id("injected"))).as("a payload's HTML stays text").isEmpty();
-        assertThat(text("timeline")).contains("accepted (job type email)", "next due");
+        assertThat(text("timeline")).as("its history: accepted, pending").contains("PENDING · execution ", "next due");
 
         // By execution id: the failed task, its attempt and error shown as text.
         search(failedExecutionId);
@@ -190,7 +190,11 @@ class ConsoleIT {
         assertThat(text("execution-id")).isEqualTo(failedExecutionId);
         assertThat(text("attempts")).contains("fatal", "mailbox full " + HOSTILE);
         assertThat(text("last-error")).contains("mailbox full " + HOSTILE);
-        assertThat(text("timeline")).contains("attempt 1 fired", "attempt 1 failed, fatal", "finished: FAILED");
+        assertThat(text("timeline")).as("its history of state changes, the failed attempt with its error and worker")
+                .contains("PENDING → TRIGGERED · execution " + failedExecutionId + " attempt 1",
+                        "TRIGGERED → FAILED · execution " + failedExecutionId + " attempt 1 · worker w-console: "
+                                + "non-retryable failure: mailbox full " + HOSTILE);
+        assertThat(browser.findElements(By.cssSelector("#timeline li.fail"))).as("the failure marked").hasSize(1);
         assertThat(browser.findElements(By.id("injected"))).as("an error's HTML stays text").isEmpty();
         screenshot();
 
@@ -220,10 +224,13 @@ class ConsoleIT {
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("list-table"), "mail-9"));
         assertThat(text("list-table")).contains("invoice-42").doesNotContain("report-7");
 
-        // Health of this instance.
+        // Health: every instance (this one alone here) and every partition.
         browser.findElement(By.id("tab-health")).click();
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("health"), "RUNNING"));
-        assertThat(text("health")).contains(base.substring("http://".length()), "active partitions");
+        assertThat(text("health-instances")).contains(base.substring("http://".length()) + " yes RUNNING 0, 1, 2");
+        assertThat(browser.findElements(By.cssSelector("#health-partitions tbody tr"))).extracting(WebElement::getText)
+                .as("each partition active here, no standby").containsExactly("0 " + base.substring("http://".length()) + " –",
+                        "1 " + base.substring("http://".length()) + " –", "2 " + base.substring("http://".length()) + " –");
 
         // The dead letters, and a Replay: the task runs again (a new execution, nobody reports it) and leaves them.
         browser.findElement(By.id("tab-dead")).click();
@@ -238,6 +245,14 @@ class ConsoleIT {
         wait.until(ExpectedConditions.textToBe(By.id("task-id"), "mail-9"));
         assertThat(text("task-state")).isIn("TRIGGERED", "RUNNING");
         assertThat(text("execution-id")).as("a new execution").isNotEqualTo(failedExecutionId);
+
+        // The failed execution, no longer the latest, is still found by its id: as the task's history tells it.
+        search(failedExecutionId);
+        wait.until(ExpectedConditions.textToBe(By.id("execution-id"), failedExecutionId));
+        assertThat(text("execution-title")).isEqualTo("Execution (from the history, not the latest)");
+        assertThat(text("task")).contains("w-console");
+        assertThat(text("attempts")).contains("mailbox full " + HOSTILE);
+        assertThat(text("timeline")).contains("TRIGGERED → FAILED", "replay of failed execution " + failedExecutionId);
 
         // A task's link opens it, followed in the page or loaded afresh (the token stays in the tab's sessionStorage).
         browser.get(base + "/#task/invoice-42");

@@ -35,16 +35,21 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The HTTP API of two scheduler instances (one JVM, two state dirs, two ports) on a real embedded broker: any task is
- * found through either instance, whichever owns it; listings page across both; errors have the statuses a user expects;
+ * found through either instance, whichever owns it, with its history, and an older execution of it by id; listings page
+ * across both; health covers both (and lists an instance that does not answer); errors have the statuses a user expects;
  * a POSTed schedule becomes a task.
  */
 @Tag("integration")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class QueryApiIT {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final String TOKEN = "s3cret";
@@ -274,6 +279,110 @@ class QueryApiIT {
         assertThat(dead.get("state").asText()).isEqualTo("FAILED");
         assertThat(dead.get("attempts").get(0).get("message").asText()).isEqualTo("mailbox full");
         assertThat(get(portA, "/stats").body().get("byState").get("FAILED").asLong()).isEqualTo(1);
+    }
+
+    /**
+     * A task owned by either instance, asked through both: its history tells each change with its worker and error, and
+     * its failed execution, no longer the latest once replayed, is still found by its id.
+     */
+    @Test
+    void shouldShowATasksHistoryAndFindAnOlderExecutionThroughEitherInstance() throws Exception {
+        assertThat(post(portA, "/tasks", "{\"taskId\":\"hist-1\",\"jobType\":\"doomed\",\"delayMs\":0,\"maxRetries\":0}")
+                .status()).isEqualTo(202);
+        await().atMost(Duration.ofSeconds(30)).until(() -> "TRIGGERED".equals(get(portB, "/tasks/hist-1").body().path("state").asText()));
+        String failed = get(portB, "/tasks/hist-1").body().get("execution").get("executionId").asText();
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers()),
+                new StringSerializer(), new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(topics.results(), "hist-1", ("{\"executionId\":\"" + failed
+                    + "\",\"attempt\":1,\"status\":\"FAILED\",\"retryable\":false,\"message\":\"disk full\",\"workerId\":\"w-9\"}")
+                    .getBytes(StandardCharsets.UTF_8))).get();
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> "FAILED".equals(get(portA, "/tasks/hist-1").body().path("state").asText()));
+        assertThat(post(portB, "/tasks/hist-1/replay", "{\"reason\":\"disk freed\"}").status()).isEqualTo(202);
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            JsonNode execution = get(portA, "/tasks/hist-1").body().path("execution");
+            return !failed.equals(execution.path("executionId").asText()) && "TRIGGERED".equals(execution.path("state").asText());
+        });
+
+        JsonNode viaA = get(portA, "/tasks/hist-1").body();
+        assertThat(get(portB, "/tasks/hist-1").body()).as("the same answer through the other instance").isEqualTo(viaA);
+        String replayed = viaA.get("execution").get("executionId").asText();
+        List<String> changes = new ArrayList<>();
+        viaA.get("history").forEach(change -> changes.add(change.path("from").asText("-") + ">" + change.get("to").asText()
+                + " " + change.get("executionId").asText() + " " + change.path("workerId").asText("-")));
+        assertThat(changes).containsExactly("->PENDING " + failed + " -", "PENDING>TRIGGERED " + failed + " -",
+                "TRIGGERED>FAILED " + failed + " w-9", "->PENDING " + replayed + " -", "PENDING>TRIGGERED " + replayed + " -");
+        assertThat(viaA.get("history").get(2).get("reason").asText()).isEqualTo("non-retryable failure: disk full (worker w-9)");
+        assertThat(viaA.get("history").get(3).get("reason").asText()).isEqualTo("replay of failed execution " + failed + ": disk freed");
+        assertThat(viaA.get("history").get(2).get("at").asText()).endsWith("Z");
+
+        for (int port : new int[] {portA, portB}) {
+            Answer older = get(port, "/executions/" + failed);
+            assertThat(older.status()).as("%s", older.body()).isEqualTo(200);
+            assertThat(older.body().get("taskId").asText()).isEqualTo("hist-1");
+            assertThat(older.body().get("latest").asBoolean()).isFalse();
+            JsonNode execution = older.body().get("execution");
+            assertThat(execution.get("executionId").asText()).isEqualTo(failed);
+            assertThat(execution.get("state").asText()).isEqualTo("FAILED");
+            assertThat(execution.get("attempt").asInt()).isEqualTo(1);
+            assertThat(execution.get("workerId").asText()).isEqualTo("w-9");
+            assertThat(execution.get("fromHistory").asBoolean()).isTrue();
+            assertThat(execution.get("complete").asBoolean()).isTrue();
+            assertThat(older.body().get("attempts")).singleElement()
+                    .satisfies(attempt -> assertThat(attempt.get("message").asText()).contains("disk full"));
+            Answer latest = get(port, "/executions/" + replayed);
+            assertThat(latest.body().get("latest").asBoolean()).isTrue();
+            assertThat(latest.body().get("execution").get("executionId").asText()).isEqualTo(replayed);
+        }
+    }
+
+    @Test
+    void shouldReportEveryInstancesHealthFromEither() {
+        for (int port : new int[] {portA, portB}) {
+            JsonNode cluster = get(port, "/health").body().get("cluster");
+            List<String> instances = new ArrayList<>();
+            Set<Integer> active = new TreeSet<>();
+            for (JsonNode instance : cluster.get("instances")) {
+                instances.add(instance.get("instance").asText());
+                assertThat(instance.get("reachable").asBoolean()).isTrue();
+                assertThat(instance.get("state").asText()).isEqualTo("RUNNING");
+                instance.get("partitions").get("active").forEach(p -> assertThat(active.add(p.asInt())).as("owned once").isTrue());
+                assertThat(instance.get("inputLag").size()).isPositive();
+            }
+            assertThat(instances).as("the instance asked first").startsWith("127.0.0.1:" + port)
+                    .containsExactlyInAnyOrder("127.0.0.1:" + portA, "127.0.0.1:" + portB);
+            assertThat(active).containsExactly(0, 1, 2, 3, 4, 5);
+            assertThat(cluster.get("partitionCount").asInt()).isEqualTo(6);
+            assertThat(cluster.get("partitions")).hasSize(6).allSatisfy(partition ->
+                    assertThat(partition.get("active").asText()).isIn("127.0.0.1:" + portA, "127.0.0.1:" + portB));
+        }
+    }
+
+    /**
+     * Last (it adds an instance, and so a rebalance): an instance whose HTTP address answers nobody is listed as
+     * unreachable, and the health of the others is still answered.
+     */
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void shouldListAnUnreachableInstanceWithoutFailingTheHealthOfTheOthers(@TempDir Path dirC) throws Exception {
+        Map<String, Object> props = new HashMap<>(config("c", dirC, freePort()).originals());
+        String nobody = "127.0.0.1:" + freePort();
+        props.put(AxConfig.HTTP_ADVERTISED_CONFIG, nobody);
+        try (AxScheduler c = AxScheduler.start(new AxConfig(props))) {
+            c.awaitRunning(Duration.ofMinutes(2));
+            await().atMost(Duration.ofMinutes(1)).until(() -> {
+                Answer health = get(portA, "/health");
+                return health.status() == 200 && health.body().get("cluster").get("instances").size() == 3;
+            });
+            JsonNode instances = get(portA, "/health").body().get("cluster").get("instances");
+            Map<String, JsonNode> byAddress = new HashMap<>();
+            instances.forEach(instance -> byAddress.put(instance.get("instance").asText(), instance));
+            assertThat(byAddress.get(nobody).get("reachable").asBoolean()).isFalse();
+            assertThat(byAddress.get(nobody).get("error").asText()).isNotEmpty();
+            assertThat(byAddress.get("127.0.0.1:" + portA).get("reachable").asBoolean()).isTrue();
+            assertThat(byAddress.get("127.0.0.1:" + portB).get("reachable").asBoolean()).isTrue();
+            assertThat(byAddress.get("127.0.0.1:" + portB).get("state").asText()).isIn("RUNNING", "REBALANCING");
+        }
     }
 
     @Test

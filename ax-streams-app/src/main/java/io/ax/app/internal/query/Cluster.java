@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serdes;
@@ -106,6 +107,40 @@ final class Cluster {
         }
     }
 
+    /**
+     * Every instance of the application Kafka Streams' metadata knows now (with or without partitions, running or
+     * not), this one first; unlike {@link #instances} it asks for no state and no coverage, so it answers while
+     * rebalancing too.
+     */
+    List<HostInfo> allInstances() {
+        List<HostInfo> hosts = new ArrayList<>();
+        hosts.add(self);
+        for (StreamsMetadata instance : streams.metadataForAllStreamsClients()) {
+            HostInfo host = instance.hostInfo();
+            if (host.port() > 0 && !hosts.contains(host)) {
+                hosts.add(host);
+            }
+        }
+        hosts.subList(1, hosts.size()).sort((a, b) -> address(a).compareTo(address(b)));
+        return hosts;
+    }
+
+    int partitions() {
+        return partitions;
+    }
+
+    /**
+     * GET {@code pathAndQuery} from each of {@code hosts} at once, each given at most {@code timeout}: its answer, or why
+     * it has none (the failure, the timeout). One instance that does not answer does not fail the others'.
+     */
+    Map<HostInfo, CompletableFuture<PeerAnswer>> askEach(List<HostInfo> hosts, String pathAndQuery, Duration timeout) {
+        Map<HostInfo, CompletableFuture<PeerAnswer>> asked = new LinkedHashMap<>();
+        for (HostInfo host : hosts) {
+            asked.put(host, getAsync(host, pathAndQuery, timeout).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS));
+        }
+        return asked;
+    }
+
     /** GET {@code pathAndQuery} from another instance: its status and JSON body. */
     PeerAnswer get(HostInfo host, String pathAndQuery) {
         return join(host, getAsync(host, pathAndQuery));
@@ -137,8 +172,12 @@ final class Cluster {
     }
 
     private CompletableFuture<PeerAnswer> getAsync(HostInfo host, String pathAndQuery) {
+        return getAsync(host, pathAndQuery, PEER_TIMEOUT);
+    }
+
+    private CompletableFuture<PeerAnswer> getAsync(HostInfo host, String pathAndQuery, Duration timeout) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://" + address(host) + pathAndQuery))
-                .timeout(PEER_TIMEOUT).header(FORWARDED, self()).header("Accept", "application/json").GET();
+                .timeout(timeout).header(FORWARDED, self()).header("Accept", "application/json").GET();
         token.ifPresent(value -> request.header("Authorization", "Bearer " + value));
         return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray()).thenApply(response -> {
             try {

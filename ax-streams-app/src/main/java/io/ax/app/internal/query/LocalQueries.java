@@ -1,7 +1,9 @@
 package io.ax.app.internal.query;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ax.app.internal.store.HistoryEntry;
 import io.ax.app.internal.store.IndexEntry;
+import io.ax.app.internal.store.TaskHistory;
 import io.ax.app.internal.store.TaskIndex;
 import io.ax.schema.StoredTask;
 import java.nio.charset.StandardCharsets;
@@ -32,20 +34,45 @@ final class LocalQueries {
         this.instance = instance;
     }
 
+    /** The task with its {@code history} of state changes. */
     Optional<ObjectNode> task(int partition, String taskId) {
         stores.requireRunning();
         StoredTask task = stores.tasks(partition).get(taskId);
-        return task == null ? Optional.empty() : Optional.of(TaskView.of(task, partition, instance));
+        if (task == null) {
+            return Optional.empty();
+        }
+        ObjectNode json = TaskView.of(task, partition, instance);
+        json.set("history", HistoryView.of(TaskHistory.of(stores.index(partition), taskId)));
+        return Optional.of(json);
     }
 
-    /** The task whose latest execution is {@code executionId}, if one of this instance's partitions has it. */
+    /**
+     * The task of {@code executionId}, if one of this instance's partitions has it: as {@link #task} when it is the task's
+     * latest execution; otherwise (an older execution, or the next occurrence still pending), while the task's history
+     * holds a change of it, with {@code execution} and {@code attempts} told from the history
+     * ({@link HistoryView#describeExecution}). {@code latest} says which.
+     */
     Optional<ObjectNode> execution(String executionId) {
         for (int partition : stores.activePartitions()) {
-            byte[] taskId = stores.index(partition).get(TaskIndex.executionKey(executionId));
-            if (taskId != null) {
-                Optional<ObjectNode> task = task(partition, new String(taskId, StandardCharsets.UTF_8));
+            ReadOnlyKeyValueStore<Bytes, byte[]> index = stores.index(partition);
+            byte[] latest = index.get(TaskIndex.executionKey(executionId));
+            if (latest != null) {
+                Optional<ObjectNode> task = task(partition, new String(latest, StandardCharsets.UTF_8));
                 if (task.isPresent()) {
+                    task.get().put("latest", true);
                     return task;
+                }
+            }
+            String older = TaskHistory.taskOfExecution(index, executionId);
+            if (older != null) {
+                StoredTask stored = stores.tasks(partition).get(older);
+                if (stored != null) {
+                    ObjectNode task = TaskView.of(stored, partition, instance);
+                    List<HistoryEntry> history = TaskHistory.of(index, older);
+                    task.set("history", HistoryView.of(history));
+                    HistoryView.describeExecution(task, history, executionId);
+                    task.put("latest", false);
+                    return Optional.of(task);
                 }
             }
         }

@@ -10,7 +10,8 @@ import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.state.HostInfo;
 
 /**
- * {@code GET /tasks/{taskId}}, {@code GET /executions/{executionId}}, {@code GET /tasks?…} and {@code GET /dead-letters}:
+ * {@code GET /tasks/{taskId}} (with its history of state changes), {@code GET /executions/{executionId}} (the latest
+ * execution of a task, or an older one its history still holds), {@code GET /tasks?…} and {@code GET /dead-letters}:
  * any instance answers for the whole scheduler. A task is read where it lives (the request is forwarded to the
  * instance owning its partition); an execution id (a hash, from which the taskId cannot be told) is looked up in the
  * execution index of every instance; a listing merges one page from every instance. The {@code /internal/…} routes
@@ -93,6 +94,7 @@ final class TaskEndpoints implements EndpointGroup {
     }
 
     private static HttpError unknownExecution(String executionId) {
-        return HttpError.notFound("no task has " + executionId + " as its latest execution");
+        return HttpError.notFound("no task has " + executionId + " as its latest execution or in its history"
+                + " (the last ax.history.max.events changes of each task)");
     }
 }

@@ -21,7 +21,8 @@ import java.util.Base64;
 /**
  * A stored task as the HTTP API shows it. The field names are a contract (camelCase, more may be added): {@code taskId,
  * state, jobType, owner, priority, timeoutMs, trigger, payload, retry, acceptedAt, nextDueAt, occurrences, finishedAt,
- * purgeAt, execution, attempts, partition, instance}; times are ISO-8601 instants.
+ * purgeAt, execution, attempts, partition, instance}; times are ISO-8601 instants. A single task's answer adds its
+ * {@code history} ({@link HistoryView}); an execution's adds {@code latest}.
  */
 final class TaskView {
     static final ObjectMapper MAPPER = new ObjectMapper();

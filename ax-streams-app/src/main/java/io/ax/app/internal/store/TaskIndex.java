@@ -21,6 +21,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * 'x' executionId                → taskId      the latest execution of each task
  * 'c' ('s'|'j') [value]          → 8-byte count of tasks by state, by jobType
  * 'v'                            → backfill progress (see {@link #backfill})
+ * 'r', 'h', 'y'                  → each task's history of state changes (see {@link TaskHistory})
  * </pre>
  *
  * {@code [value]} is a 2-byte big-endian length and the UTF-8 bytes, so one value's keys form one contiguous range

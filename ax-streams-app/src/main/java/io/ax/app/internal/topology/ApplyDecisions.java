@@ -4,6 +4,7 @@ import io.ax.app.internal.core.Decision;
 import io.ax.app.internal.core.Effect;
 import io.ax.app.internal.metrics.FireLateness;
 import io.ax.app.internal.metrics.PartitionMetrics;
+import io.ax.app.internal.store.TaskHistory;
 import io.ax.app.internal.store.TaskIndex;
 import io.ax.app.internal.store.TaskStore;
 import io.ax.app.internal.timer.Timers;
@@ -16,9 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Applies a {@link Decision} of the rules to one stream task's world: its effects in order (timers, dispatch,
- * state, retry and dead-letter records), then the task store and its indexes ({@link TaskIndex}), which so stay exact:
- * every save and delete of a task goes through here. The only code that turns decisions into Kafka
- * Streams writes; each effect is logged with its taskId and executionId.
+ * state, retry and dead-letter records), then the task store, its indexes ({@link TaskIndex}) and its history of state
+ * changes ({@link TaskHistory}), which so stay exact: every save and delete of a task goes through here. The only code
+ * that turns decisions into Kafka Streams writes; each effect is logged with its taskId and executionId.
  */
 final class ApplyDecisions {
     private static final Logger log = LoggerFactory.getLogger(ApplyDecisions.class);
@@ -30,11 +31,13 @@ final class ApplyDecisions {
     private final Outputs outputs;
     private final FireLateness fireLateness;
     private final PartitionMetrics metrics;
+    private final TaskHistory history;
 
-    ApplyDecisions(TaskStore tasks, TaskIndex index, Timers timers, Outputs outputs, FireLateness fireLateness,
-                   PartitionMetrics metrics) {
+    ApplyDecisions(TaskStore tasks, TaskIndex index, TaskHistory history, Timers timers, Outputs outputs,
+                   FireLateness fireLateness, PartitionMetrics metrics) {
         this.tasks = tasks;
         this.index = index;
+        this.history = history;
         this.timers = timers;
         this.outputs = outputs;
         this.fireLateness = fireLateness;
@@ -85,6 +88,7 @@ final class ApplyDecisions {
             }
             case UNCHANGED -> { }
         }
+        history.record(decision);
     }
 
     private static void logEvent(StateChange change) {

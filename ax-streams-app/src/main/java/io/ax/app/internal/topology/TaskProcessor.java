@@ -9,6 +9,7 @@ import io.ax.app.internal.inputs.InputWatermarks;
 import io.ax.app.internal.metrics.FireLateness;
 import io.ax.app.internal.metrics.PartitionMetrics;
 import io.ax.app.internal.store.AxStores;
+import io.ax.app.internal.store.TaskHistory;
 import io.ax.app.internal.store.TaskIndex;
 import io.ax.app.internal.store.TaskStore;
 import io.ax.app.internal.timer.TimerIndex;
@@ -29,6 +30,7 @@ import io.ax.validation.Quote;
 import io.ax.validation.ScheduleValidator;
 import java.time.Duration;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -79,11 +81,12 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         timers.rebuild(nowMs);
         KeyValueStore<String, StoredTask> taskStore = context.getStateStore(AxStores.TASKS);
         tasks = new TaskStore(taskStore);
-        TaskIndex index = new TaskIndex(context.getStateStore(AxStores.INDEX));
+        KeyValueStore<Bytes, byte[]> indexStore = context.getStateStore(AxStores.INDEX);
+        TaskIndex index = new TaskIndex(indexStore);
         fireLateness = new FireLateness(context.metrics(), context.taskId().toString());
-        metrics = new PartitionMetrics(settings.metrics(), context.taskId().partition(), context.getStateStore(AxStores.INDEX),
-                tasks, timers);
-        decisions = new ApplyDecisions(tasks, index, timers, new Outputs(context), fireLateness, metrics);
+        metrics = new PartitionMetrics(settings.metrics(), context.taskId().partition(), indexStore, tasks, timers);
+        decisions = new ApplyDecisions(tasks, index, new TaskHistory(indexStore, settings.historyMaxEvents()), timers,
+                new Outputs(context), fireLateness, metrics);
         AxTopics topics = settings.topics();
         // Indexed as FireDueTimers.REQUESTS, FireDueTimers.RESULTS, then the retry log.
         inputs = new InputWatermarks(settings.positions(), context.taskId().partition(), settings.maxClockSkewMs(),

@@ -216,6 +216,16 @@ final class SchedulerHarness implements AutoCloseable {
         return contents;
     }
 
+    /** The task's history of state changes, oldest first (see {@code TaskHistory}). */
+    List<io.ax.app.internal.store.HistoryEntry> history(String taskId) {
+        return io.ax.app.internal.store.TaskHistory.of(driver.getKeyValueStore(AxStores.INDEX), taskId);
+    }
+
+    /** The task whose history holds {@code executionId}, or null. */
+    String taskOfExecutionInHistory(String executionId) {
+        return io.ax.app.internal.store.TaskHistory.taskOfExecution(driver.getKeyValueStore(AxStores.INDEX), executionId);
+    }
+
     /** Every task in the task store. */
     List<StoredTask> allStoredTasks() {
         List<StoredTask> out = new ArrayList<>();

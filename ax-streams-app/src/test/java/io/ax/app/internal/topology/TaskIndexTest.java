@@ -38,7 +38,7 @@ class TaskIndexTest {
                 case 'c' -> lines.add("c " + (char) key[1] + " " + TaskIndex.countedValue(kv.getKey()) + " "
                         + ByteBuffer.wrap(kv.getValue()).getLong());
                 case 'e' -> lines.add("e " + new String(key, 1, key.length - 1, StandardCharsets.UTF_8));
-                default -> { } // 'v': backfill progress
+                default -> { } // 'v': backfill progress; 'r', 'h', 'y': the history (TaskHistoryTest)
             }
         }
         return lines;
