@@ -142,6 +142,10 @@ public final class AxConfig extends AbstractConfig {
     private static final String METRICS_SCAN_MAX_DOC = "Most timers (for ax_tasks_overdue) and executions in flight one "
             + "partition reads per refresh; past it a gauge reads this bound.";
 
+    public static final String METRICS_LATE_FIRE_MS_CONFIG = "ax.metrics.late.fire.ms";
+    private static final String METRICS_LATE_FIRE_MS_DOC = "An attempt fired later than this after its due time is named "
+            + "(task, execution, owner) by ax_last_late_fire_seconds, the latest of each job type, for the lateness alert, ms.";
+
     public static final String HISTORY_MAX_EVENTS_CONFIG = "ax.history.max.events";
     private static final String HISTORY_MAX_EVENTS_DOC = "How many of each task's latest state changes the scheduler keeps "
             + "(from, to, at, executionId, attempt, worker, due time, reason cut to 1000 chars; older ones leave the ring), "
@@ -215,6 +219,8 @@ public final class AxConfig extends AbstractConfig {
             .define(METRICS_LONG_RUNNING_LISTED_CONFIG, Type.INT, 10, Range.between(0, 1_000), Importance.LOW,
                     METRICS_LONG_RUNNING_LISTED_DOC)
             .define(METRICS_SCAN_MAX_CONFIG, Type.INT, 100_000, Range.between(1, 10_000_000), Importance.LOW, METRICS_SCAN_MAX_DOC)
+            .define(METRICS_LATE_FIRE_MS_CONFIG, Type.LONG, 2_000L, Range.between(0, Long.MAX_VALUE), Importance.LOW,
+                    METRICS_LATE_FIRE_MS_DOC)
             .define(HISTORY_MAX_EVENTS_CONFIG, Type.INT, 50, Range.between(1, 1000), Importance.LOW, HISTORY_MAX_EVENTS_DOC)
             .define(HANGING_TXN_CHECK_MS_CONFIG, Type.LONG, 10_000L, Range.between(0, 3_600_000), Importance.LOW,
                     HANGING_TXN_CHECK_MS_DOC)
@@ -328,7 +334,8 @@ public final class AxConfig extends AbstractConfig {
     /** The bounds and periods of the scheduler's metrics. */
     public MetricsSettings metricsSettings() {
         return new MetricsSettings(getInt(METRICS_JOB_TYPES_MAX_CONFIG), getLong(METRICS_REFRESH_MS_CONFIG),
-                getLong(METRICS_LONG_RUNNING_MS_CONFIG), getInt(METRICS_LONG_RUNNING_LISTED_CONFIG), getInt(METRICS_SCAN_MAX_CONFIG));
+                getLong(METRICS_LONG_RUNNING_MS_CONFIG), getInt(METRICS_LONG_RUNNING_LISTED_CONFIG), getInt(METRICS_SCAN_MAX_CONFIG),
+                getLong(METRICS_LATE_FIRE_MS_CONFIG));
     }
 
     public long tickMs() {

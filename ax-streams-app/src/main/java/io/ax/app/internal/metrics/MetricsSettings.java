@@ -9,7 +9,9 @@ package io.ax.app.internal.metrics;
  * @param longRunningListed the longest-running such executions named by {@code ax_long_running_execution_seconds}
  * @param scanMax           most timers (overdue) and executions (in flight) one partition reads per refresh; a gauge
  *                          reads this value when there are more
+ * @param lateFireMs        an attempt fired later than this after its due time is named by {@code ax_last_late_fire_seconds}
  */
-public record MetricsSettings(int maxJobTypes, long refreshMs, long longRunningMs, int longRunningListed, int scanMax) {
-    public static final MetricsSettings DEFAULTS = new MetricsSettings(100, 5_000, 3_600_000, 10, 100_000);
+public record MetricsSettings(int maxJobTypes, long refreshMs, long longRunningMs, int longRunningListed, int scanMax,
+                              long lateFireMs) {
+    public static final MetricsSettings DEFAULTS = new MetricsSettings(100, 5_000, 3_600_000, 10, 100_000, 2_000);
 }

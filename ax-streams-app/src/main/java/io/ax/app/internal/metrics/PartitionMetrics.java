@@ -52,8 +52,8 @@ public final class PartitionMetrics implements AutoCloseable {
     // ---- counters, from the decisions applied ----
 
     /** An attempt dispatched, {@code latenessMs} after it was due. */
-    public void fired(String jobType, long latenessMs) {
-        metrics.fired(jobType, latenessMs);
+    public void fired(io.ax.schema.DispatchTask dispatch, long latenessMs) {
+        metrics.fired(dispatch.getJobType(), latenessMs, dispatch.getTaskId(), dispatch.getExecutionId(), dispatch.getOwner());
     }
 
     /** A request accepted: {@code input} is its kind (see {@code topology-docs/METRICS.md}). */

@@ -41,6 +41,7 @@ public final class SchedulerMetrics {
     private final Map<String, Timer> lateness = new ConcurrentHashMap<>();
     private final Map<Integer, PartitionSnapshot> partitions = new ConcurrentHashMap<>();
     private final Map<String, PartitionSnapshot.Named> lastFailures = new ConcurrentHashMap<>();
+    private final Map<String, PartitionSnapshot.Named> lastLateFires = new ConcurrentHashMap<>();
     private final MultiGauge timersPending;
     private final MultiGauge tasksOverdue;
     private final MultiGauge oldestOverdue;
@@ -48,6 +49,7 @@ public final class SchedulerMetrics {
     private final MultiGauge runningLong;
     private final MultiGauge longRunning;
     private final MultiGauge lastFailure;
+    private final MultiGauge lastLateFire;
     private final AtomicReference<KafkaStreams.State> streamsState = new AtomicReference<>(KafkaStreams.State.CREATED);
     private final Map<String, Long> restoreRemaining = new ConcurrentHashMap<>();
 
@@ -70,6 +72,9 @@ public final class SchedulerMetrics {
                 .register(registry);
         lastFailure = MultiGauge.builder("ax.last.failure.timestamp").baseUnit("seconds")
                 .description("When the latest failed attempt of each job type failed (Unix time)").register(registry);
+        lastLateFire = MultiGauge.builder("ax.last.late.fire").baseUnit("seconds")
+                .description("How late the latest attempt of each job type fired later than ax.metrics.late.fire.ms was")
+                .register(registry);
         for (KafkaStreams.State state : KafkaStreams.State.values()) {
             Gauge.builder("ax.streams.state", streamsState, current -> current.get() == state ? 1 : 0)
                     .description("1 for the Kafka Streams client's current state, 0 for the others")
@@ -90,7 +95,8 @@ public final class SchedulerMetrics {
 
     /**
      * Everything, in Prometheus' text exposition format. Holds off the re-registration of the series that name
-     * executions ({@link #republish}) while it reads, which would otherwise show a series twice mid-swap.
+     * executions ({@link #republish}, at each partition's refresh, never per event) while it reads, which would otherwise
+     * show a series twice mid-swap.
      */
     public synchronized String scrape() {
         return registry.scrape();
@@ -154,8 +160,12 @@ public final class SchedulerMetrics {
         return jobTypes.of(jobType);
     }
 
-    void fired(String jobType, long latenessMs) {
+    /** An attempt of {@code execution} fired {@code latenessMs} after its due time. */
+    void fired(String jobType, long latenessMs, String taskId, String executionId, String owner) {
         String label = jobType(jobType);
+        if (latenessMs > settings.lateFireMs()) {
+            lastLateFires.put(label, new PartitionSnapshot.Named(label, taskId, executionId, owner, latenessMs / 1000.0));
+        }
         lateness.computeIfAbsent(label, l -> Timer.builder("ax.fire.lateness")
                         .description("Fire time minus due time of every attempt fired")
                         .serviceLevelObjectives(LATENESS_BUCKETS).tag("job_type", l).register(registry))
@@ -170,9 +180,9 @@ public final class SchedulerMetrics {
                 .increment();
     }
 
-    synchronized void failed(PartitionSnapshot.Named failure) {
+    /** The latest failure of its job type; shown from the next {@link #publish} on (at most one refresh later). */
+    void failed(PartitionSnapshot.Named failure) {
         lastFailures.put(failure.label(), failure);
-        lastFailure.register(rows(lastFailures.values(), "job_type"), true);
     }
 
     void publish(int partition, PartitionSnapshot snapshot) {
@@ -211,6 +221,8 @@ public final class SchedulerMetrics {
         runningLong.register(byJobType(longCount), true);
         longest.sort(Comparator.comparingDouble(PartitionSnapshot.Named::seconds).reversed());
         longRunning.register(rows(longest.subList(0, Math.min(longest.size(), settings.longRunningListed())), "job_type"), true);
+        lastFailure.register(rows(lastFailures.values(), "job_type"), true);
+        lastLateFire.register(rows(lastLateFires.values(), "job_type"), true);
     }
 
     private static List<MultiGauge.Row<?>> byJobType(Map<String, Long> counts) {

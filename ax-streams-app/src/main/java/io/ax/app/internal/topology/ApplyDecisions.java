@@ -60,7 +60,7 @@ final class ApplyDecisions {
                 outputs.dispatch(dispatch.task(), nowMs);
                 if (dispatch.task().getKind() == DispatchKind.RUN) {
                     fireLateness.record(dispatch.task().getDueAtMs(), nowMs);
-                    metrics.fired(dispatch.task().getJobType(), nowMs - dispatch.task().getDueAtMs());
+                    metrics.fired(dispatch.task(), nowMs - dispatch.task().getDueAtMs());
                 }
             } else if (effect instanceof Effect.Event event) {
                 logEvent(event.change());

@@ -118,6 +118,13 @@ class SchedulerMetricsTest {
             assertThat(after.value("ax_timers_pending", "partition", "0")).isEqualTo(1);
             assertThat(after.find("ax_oldest_overdue_seconds")).isEmpty();
             assertThat(after.value("ax_fired_total")).isEqualTo(50);
+            assertThat(after.find("ax_last_late_fire_seconds", "job_type", "j")).as("the latest fire over 2 s late").singleElement()
+                    .satisfies(late -> {
+                        assertThat(late.labels().get("task_id")).startsWith("now-");
+                        assertThat(late.labels().get("owner")).startsWith("team-");
+                        assertThat(late.value()).isGreaterThan(2.0);
+                    });
+            assertThat(before.find("ax_last_late_fire_seconds")).isEmpty();
         }
     }
 

@@ -117,6 +117,7 @@ class MetricsIT {
         props.put(AxConfig.HTTP_TOKEN_CONFIG, TOKEN);
         props.put(AxConfig.METRICS_REFRESH_MS_CONFIG, 100L);
         props.put(AxConfig.METRICS_LONG_RUNNING_MS_CONFIG, 1_000L);
+        props.put(AxConfig.METRICS_LATE_FIRE_MS_CONFIG, 500L); // the burst below fires up to ~1.5 s late
         props.put(AxConfig.FIRE_BATCH_MAX_CONFIG, 1); // a burst becomes a backlog the gauges can see
         AxConfig config = new AxConfig(props);
         topics = config.topics();
