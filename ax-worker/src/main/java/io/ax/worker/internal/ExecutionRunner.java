@@ -21,9 +21,12 @@ import org.slf4j.MDC;
  * retryable. Thread-safe: one instance serves all handler threads. The handler map must not change.
  */
 public final class ExecutionRunner {
-    /** MDC keys set while a handler runs, so the handler's own log lines carry the task. */
-    public static final String MDC_TASK_ID = "ax.taskId";
-    public static final String MDC_EXECUTION_ID = "ax.executionId";
+    /**
+     * MDC keys set on the handler thread for the whole of an execution's run (waiting for its due time, the handler,
+     * its reports), so every line logged there, the handler's own included, carries the task and the execution.
+     */
+    public static final String MDC_TASK_ID = io.ax.AxMdc.TASK_ID;
+    public static final String MDC_EXECUTION_ID = io.ax.AxMdc.EXECUTION_ID;
 
     private static final Logger log = LoggerFactory.getLogger(ExecutionRunner.class);
 
@@ -55,6 +58,8 @@ public final class ExecutionRunner {
     /** Runs {@code execution} on the calling thread; calls {@code done} exactly once, maybe from another thread. */
     void run(Execution execution, Consumer<Completion> done) {
         execution.attach(Thread.currentThread());
+        MDC.put(MDC_TASK_ID, execution.taskId());
+        MDC.put(MDC_EXECUTION_ID, execution.executionId());
         try {
             Acks acks = new Acks(error -> done.accept(new Completion(execution,
                     error == null ? Completion.Kind.DONE : Completion.Kind.NOT_ACKNOWLEDGED)));
@@ -77,6 +82,8 @@ public final class ExecutionRunner {
             throw e;
         } finally {
             execution.detach();
+            MDC.remove(MDC_TASK_ID);
+            MDC.remove(MDC_EXECUTION_ID);
         }
     }
 
@@ -125,8 +132,6 @@ public final class ExecutionRunner {
     }
 
     private Result runHandler(Execution execution, ExecutionControl control) {
-        MDC.put(MDC_TASK_ID, execution.taskId());
-        MDC.put(MDC_EXECUTION_ID, execution.executionId());
         try {
             return explain(execution, outcomes.of(handlers.get(execution.jobType())
                     .handle(DispatchJobContext.of(execution.task(), control))));
@@ -135,9 +140,6 @@ public final class ExecutionRunner {
         } catch (Throwable e) {
             log.warn("Handler threw for {}", execution, e);
             return explain(execution, outcomes.of(e));
-        } finally {
-            MDC.remove(MDC_TASK_ID);
-            MDC.remove(MDC_EXECUTION_ID);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.ax.app.internal.topology;
 
+import io.ax.AxMdc;
 import io.ax.app.internal.core.Decision;
 import io.ax.app.internal.core.Effect;
 import io.ax.app.internal.metrics.FireLateness;
@@ -10,10 +11,12 @@ import io.ax.app.internal.store.TaskStore;
 import io.ax.app.internal.timer.Timers;
 import io.ax.schema.DispatchKind;
 import io.ax.schema.StateChange;
+import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * Applies a {@link Decision} of the rules to one stream task's world: its effects in order (timers, dispatch,
@@ -23,6 +26,9 @@ import org.slf4j.LoggerFactory;
  */
 final class ApplyDecisions {
     private static final Logger log = LoggerFactory.getLogger(ApplyDecisions.class);
+    /** MDC keys set while a decision is applied: the same as the worker's, so one grep follows an execution through both. */
+    static final String MDC_TASK_ID = AxMdc.TASK_ID;
+    static final String MDC_EXECUTION_ID = AxMdc.EXECUTION_ID;
     private static final Set<String> REQUESTS = Set.of("schedule", "cancel", "trigger", "replay", "adopt");
 
     private final TaskStore tasks;
@@ -50,6 +56,34 @@ final class ApplyDecisions {
      *              of these), {@code report}, {@code retry}, {@code timer}
      */
     void apply(Decision decision, long nowMs, String input) {
+        String executionId = executionOf(decision);
+        MDC.put(MDC_TASK_ID, decision.taskId());
+        if (executionId != null) {
+            MDC.put(MDC_EXECUTION_ID, executionId);
+        }
+        try {
+            applyEffects(decision, nowMs, input);
+        } finally {
+            MDC.remove(MDC_TASK_ID);
+            MDC.remove(MDC_EXECUTION_ID);
+        }
+    }
+
+    /** The execution a decision is about: the task's current one, else the one its events name (a PENDING occurrence). */
+    private static String executionOf(Decision decision) {
+        StoredTask task = decision.task();
+        if (task != null && task.getExecution() != null) {
+            return task.getExecution().getExecutionId();
+        }
+        for (Effect effect : decision.effects()) {
+            if (effect instanceof Effect.Event event && event.change().getExecutionId() != null) {
+                return event.change().getExecutionId();
+            }
+        }
+        return null;
+    }
+
+    private void applyEffects(Decision decision, long nowMs, String input) {
         boolean refused = false;
         for (Effect effect : decision.effects()) {
             if (effect instanceof Effect.SetTimer set) {
