@@ -36,13 +36,13 @@ public record HistoryEntry(String from, TaskState to, long atMs, String executio
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(96);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeByte(1); // format version
-            writeNullable(out, from);
+            NullableStrings.write(out, from);
             out.writeUTF(to.name());
             out.writeLong(atMs);
-            writeNullable(out, executionId);
+            NullableStrings.write(out, executionId);
             out.writeInt(attempt == null ? -1 : attempt);
-            writeNullable(out, reason);
-            writeNullable(out, workerId);
+            NullableStrings.write(out, reason);
+            NullableStrings.write(out, workerId);
             out.writeBoolean(dueAtMs != null);
             out.writeLong(dueAtMs == null ? 0 : dueAtMs);
         } catch (IOException e) {
@@ -54,13 +54,13 @@ public record HistoryEntry(String from, TaskState to, long atMs, String executio
     static HistoryEntry decode(byte[] bytes) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
             in.readByte();
-            String from = readNullable(in);
+            String from = NullableStrings.read(in);
             TaskState to = TaskState.valueOf(in.readUTF());
             long atMs = in.readLong();
-            String executionId = readNullable(in);
+            String executionId = NullableStrings.read(in);
             int attempt = in.readInt();
-            String reason = readNullable(in);
-            String workerId = readNullable(in);
+            String reason = NullableStrings.read(in);
+            String workerId = NullableStrings.read(in);
             boolean hasDue = in.readBoolean();
             long dueAtMs = in.readLong();
             return new HistoryEntry(from, to, atMs, executionId, attempt < 0 ? null : attempt, reason, workerId,
@@ -68,16 +68,5 @@ public record HistoryEntry(String from, TaskState to, long atMs, String executio
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static void writeNullable(DataOutputStream out, String value) throws IOException {
-        out.writeBoolean(value != null);
-        if (value != null) {
-            out.writeUTF(value);
-        }
-    }
-
-    private static String readNullable(DataInputStream in) throws IOException {
-        return in.readBoolean() ? in.readUTF() : null;
     }
 }

@@ -49,8 +49,8 @@ public record IndexEntry(TaskState state, String jobType, String owner, String e
             out.writeByte(1); // format version
             out.writeUTF(state.name());
             out.writeUTF(jobType);
-            writeNullable(out, owner);
-            writeNullable(out, executionId);
+            NullableStrings.write(out, owner);
+            NullableStrings.write(out, executionId);
             out.writeBoolean(nextDueAtMs != null);
             out.writeLong(nextDueAtMs == null ? 0 : nextDueAtMs);
         } catch (IOException e) {
@@ -64,24 +64,13 @@ public record IndexEntry(TaskState state, String jobType, String owner, String e
             in.readByte();
             TaskState state = TaskState.valueOf(in.readUTF());
             String jobType = in.readUTF();
-            String owner = readNullable(in);
-            String executionId = readNullable(in);
+            String owner = NullableStrings.read(in);
+            String executionId = NullableStrings.read(in);
             boolean hasDue = in.readBoolean();
             long due = in.readLong();
             return new IndexEntry(state, jobType, owner, executionId, hasDue ? due : null);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static void writeNullable(DataOutputStream out, String value) throws IOException {
-        out.writeBoolean(value != null);
-        if (value != null) {
-            out.writeUTF(value);
-        }
-    }
-
-    private static String readNullable(DataInputStream in) throws IOException {
-        return in.readBoolean() ? in.readUTF() : null;
     }
 }
