@@ -203,6 +203,7 @@ public final class AxWorker implements AutoCloseable {
         private Producer<String, byte[]> producer;
         private Sleeper sleeper = Sleeper.THREAD;
         private MeterRegistry meterRegistry;
+        private Duration priorityAging = Duration.ofSeconds(1);
 
         private Builder() {
         }
@@ -288,6 +289,20 @@ public final class AxWorker implements AutoCloseable {
                 throw new IllegalArgumentException("maxOverflow must be >= 0: " + maxOverflow);
             }
             this.maxOverflow = maxOverflow;
+            return this;
+        }
+
+        /**
+         * How a lane orders the dispatches waiting for a free slot: highest priority first, with aging, so that a
+         * dispatch of priority p is started before those of lower priority received up to (p − their priority) ×
+         * {@code aging} before it, and no more (priority 0 waits, never starves). Default 1 s; zero: in the order
+         * received.
+         */
+        public Builder priorityAging(Duration aging) {
+            if (aging.isNegative()) {
+                throw new IllegalArgumentException("priorityAging must not be negative: " + aging);
+            }
+            this.priorityAging = aging;
             return this;
         }
 
@@ -444,6 +459,7 @@ public final class AxWorker implements AutoCloseable {
                     .clock(clock)
                     .commitTimeout(commitTimeout)
                     .metrics(metrics)
+                    .priorityAging(priorityAging)
                     .build();
             return new AxWorker(id, new DispatchLoop(parts, POLL_TIMEOUT));
         }

@@ -32,6 +32,7 @@ public final class DispatchTracker extends TopicTail {
     private final BitSet firstAttemptSeen;
     private final Set<Long> retriesSeen = new HashSet<>();
     private final LatencyRecorder visibleLateness = new LatencyRecorder();
+    private final LatencyRecorder[] latenessByPriority = new LatencyRecorder[10];
     private volatile int dispatched;
     private volatile long early;
     private volatile long dup;
@@ -44,6 +45,9 @@ public final class DispatchTracker extends TopicTail {
         this.n = n;
         this.dueMsOf = dueMsOf;
         this.firstAttemptSeen = new BitSet(n);
+        for (int priority = 0; priority < latenessByPriority.length; priority++) {
+            latenessByPriority[priority] = new LatencyRecorder();
+        }
     }
 
     /**
@@ -89,6 +93,7 @@ public final class DispatchTracker extends TopicTail {
         }
         firstAttemptSeen.set(index);
         visibleLateness.record(seenAtMs - dueMs);
+        latenessByPriority[Math.max(0, Math.min(9, task.getPriority()))].record(seenAtMs - dueMs);
         lastVisibleAtMs = seenAtMs;
         dispatched++;
     }
@@ -110,6 +115,11 @@ public final class DispatchTracker extends TopicTail {
     /** Visible − due of each task's first dispatch, ms. */
     public LatencyRecorder visibleLateness() {
         return visibleLateness;
+    }
+
+    /** The visible lateness of the first dispatches of priority {@code priority} (0-9). */
+    public LatencyRecorder visibleLateness(int priority) {
+        return latenessByPriority[priority];
     }
 
     /** When the latest first dispatch became visible (bench clock, ms); 0 before any. */

@@ -30,11 +30,17 @@ record Ingest(int n, int accepted, long firstSendMs, long firstSeenMs, long last
     }
 
     static Ingest run(BenchContext context, String label, TaskKeys keys, int n, long dueAtMs) throws Exception {
+        return run(context, label, keys, n, dueAtMs, null);
+    }
+
+    /** @param priorityOf task i's priority (null: the request's default) */
+    static Ingest run(BenchContext context, String label, TaskKeys keys, int n, long dueAtMs,
+                      java.util.function.IntUnaryOperator priorityOf) throws Exception {
         Clock clock = context.clock();
         AxTopics topics = context.topics(label);
         try (AxClient client = context.client(topics);
              PendingTracker pending = PendingTracker.start(context.kafka(), topics.state(), clock, keys, n)) {
-            Submitter submitter = new Submitter(client);
+            Submitter submitter = new Submitter(client, priorityOf);
             try (Progress progress = context.progress(label, () -> "sent %d/%d, acked %d, PENDING visible %d"
                     .formatted(submitter.sent(), n, submitter.acked(), pending.accepted()))) {
                 return submitAndAwait(clock, label, keys, n, dueAtMs, submitter, pending);

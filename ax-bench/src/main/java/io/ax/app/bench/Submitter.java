@@ -18,19 +18,34 @@ public final class Submitter {
     public static final String PAYLOAD = "{\"orderId\":\"ord-000000123\",\"action\":\"remind\"}";
 
     private final AxClient client;
+    private final java.util.function.IntUnaryOperator priorityOf;
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong acked = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
     private volatile Throwable firstFailure;
 
     public Submitter(AxClient client) {
+        this(client, null);
+    }
+
+    /** @param priorityOf task i's priority (null: the request's default) */
+    public Submitter(AxClient client, java.util.function.IntUnaryOperator priorityOf) {
         this.client = client;
+        this.priorityOf = priorityOf;
     }
 
     /** Sends task {@code taskId} due at {@code dueAtMs}. */
     public void submit(String taskId, long dueAtMs) {
+        submit(taskId, dueAtMs, -1);
+    }
+
+    private void submit(String taskId, long dueAtMs, int index) {
         sent.incrementAndGet();
-        client.schedule(taskId).jobType(JOB_TYPE).at(Instant.ofEpochMilli(dueAtMs)).payload(PAYLOAD).submit()
+        var schedule = client.schedule(taskId).jobType(JOB_TYPE).at(Instant.ofEpochMilli(dueAtMs)).payload(PAYLOAD);
+        if (priorityOf != null && index >= 0) {
+            schedule.priority(priorityOf.applyAsInt(index));
+        }
+        schedule.submit()
                 .whenComplete((metadata, error) -> {
                     if (error == null) {
                         acked.incrementAndGet();
@@ -44,7 +59,7 @@ public final class Submitter {
     /** Sends tasks {@code keys.key(0 .. n-1)}, all due at {@code dueAtMs}, then flushes. */
     public void submitAll(TaskKeys keys, int n, long dueAtMs) {
         for (int i = 0; i < n; i++) {
-            submit(keys.key(i), dueAtMs);
+            submit(keys.key(i), dueAtMs, i);
         }
         client.flush();
         checkNoFailures();

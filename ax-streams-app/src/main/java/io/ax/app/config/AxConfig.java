@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Properties;
 import io.ax.app.internal.metrics.MetricsSettings;
 import io.ax.app.internal.quarantine.Quarantine;
+import io.ax.app.internal.timer.TimingWheel;
 import io.ax.app.internal.setup.TopicSetup;
 import io.ax.app.internal.topology.OutputBounds;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -146,6 +147,12 @@ public final class AxConfig extends AbstractConfig {
     private static final String METRICS_LATE_FIRE_MS_DOC = "An attempt fired later than this after its due time is named "
             + "(task, execution, owner) by ax_last_late_fire_seconds, the latest of each job type, for the lateness alert, ms.";
 
+    public static final String PRIORITY_AGING_MS_CONFIG = "ax.priority.aging.ms";
+    private static final String PRIORITY_AGING_MS_DOC = "When more timers are due than one punctuation fires (a burst, a "
+            + "restart behind a backlog), they fire by due time minus priority x this, lowest first: a priority-9 task goes "
+            + "before lower ones due up to 9 x this before it, and no more, so priority 0 is delayed, never starved. "
+            + "0: by due time alone (priority ignored).";
+
     public static final String HISTORY_MAX_EVENTS_CONFIG = "ax.history.max.events";
     private static final String HISTORY_MAX_EVENTS_DOC = "How many of each task's latest state changes the scheduler keeps "
             + "(from, to, at, executionId, attempt, worker, due time, reason cut to 1000 chars; older ones leave the ring), "
@@ -221,6 +228,8 @@ public final class AxConfig extends AbstractConfig {
             .define(METRICS_SCAN_MAX_CONFIG, Type.INT, 100_000, Range.between(1, 10_000_000), Importance.LOW, METRICS_SCAN_MAX_DOC)
             .define(METRICS_LATE_FIRE_MS_CONFIG, Type.LONG, 2_000L, Range.between(0, Long.MAX_VALUE), Importance.LOW,
                     METRICS_LATE_FIRE_MS_DOC)
+            .define(PRIORITY_AGING_MS_CONFIG, Type.LONG, TimingWheel.DEFAULT_PRIORITY_AGING_MS, Range.between(0, 86_400_000L),
+                    Importance.LOW, PRIORITY_AGING_MS_DOC)
             .define(HISTORY_MAX_EVENTS_CONFIG, Type.INT, 50, Range.between(1, 1000), Importance.LOW, HISTORY_MAX_EVENTS_DOC)
             .define(HANGING_TXN_CHECK_MS_CONFIG, Type.LONG, 10_000L, Range.between(0, 3_600_000), Importance.LOW,
                     HANGING_TXN_CHECK_MS_DOC)

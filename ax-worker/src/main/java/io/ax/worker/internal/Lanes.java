@@ -1,7 +1,6 @@
 package io.ax.worker.internal;
 
 import java.time.Clock;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -30,7 +29,10 @@ import org.apache.kafka.common.TopicPartition;
  * <ul>
  *   <li>Bounded memory: at most {@code maxWaitingPerJobType} waiting per job type, plus {@code maxOverflow}, plus
  *       what one poll returns from each partition before it is paused.
- *   <li>Ordering: a lane starts its executions in the order they were polled (offset order within a partition);
+ *   <li>Ordering: a lane starts its waiting executions highest priority first, with aging: each waits by the rank
+ *       {@code queued at − priority × priorityAging}, lowest first, ties in the order they were queued (offset
+ *       order within a partition). A priority-9 dispatch so overtakes the lower ones queued up to 9 × the aging
+ *       before it, and no more: priority 0 is delayed, never starved (default aging 1 s);
  *       across job types there is none: a fast type overtakes a backlogged one, on the same partition too.
  *   <li>Commit safety: a polled record stays pending in the {@link OffsetTracker} until it is done, and a partition
  *       commits only below its lowest pending offset, so a dispatch waiting in a backlog holds its partition's
@@ -53,7 +55,8 @@ import org.apache.kafka.common.TopicPartition;
 final class Lanes {
     private static final class Lane {
         final int limit;
-        final ArrayDeque<Execution> queue = new ArrayDeque<>();
+        final PriorityQueue<Queued> queue = new PriorityQueue<>(Comparator.comparingLong(Queued::rank)
+                .thenComparingLong(Queued::sequence));
         int running;
 
         Lane(int limit) {
@@ -64,22 +67,32 @@ final class Lanes {
     private record Held(Execution execution, long releaseAtMs) {
     }
 
+    /** An execution waiting in its lane; {@code rank} orders the lane (see the class comment), {@code sequence} ties. */
+    private record Queued(Execution execution, long rank, long sequence) {
+    }
+
     private final Map<String, Lane> lanes = new LinkedHashMap<>();
     private final PriorityQueue<Held> held = new PriorityQueue<>(Comparator.comparingLong(Held::releaseAtMs));
     private final Clock clock;
     private final ExecutorService threads;
     private final BacklogLimits backlogLimits;
     private final Consumer<Execution> body;
+    private final long priorityAgingMs;
+    private long sequence;
     private boolean closed;
 
-    /** @param body runs one execution on a pool thread; must not throw except for a VirtualMachineError */
+    /**
+     * @param priorityAgingMs how much earlier queueing one priority level is worth (see Ordering above)
+     * @param body            runs one execution on a pool thread; must not throw except for a VirtualMachineError
+     */
     Lanes(Map<String, Integer> limits, BacklogLimits backlogLimits, ExecutorService threads, Clock clock,
-          Consumer<Execution> body) {
+          long priorityAgingMs, Consumer<Execution> body) {
         limits.forEach((jobType, limit) -> lanes.put(jobType, new Lane(limit)));
         this.backlogLimits = backlogLimits;
         this.threads = threads;
         this.clock = clock;
         this.body = body;
+        this.priorityAgingMs = priorityAgingMs;
     }
 
     /** Queues {@code execution}, or holds it until its due time when that is ahead. */
@@ -127,14 +140,11 @@ final class Lanes {
 
     private void queue(Execution execution) {
         Lane lane = lanes.get(execution.jobType());
-        lane.queue.add(execution);
+        long rank = clock.millis() - (long) execution.task().getPriority() * priorityAgingMs;
+        lane.queue.add(new Queued(execution, rank, sequence++));
         maybeStart(lane);
     }
 
-    /**
-     * The partitions to pause: none while the overflow of the backlogged lanes is below {@code maxOverflow}, else
-     * those that the backlogged lanes' waiting executions came from.
-     */
     /** Handlers of {@code jobType} running now (0 for a job type without a lane). */
     synchronized int running(String jobType) {
         Lane lane = lanes.get(jobType);
@@ -147,6 +157,10 @@ final class Lanes {
         return lane == null ? 0 : lane.queue.size();
     }
 
+    /**
+     * The partitions to pause: none while the overflow of the backlogged lanes is below {@code maxOverflow}, else
+     * those that the backlogged lanes' waiting executions came from.
+     */
     synchronized Set<TopicPartition> partitionsToPause() {
         int maxWaiting = backlogLimits.maxWaitingPerJobType();
         int overflow = 0;
@@ -159,7 +173,7 @@ final class Lanes {
         Set<TopicPartition> partitions = new HashSet<>();
         for (Lane lane : lanes.values()) {
             if (lane.queue.size() >= maxWaiting) {
-                lane.queue.forEach(execution -> partitions.add(execution.partition()));
+                lane.queue.forEach(queued -> partitions.add(queued.execution().partition()));
             }
         }
         return partitions;
@@ -169,7 +183,8 @@ final class Lanes {
     synchronized List<Execution> dropWaiting(Predicate<Execution> which) {
         List<Execution> dropped = new ArrayList<>();
         held.removeIf(h -> which.test(h.execution()) && dropped.add(h.execution()));
-        lanes.values().forEach(lane -> lane.queue.removeIf(execution -> which.test(execution) && dropped.add(execution)));
+        lanes.values().forEach(lane -> lane.queue.removeIf(queued -> which.test(queued.execution())
+                && dropped.add(queued.execution())));
         return dropped;
     }
 
@@ -180,7 +195,8 @@ final class Lanes {
 
     private void maybeStart(Lane lane) {
         while (!closed && lane.running < lane.limit && !lane.queue.isEmpty()) {
-            Execution execution = lane.queue.poll();
+            Queued queued = lane.queue.poll();
+            Execution execution = queued.execution();
             lane.running++;
             try {
                 threads.execute(() -> {
@@ -192,7 +208,7 @@ final class Lanes {
                 });
             } catch (RejectedExecutionException e) {
                 lane.running--;
-                lane.queue.addFirst(execution);
+                lane.queue.add(queued); // its rank puts it first again
                 return;
             }
         }

@@ -11,12 +11,13 @@ import org.apache.kafka.clients.producer.Producer;
 
 /**
  * What a {@link DispatchLoop} is built from; assembled by {@code AxWorker.Builder} through {@link #builder()}, which
- * names each part. Every part is required but the metrics (none by default).
+ * names each part. Every part is required but the metrics (none by default) and the priority aging (1 s).
  */
 public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, byte[]> producer, AxTopics topics,
                           ExecutionRunner runner, Reports reports, ReportSink sink, Heartbeats heartbeats,
                           ExecutorService handlerThreads, Map<String, Integer> limits, BacklogLimits backlogLimits,
-                          boolean failUnknownJobTypes, Clock clock, Duration commitTimeout, WorkerMetrics metrics) {
+                          boolean failUnknownJobTypes, Clock clock, Duration commitTimeout, WorkerMetrics metrics,
+                          Duration priorityAging) {
     public WorkerParts {
         Objects.requireNonNull(consumer, "consumer");
         Objects.requireNonNull(producer, "producer");
@@ -31,6 +32,7 @@ public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, by
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(commitTimeout, "commitTimeout");
         Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(priorityAging, "priorityAging");
     }
 
     public static Builder builder() {
@@ -53,6 +55,7 @@ public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, by
         private Clock clock;
         private Duration commitTimeout;
         private WorkerMetrics metrics = WorkerMetrics.none();
+        private Duration priorityAging = Duration.ofSeconds(1);
 
         private Builder() {
         }
@@ -129,10 +132,16 @@ public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, by
             return this;
         }
 
+        /** How much earlier queueing one priority level is worth in a lane ({@link Lanes}). */
+        public Builder priorityAging(Duration priorityAging) {
+            this.priorityAging = priorityAging;
+            return this;
+        }
+
         /** @throws NullPointerException naming the first part not given */
         public WorkerParts build() {
             return new WorkerParts(consumer, producer, topics, runner, reports, sink, heartbeats, handlerThreads, limits,
-                    backlogLimits, failUnknownJobTypes, clock, commitTimeout, metrics);
+                    backlogLimits, failUnknownJobTypes, clock, commitTimeout, metrics, priorityAging);
         }
     }
 }

@@ -24,7 +24,7 @@ class LanesTest {
     private final ExecutorService threads = Executors.newFixedThreadPool(1);
     private final List<String> started = new CopyOnWriteArrayList<>();
     private final List<Instant> startedAt = new CopyOnWriteArrayList<>();
-    private final Lanes lanes = new Lanes(Map.of("work", 1), new BacklogLimits(100, 0), threads, clock, execution -> {
+    private final Lanes lanes = new Lanes(Map.of("work", 1), new BacklogLimits(100, 0), threads, clock, 1_000, execution -> {
         started.add(execution.taskId());
         startedAt.add(clock.instant());
     });
@@ -102,7 +102,7 @@ class LanesTest {
     void shouldNameThePartitionsOfBackloggedLanesOnlyOnceTheirOverflowReachesItsBound() {
         CountDownLatch release = new CountDownLatch(1);
         ExecutorService blocking = Executors.newFixedThreadPool(2);
-        Lanes backlogged = new Lanes(Map.of("slow", 1, "other", 1), new BacklogLimits(2, 2), blocking, clock,
+        Lanes backlogged = new Lanes(Map.of("slow", 1, "other", 1), new BacklogLimits(2, 2), blocking, clock, 1_000,
                 execution -> awaitUninterruptibly(release));
         try {
             submit(backlogged, "slow", 0, 3); // 1 running, 2 waiting: backlogged, nothing beyond the limit
@@ -149,5 +149,44 @@ class LanesTest {
     private static Execution execution(String taskId, Instant dueAt) {
         DispatchTask task = Dispatches.task(taskId, "work", dueAt);
         return new Execution(Dispatches.record(task), task);
+    }
+
+    private static Execution execution(String taskId, int priority) {
+        DispatchTask task = Dispatches.task(taskId, "work", NOW);
+        task.setPriority(priority);
+        return new Execution(Dispatches.record(task), task);
+    }
+
+    @Test
+    void shouldStartTheHighestPriorityFirstWithAgingSoThatPriorityZeroIsNeverStarved() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> order = new CopyOnWriteArrayList<>();
+        Lanes busy = new Lanes(Map.of("work", 1), new BacklogLimits(100, 0), threads, clock, 1_000, execution -> {
+            order.add(execution.taskId());
+            if (execution.taskId().equals("blocker")) {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        try {
+            busy.submit(execution("blocker", 4));
+            await().atMost(DEADLINE).until(() -> order.equals(List.of("blocker")));
+            busy.submit(execution("old-p0", 0));             // rank 0
+            clock.advance(Duration.ofMillis(500));
+            busy.submit(execution("urgent-p9", 9));          // rank 500 - 9000
+            busy.submit(execution("mid-p4", 4));             // rank 500 - 4000
+            busy.submit(execution("mid-p4-later", 4));       // same rank: in the order queued
+            clock.advance(Duration.ofMillis(9_000));
+            busy.submit(execution("late-p9", 9));            // rank 9500 - 9000 = 500: after old-p0, aged 9.5 s
+            busy.submit(execution("fresh-p0", 0));           // rank 9500
+            release.countDown();
+            await().atMost(DEADLINE).until(() -> order.size() == 7);
+            assertThat(order).containsExactly("blocker", "urgent-p9", "mid-p4", "mid-p4-later", "old-p0", "late-p9", "fresh-p0");
+        } finally {
+            busy.close();
+        }
     }
 }

@@ -22,16 +22,21 @@ import java.util.function.Consumer;
  * 108) is refused. A timer due before the current tick (overdue) goes to the current slot and fires on
  * the next poll.
  *
- * <p>Ordering: ticks fire in order; within a tick, higher priority first, otherwise insertion order.
- * Timers of the same tick are not ordered by their exact due millisecond.
+ * <p>Ordering: a poll fires the timers of every tick it has reached by the rank {@code dueAt − priority ×
+ * priorityAging}, lowest first, ties in insertion order: higher priority first, with aging. More are due than a poll
+ * fires only when a backlog builds (a burst, a scheduler behind its clock, a restart behind many due timers), and
+ * then a priority-9 timer goes before the lower ones due up to 9 × the aging before it, and no more, so priority 0
+ * is delayed, never starved. What a poll leaves stays due in the current tick's slot.
  *
  * <p>{@link #poll} fires at most {@code limit} timers, so one crowded tick cannot starve the caller; the
- * rest fire on the next poll. Its cost is bounded by the timers fired plus at most {@code wheelSize}
- * empty slots, whatever the number of timers held.
+ * rest fire on the next poll. Its cost: at most {@code wheelSize} slots read, plus a sort of the timers due (during
+ * a backlog, those left over: nearly sorted already, so close to linear), never the timers not yet due.
  */
 public final class TimingWheel {
-    private static final Comparator<WheelTimer> HIGHEST_PRIORITY_FIRST =
-            Comparator.comparingInt(WheelTimer::priority).reversed();
+    /** The default of {@code ax.priority.aging.ms}. */
+    public static final long DEFAULT_PRIORITY_AGING_MS = 1_000;
+
+    private final Comparator<WheelTimer> byRank;
 
     private final long tickMs;
     private final int mask;
@@ -45,6 +50,11 @@ public final class TimingWheel {
      * @param startMs   the wheel's start time; ticks before it count as already passed
      */
     public TimingWheel(long tickMs, int wheelSize, long startMs) {
+        this(tickMs, wheelSize, startMs, DEFAULT_PRIORITY_AGING_MS);
+    }
+
+    /** @param priorityAgingMs how much earlier a due time one priority level is worth among due timers (see Ordering) */
+    public TimingWheel(long tickMs, int wheelSize, long startMs, long priorityAgingMs) {
         if (tickMs < 1) {
             throw new IllegalArgumentException("tickMs must be >= 1: " + tickMs);
         }
@@ -58,6 +68,7 @@ public final class TimingWheel {
             slots.add(new ArrayList<>());
         }
         this.currentTick = Math.floorDiv(startMs, tickMs);
+        this.byRank = Comparator.comparingLong(timer -> timer.dueAtMs() - timer.priority() * priorityAgingMs);
     }
 
     /** The latest due time the wheel admits now (inclusive), ms. Grows as the wheel turns. */
@@ -110,32 +121,33 @@ public final class TimingWheel {
      */
     public int poll(long nowMs, Consumer<WheelTimer> handler, int limit) {
         long nowTick = Math.floorDiv(nowMs, tickMs);
-        int fired = 0;
-        while (currentTick <= nowTick && fired < limit) {
-            if (size == 0) {
-                currentTick = nowTick + 1;
-                break;
-            }
-            List<WheelTimer> slot = slots.get(slotOf(currentTick));
-            fired += fireSlot(slot, handler, limit - fired);
-            if (!slot.isEmpty()) {
-                break;
-            }
-            currentTick++;
-        }
-        return fired;
-    }
-
-    private int fireSlot(List<WheelTimer> slot, Consumer<WheelTimer> handler, int limit) {
-        if (slot.isEmpty()) {
+        if (currentTick > nowTick) {
             return 0;
         }
-        slot.sort(HIGHEST_PRIORITY_FIRST);
-        int n = Math.min(limit, slot.size());
-        List<WheelTimer> due = new ArrayList<>(slot.subList(0, n));
-        slot.subList(0, n).clear();
+        if (size == 0) {
+            currentTick = nowTick + 1;
+            return 0;
+        }
+        // Every reached tick's timers in one list, so a backlog spread over many ticks fires by rank, not by tick.
+        List<WheelTimer> due = new ArrayList<>();
+        for (long tick = currentTick; tick <= Math.min(nowTick, currentTick + mask); tick++) {
+            List<WheelTimer> slot = slots.get(slotOf(tick));
+            if (!slot.isEmpty()) {
+                due.addAll(slot);
+                slot.clear();
+            }
+        }
+        due.sort(byRank); // stable: ties keep insertion order
+        int n = Math.min(limit, due.size());
         size -= n;
-        due.forEach(handler);
+        if (n < due.size()) {
+            // The rest stays due in the current tick's slot, where overdue timers added meanwhile join it.
+            currentTick = nowTick;
+            slots.get(slotOf(currentTick)).addAll(due.subList(n, due.size()));
+        } else {
+            currentTick = nowTick + 1;
+        }
+        due.subList(0, n).forEach(handler);
         return n;
     }
 

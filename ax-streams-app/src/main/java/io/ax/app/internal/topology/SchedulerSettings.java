@@ -14,6 +14,8 @@ import io.ax.validation.ScheduleLimits;
  * @param partitions the partition count of the co-partitioned input topics, or 0 when unknown (then records
  *                   are not checked for being on their key's partition)
  * @param adoptEnabled whether {@code AdoptRequest}s (from {@code ./ax migrate}) are taken; refused otherwise
+ * @param priorityAgingMs how much earlier a due time one priority level is worth when a backlog is fired
+ *                        ({@link io.ax.app.internal.timer.TimingWheel})
  * @param metrics the instance's metrics, which every stream task records into
  * @param historyMaxEvents how many state changes each task's history keeps (see {@link io.ax.app.internal.store.TaskHistory})
  */
@@ -21,7 +23,7 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
                                 int fireBatchMax, long defaultTimeoutMs, long defaultBackoffMs, long maxBackoffMs,
                                 long retentionMs, long dispatchAheadMs, ScheduleLimits limits, long maxClockSkewMs,
                                 ConsumerPositions positions, boolean adoptEnabled, int historyMaxEvents,
-                                SchedulerMetrics metrics) {
+                                long priorityAgingMs, SchedulerMetrics metrics) {
 
     /**
      * @param positions where the consumer stands on each input: {@link io.ax.app.internal.inputs.ConsumerView#POSITIONS}
@@ -34,7 +36,7 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
                 config.getLong(AxConfig.RETRY_BACKOFF_MAX_MS_CONFIG), config.getLong(AxConfig.RETENTION_MS_CONFIG),
                 config.getLong(AxConfig.DISPATCH_AHEAD_MS_CONFIG), config.limits(),
                 config.getLong(AxConfig.MAX_CLOCK_SKEW_MS_CONFIG), positions, config.getBoolean(AxConfig.ADOPT_ENABLED_CONFIG),
-                config.getInt(AxConfig.HISTORY_MAX_EVENTS_CONFIG), metrics);
+                config.getInt(AxConfig.HISTORY_MAX_EVENTS_CONFIG), config.getLong(AxConfig.PRIORITY_AGING_MS_CONFIG), metrics);
     }
 
     /** The settings of the pure rules. */

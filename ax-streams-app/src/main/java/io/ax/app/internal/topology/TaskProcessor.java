@@ -76,7 +76,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         this.context = context;
         long nowMs = context.currentSystemTimeMs();
         timers = new Timers(new TimerIndex(context.getStateStore(AxStores.TIMERS)),
-                new TimingWheel(settings.tickMs(), settings.wheelSize(), nowMs), settings.maxWheelTimers(),
+                new TimingWheel(settings.tickMs(), settings.wheelSize(), nowMs, settings.priorityAgingMs()), settings.maxWheelTimers(),
                 settings.dispatchAheadMs());
         timers.rebuild(nowMs);
         KeyValueStore<String, StoredTask> taskStore = context.getStateStore(AxStores.TASKS);

@@ -109,17 +109,29 @@ class TimingWheelTest {
     }
 
     @Test
-    void shouldFireAtMostTheLimitHighestPriorityFirst() {
+    void shouldFireAtMostTheLimitByPriorityAcrossEveryTickReached() {
         TimingWheel wheel = new TimingWheel(TICK, 8, 1000);
         wheel.add(new WheelTimer(1010, 1, "low", TimerKind.OCCURRENCE));
         wheel.add(new WheelTimer(1010, 9, "high", TimerKind.OCCURRENCE));
         wheel.add(new WheelTimer(1010, 5, "mid", TimerKind.OCCURRENCE));
         wheel.add(new WheelTimer(1020, 9, "next-tick", TimerKind.OCCURRENCE));
         assertThat(wheel.poll(1020, fired::add, 2)).isEqualTo(2);
-        assertThat(fired).extracting(WheelTimer::taskId).containsExactly("high", "mid");
+        assertThat(fired).as("a backlog over two ticks fires by rank: due time - priority x 1 s")
+                .extracting(WheelTimer::taskId).containsExactly("high", "next-tick");
         assertThat(wheel.poll(1020, fired::add, 2)).isEqualTo(2);
-        assertThat(fired).extracting(WheelTimer::taskId).containsExactly("high", "mid", "low", "next-tick");
+        assertThat(fired).extracting(WheelTimer::taskId).containsExactly("high", "next-tick", "mid", "low");
         assertThat(wheel.size()).isZero();
+    }
+
+    @Test
+    void shouldLetPriorityOvertakeOnlyAsFarAsItsAging() {
+        TimingWheel wheel = new TimingWheel(TICK, 8, 1000, 10); // one priority level is worth 10 ms
+        wheel.add(new WheelTimer(1010, 0, "early-p0", TimerKind.OCCURRENCE));   // rank 1010
+        wheel.add(new WheelTimer(1060, 9, "late-p9", TimerKind.OCCURRENCE));    // rank 1060 - 90 = 970
+        wheel.add(new WheelTimer(1070, 1, "later-p1", TimerKind.OCCURRENCE));   // rank 1060
+        wheel.add(new WheelTimer(1070, 9, "latest-p9", TimerKind.OCCURRENCE));  // rank 980
+        assertThat(wheel.poll(1070, fired::add, 10)).isEqualTo(4);
+        assertThat(fired).extracting(WheelTimer::taskId).containsExactly("late-p9", "latest-p9", "early-p0", "later-p1");
     }
 
     @Test

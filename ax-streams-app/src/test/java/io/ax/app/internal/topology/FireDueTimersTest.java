@@ -146,6 +146,25 @@ class FireDueTimersTest {
     }
 
     @Test
+    void shouldFireABacklogByPriorityWithAgingSoThatPriorityZeroIsNeverStarved() {
+        Map<String, Object> oneFirePerTick = Map.of(AxConfig.FIRE_BATCH_MAX_CONFIG, 1, AxConfig.PRIORITY_AGING_MS_CONFIG, 1_000L);
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), oneFirePerTick)) {
+            ax.request("old-p0", "{\"jobType\":\"j\",\"delayMs\":100,\"priority\":0}");      // rank 100
+            ax.request("mid-p5", "{\"jobType\":\"j\",\"delayMs\":2000,\"priority\":5}");     // rank 2000 - 5000
+            ax.request("high-p9", "{\"jobType\":\"j\",\"delayMs\":5000,\"priority\":9}");    // rank 5000 - 9000
+            ax.request("late-p9", "{\"jobType\":\"j\",\"delayMs\":15000,\"priority\":9}");   // rank 15000 - 9000
+            ax.advanceMs(20_000); // the scheduler was behind: all four are overdue at once
+            List<String> order = new java.util.ArrayList<>();
+            for (int i = 0; i < 6 && order.size() < 4; i++) {
+                ax.dispatches().forEach(d -> order.add(d.key()));
+                ax.advanceMs(10);
+            }
+            assertThat(order).as("priority 9 goes before priority 0 due up to 9 s before it, and no more")
+                    .containsExactly("high-p9", "mid-p5", "old-p0", "late-p9");
+        }
+    }
+
+    @Test
     void shouldCarryRoutingHeadersOnEveryDispatch() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             ax.request("t1", "{\"jobType\":\"email\",\"delayMs\":0,\"payload\":{\"to\":\"a@b.c\"},\"owner\":\"billing\"}");
