@@ -56,6 +56,14 @@ class BenchSmokeIT {
 
     @Test
     @Timeout(180)
+    void priority() throws Exception {
+        Map<String, String> priority = single(bench("priority", "--n", "2000", "--bootstrap", broker.bootstrapServers()), "priority");
+        assertThat(priority).containsKeys("fires_per_s", "p9_p50_ms", "p9_p99_ms", "p0_p50_ms", "p0_p99_ms").containsEntry("n", "2000");
+        assertGuarantees(priority);
+    }
+
+    @Test
+    @Timeout(180)
     void steady() throws Exception {
         Map<String, String> steady = single(bench("steady", "--rate", "200", "--duration", "4", "--warmup", "1",
                 "--bootstrap", broker.bootstrapServers()), "steady");
