@@ -9,7 +9,7 @@ import io.ax.schema.IntervalTrigger;
 import io.ax.schema.MisfirePolicy;
 import io.ax.schema.RetryRecord;
 import io.ax.schema.ScheduleRequest;
-import io.ax.trigger.CronSchedule;
+import io.ax.trigger.CronSchedules;
 import java.time.Instant;
 import java.util.regex.Pattern;
 
@@ -100,7 +100,7 @@ public final class ScheduleValidator {
         } else if (trigger instanceof CronTrigger cron) {
             requireLength("cron", cron.getExpression(), MAX_CRON_CHARS);
             requireLength("zone", cron.getZone(), MAX_ZONE_CHARS);
-            CronSchedule.parse(cron.getExpression(), cron.getZone());
+            CronSchedules.get(cron.getExpression(), cron.getZone());
         } else {
             throw new InvalidRequestException("trigger", "missing trigger");
         }
