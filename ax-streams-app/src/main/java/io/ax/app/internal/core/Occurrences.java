@@ -114,4 +114,28 @@ public final class Occurrences {
         }
         return new Plan(skipped, firstSkippedMs, lastSkippedMs, capped, periodic.nextAfter(dueAtMs, Math.max(nowMs, dueAtMs)), false);
     }
+
+    /**
+     * The next {@code count} fire times of a cron expression in a zone strictly after {@code afterMs}, by the same
+     * path a cron task's occurrences take ({@link Periodic}, no jitter); fewer when the expression runs out. For
+     * {@code ./ax cron-next}.
+     *
+     * @throws InvalidRequestException naming a bad expression or zone
+     */
+    public static java.util.List<Long> nextCronTimes(String expression, String zoneId, long afterMs, int count) {
+        ScheduleRequest request = ScheduleRequest.newBuilder().setJobType("cron-next")
+                .setTrigger(new CronTrigger(expression, zoneId)).build();
+        Periodic periodic = Periodic.of("cron-next", request);
+        java.util.List<Long> times = new java.util.ArrayList<>();
+        long t = afterMs;
+        while (times.size() < count) {
+            OptionalLong next = periodic.nextAfter(t, t);
+            if (next.isEmpty()) {
+                break;
+            }
+            t = next.getAsLong();
+            times.add(t);
+        }
+        return times;
+    }
 }
