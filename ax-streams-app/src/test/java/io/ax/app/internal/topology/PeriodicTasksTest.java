@@ -219,6 +219,22 @@ class PeriodicTasksTest {
     }
 
     @Test
+    void shouldRunNoHeldCatchUpOccurrenceOnceTheTaskIsCancelled() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            runOnceThenGoDown(ax, "interval", ",\"misfire\":\"FIRE_ALL\"");
+            Dispatched current = ax.dispatches().get(0);
+            ax.advanceMs(5 * TICK_MS); // the next missed occurrence came due and waits for this execution
+            assertThat(ax.storedTask("p").getCatchUpHeld()).isTrue();
+            ax.request("p", "{\"cancel\":true}");
+            succeed(ax, "p", current);
+            ax.advanceMs(MINUTE);
+            assertThat(ax.dispatches()).as("only the cancel signal of the running execution").allSatisfy(d ->
+                    assertThat(d.header(AxHeaders.KIND)).isEqualTo("CANCEL"));
+            assertThat(ax.storedTask("p").getCancelled()).isTrue();
+        }
+    }
+
+    @Test
     void shouldCountMissedCronOccurrencesByLocalTimeAcrossTheRepeatedHour() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             advanceTo(ax, "2027-11-07T04:10:00Z"); // 00:10 EDT
