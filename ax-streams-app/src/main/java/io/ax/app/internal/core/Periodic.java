@@ -61,10 +61,6 @@ final class Periodic {
         return crc.getValue() % (jitterMs + 1);
     }
 
-    long offsetMs() {
-        return offsetMs;
-    }
-
     boolean isCron() {
         return cron != null;
     }
@@ -72,12 +68,6 @@ final class Periodic {
     /** A nominal time moved by the offset, or empty when it is past the end. */
     OptionalLong shifted(long nominalMs) {
         return nominalMs > endAtMs ? OptionalLong.empty() : OptionalLong.of(nominalMs + offsetMs);
-    }
-
-    /** The cron's first occurrence strictly after {@code afterMs} (a record timestamp), shifted; empty if none. */
-    OptionalLong firstCronAfter(long afterMs) {
-        OptionalLong nominal = cron.nextAfter(afterMs);
-        return nominal.isPresent() ? shifted(nominal.getAsLong()) : OptionalLong.empty();
     }
 
     /**
