@@ -14,6 +14,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
 import java.time.zone.ZoneOffsetTransition;
 import java.time.zone.ZoneRules;
 import java.util.List;
@@ -118,14 +119,15 @@ public final class CronSchedule {
         Instant after = Instant.ofEpochMilli(afterMs);
         // Every local time at or before the local time of `after` is placed at or before `after` (see place), so the
         // search starts there.
-        LocalDateTime from = LocalDateTime.ofInstant(after, zone);
+        // (Whole seconds: cron-utils keeps the fraction of the time it is given, and cron's finest unit is the second.)
+        LocalDateTime from = LocalDateTime.ofInstant(after, zone).truncatedTo(ChronoUnit.SECONDS);
         try {
             for (int i = 0; i < MAX_CANDIDATES; i++) {
                 Optional<ZonedDateTime> candidate = executionTime.nextExecution(from.atZone(ZoneOffset.UTC));
                 if (candidate.isEmpty() || !candidate.get().toLocalDateTime().isAfter(from)) {
                     return OptionalLong.empty();
                 }
-                LocalDateTime local = candidate.get().toLocalDateTime();
+                LocalDateTime local = candidate.get().toLocalDateTime().truncatedTo(ChronoUnit.SECONDS);
                 Instant placed = place(local);
                 long placedMs = placed.toEpochMilli();
                 if (placedMs > ScheduleValidator.MAX_INSTANT_MS) {

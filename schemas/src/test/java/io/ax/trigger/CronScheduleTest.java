@@ -105,6 +105,10 @@ class CronScheduleTest {
         assertThat(everyMinute.nextAfter(t - 1)).hasValue(t);
         assertThat(everyMinute.nextAfter(t)).hasValue(t + 60_000);
         assertThat(everyMinute.nextAfter(t + 500)).hasValue(t + 60_000);
+        CronSchedule everySecond = CronSchedule.parse("* * * * * ?", "Europe/Berlin");
+        assertThat(everySecond.nextAfter(t + 86)).as("on the whole second, not a second after the instant").hasValue(t + 1_000);
+        assertThat(everySecond.nextAfter(t + 999)).hasValue(t + 1_000);
+        assertThat(everySecond.nextAfter(t + 1_000)).hasValue(t + 2_000);
     }
 
     @Test
