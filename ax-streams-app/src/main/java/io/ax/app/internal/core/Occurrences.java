@@ -27,8 +27,8 @@ import java.util.OptionalLong;
  * </ul>
  * The same rules hold for interval and cron. Skipped occurrences count towards {@code maxOccurrences}. For a cron,
  * finding the missed occurrences steps through them: at most {@value #MAX_COUNTED} are counted after one fire (an
- * every-second cron down for a day misses 86,400); beyond that the SKIPPED event says so and the next occurrence is
- * the first after now.
+ * every-second cron down for a day misses 86,400); beyond that the SKIPPED event says so, the next occurrence is
+ * the first after now, and FIRE_ALL catches up none of them (keeping the latest would mean stepping through all).
  */
 public final class Occurrences {
     /** Most missed cron occurrences stepped through after one fire. */
