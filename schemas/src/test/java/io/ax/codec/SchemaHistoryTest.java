@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Records written with a released schema version that is no longer current still decode: a scheduler upgraded over
  * the stores and changelogs of the previous version reads its tasks (here: StoredTask before the execution's
- * {@code workerId}).
+ * {@code workerId}, StoredTask and ScheduleRequest before the periodic options, which take their defaults).
  */
 class SchemaHistoryTest {
     @Test
@@ -67,6 +67,22 @@ class SchemaHistoryTest {
         assertThat(read.getRequest().getOccurrenceJitterMs()).isZero();
         assertThat(read.getCatchUpHeld()).isFalse();
         assertThat(read).isEqualTo(task);
+    }
+
+    @Test
+    void shouldReadAScheduleRequestFromAProducerThatPredatesThePeriodicOptions() throws IOException {
+        Schema v1 = history("ScheduleRequest-v1.avsc");
+        ScheduleRequest request = ScheduleRequest.newBuilder().setJobType("report")
+                .setTrigger(new io.ax.schema.CronTrigger("0 2 * * *", "Asia/Shanghai")).build();
+        ByteBuffer written = new BinaryMessageEncoder<ScheduleRequest>(SpecificData.get(), v1).encode(request);
+        byte[] bytes = new byte[written.remaining()];
+        written.get(bytes);
+
+        ScheduleRequest read = WireCodec.decodeBinary(bytes, ScheduleRequest.class);
+
+        assertThat(read.getMisfire()).isEqualTo(MisfirePolicy.FIRE_ONCE);
+        assertThat(read.getOccurrenceJitterMs()).isZero();
+        assertThat(read).isEqualTo(request);
     }
 
     private static Schema history(String file) throws IOException {
