@@ -8,7 +8,9 @@ import io.ax.schema.CronTrigger;
 import io.ax.schema.DelayTrigger;
 import io.ax.schema.IfExists;
 import io.ax.schema.IntervalTrigger;
+import io.ax.schema.MisfirePolicy;
 import io.ax.schema.ScheduleRequest;
+import io.ax.trigger.CronSchedules;
 import io.ax.validation.ScheduleValidator;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +20,7 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.RecordMetadata;
 
@@ -75,8 +78,11 @@ public final class ScheduleBuilder {
     }
 
     /**
-     * Runs on a Unix cron expression (minute hour day-of-month month day-of-week, e.g. {@code "0 2 * * *"})
-     * read in {@code zone}. Daylight-saving gaps skip an occurrence; overlaps fire it once.
+     * Runs on a cron expression read in {@code zone}: Unix, 5 fields (minute hour day-of-month month day-of-week, e.g.
+     * {@code "0 2 * * *"}), or Quartz, 6 or 7 fields (second minute hour day-of-month month day-of-week [year], with
+     * {@code L}, {@code W}, {@code #} and {@code ?}, e.g. {@code "0 0 12 L * ?"}; day-of-week 1-7 = SUN-SAT).
+     * Daylight saving: a local time that does not exist fires once at the first instant after the gap; one that
+     * happens twice fires once, at the first.
      */
     public ScheduleBuilder cron(String expression, ZoneId zone) {
         return cron(expression, Objects.requireNonNull(zone, "zone").getId());
@@ -87,6 +93,46 @@ public final class ScheduleBuilder {
         Objects.requireNonNull(expression, "expression");
         Objects.requireNonNull(zoneId, "zoneId");
         return trigger(new CronTrigger(expression, zoneId), "cron(\"" + expression + "\", " + zoneId + ")");
+    }
+
+    /** Periodic tasks: no occurrence after {@code endAt} (compared with the nominal time, before jitter). */
+    public ScheduleBuilder endAt(Instant endAt) {
+        request.setEndAtMs(Millis.of(endAt, "endAt"));
+        return this;
+    }
+
+    /**
+     * Periodic tasks: the task ends after {@code maxOccurrences} occurrences (>= 1), whether they ran or were skipped
+     * (missed, overlapping); an operator's extra run now counts as one.
+     */
+    public ScheduleBuilder maxOccurrences(long maxOccurrences) {
+        request.setMaxOccurrences(maxOccurrences);
+        return this;
+    }
+
+    /**
+     * Periodic tasks: what becomes of occurrences missed while the scheduler was down or behind (default
+     * {@link MisfirePolicy#FIRE_ONCE}: one run now, the rest coalesced into it).
+     */
+    public ScheduleBuilder misfire(MisfirePolicy misfire) {
+        request.setMisfire(Objects.requireNonNull(misfire, "misfire"));
+        return this;
+    }
+
+    /** With {@link MisfirePolicy#FIRE_ALL}: at most this many missed occurrences (1-10000, default 100) wait to run. */
+    public ScheduleBuilder maxCatchUp(int maxCatchUp) {
+        request.setMaxCatchUp(maxCatchUp);
+        return this;
+    }
+
+    /**
+     * Periodic tasks: every occurrence fires a fixed offset in [0, jitter] after its nominal time, the same for every
+     * occurrence of this task (a hash of its taskId), so many tasks on one schedule do not fire in one tick. At most one
+     * hour, and at most the interval.
+     */
+    public ScheduleBuilder occurrenceJitter(Duration jitter) {
+        request.setOccurrenceJitterMs(Millis.of(jitter, "occurrenceJitterMs"));
+        return this;
     }
 
     /** Bytes handed to the handler unchanged; at most the limit (256 KiB by default). */
@@ -162,6 +208,7 @@ public final class ScheduleBuilder {
         }
         ScheduleRequest built = request.setJobType(jobType).setTrigger(trigger).build();
         validator.validate(taskId, built);
+        requireAnOccurrenceBeforeTheEnd(built);
         return built;
     }
 
@@ -176,6 +223,28 @@ public final class ScheduleBuilder {
      */
     public CompletableFuture<RecordMetadata> submit() {
         return sender.send(taskId, build());
+    }
+
+    /**
+     * An end before the first occurrence (which the scheduler counts from the record's timestamp, this client's clock
+     * when sending) would leave a task that never runs: refused here as the scheduler would refuse it.
+     */
+    private void requireAnOccurrenceBeforeTheEnd(ScheduleRequest built) {
+        if (built.getEndAtMs() == null) {
+            return;
+        }
+        long nowMs = sender.nowMs();
+        OptionalLong firstMs;
+        if (built.getTrigger() instanceof IntervalTrigger interval) {
+            firstMs = OptionalLong.of(interval.getStartAtMs() != null ? interval.getStartAtMs() : nowMs + interval.getEveryMs());
+        } else {
+            CronTrigger cron = (CronTrigger) built.getTrigger();
+            firstMs = CronSchedules.get(cron.getExpression(), cron.getZone()).nextAfter(nowMs);
+        }
+        if (firstMs.isPresent() && built.getEndAtMs() < firstMs.getAsLong()) {
+            throw new InvalidRequestException("endAt", "endAt " + Instant.ofEpochMilli(built.getEndAtMs())
+                    + " is before the first occurrence, " + Instant.ofEpochMilli(firstMs.getAsLong()) + ": the task would never run");
+        }
     }
 
     private ScheduleBuilder trigger(Object newTrigger, String call) {

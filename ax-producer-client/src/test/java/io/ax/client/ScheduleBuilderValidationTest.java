@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ax.AxTopics;
 import io.ax.InvalidRequestException;
+import io.ax.schema.MisfirePolicy;
 import io.ax.validation.ScheduleLimits;
 import java.time.Clock;
 import java.time.Duration;
@@ -90,6 +91,51 @@ class ScheduleBuilderValidationTest {
     void shouldRejectDelayThatOverflowsMilliseconds() {
         assertRejected(() -> client.schedule("t1").jobType("email").after(Duration.ofSeconds(Long.MAX_VALUE)),
                 "delayMs", "delayMs is out of range");
+    }
+
+    @Test
+    void shouldRejectAnEndBeforeTheStart() {
+        assertRejected(() -> client.schedule("t1").jobType("sync").every(Duration.ofMinutes(1), NOW.plusSeconds(3600))
+                        .endAt(NOW).submit(),
+                "endAt", "endAt 2026-01-01T00:00:00Z is before startAt 2026-01-01T01:00:00Z");
+        assertRejected(() -> client.schedule("t1").jobType("report").cron("0 2 * * *", "UTC").endAt(NOW.plusSeconds(3600)).submit(),
+                "endAt", "endAt 2026-01-01T01:00:00Z is before the first occurrence, 2026-01-01T02:00:00Z");
+    }
+
+    @Test
+    void shouldRejectAMaximumCountBelowOne() {
+        assertRejected(() -> client.schedule("t1").jobType("sync").every(Duration.ofMinutes(1)).maxOccurrences(0).submit(),
+                "maxOccurrences", "maxOccurrences must be >= 1: 0");
+    }
+
+    @Test
+    void shouldRejectPeriodicOptionsOnAOneShotAndJitterBeyondTheInterval() {
+        assertRejected(() -> client.schedule("t1").jobType("email").after(Duration.ZERO).misfire(MisfirePolicy.SKIP).submit(),
+                "misfire", "misfire goes with a periodic trigger (everyMs or cron) only");
+        assertRejected(() -> client.schedule("t1").jobType("sync").every(Duration.ofSeconds(10))
+                        .occurrenceJitter(Duration.ofSeconds(11)).submit(),
+                "occurrenceJitterMs", "occurrenceJitterMs must be between 0 and 10000");
+        assertRejected(() -> client.schedule("t1").jobType("sync").every(Duration.ofSeconds(10)).maxCatchUp(0).submit(),
+                "maxCatchUp", "maxCatchUp must be between 1 and 10000: 0");
+    }
+
+    @Test
+    void shouldRejectAQuartzExpressionCronUtilsRefuses() {
+        assertRejected(() -> client.schedule("t1").jobType("report").cron("0 0 12 L * 5", "UTC").submit(),
+                "cron", "bad cron expression \"0 0 12 L * 5\"");
+    }
+
+    @Test
+    void shouldSendTheQuartzFormAndThePeriodicOptions() {
+        client.schedule("t1").jobType("report").cron("0 0 12 ? * 6#3", "Europe/Berlin").endAt(NOW.plusSeconds(365 * 86_400L))
+                .maxOccurrences(12).misfire(MisfirePolicy.FIRE_ALL).maxCatchUp(2).occurrenceJitter(Duration.ofSeconds(30)).submit();
+        io.ax.schema.ScheduleRequest sent = io.ax.codec.WireCodec.decodeBinary(producer.history().get(0).value(),
+                io.ax.schema.ScheduleRequest.class);
+        assertThat(sent.getMisfire()).isEqualTo(MisfirePolicy.FIRE_ALL);
+        assertThat(sent.getMaxOccurrences()).isEqualTo(12L);
+        assertThat(sent.getMaxCatchUp()).isEqualTo(2);
+        assertThat(sent.getOccurrenceJitterMs()).isEqualTo(30_000L);
+        assertThat(sent.getEndAtMs()).isEqualTo(NOW.plusSeconds(365 * 86_400L).toEpochMilli());
     }
 
     @Test

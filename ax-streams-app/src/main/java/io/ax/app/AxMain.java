@@ -3,6 +3,7 @@ package io.ax.app;
 import io.ax.app.cli.BrokerCommand;
 import io.ax.app.cli.CancelCommand;
 import io.ax.app.cli.CliErrors;
+import io.ax.app.cli.CronNextCommand;
 import io.ax.app.cli.DeadLettersCommand;
 import io.ax.app.cli.DemoCommand;
 import io.ax.app.cli.ListCommand;
@@ -21,7 +22,7 @@ import picocli.CommandLine.Command;
 /**
  * The {@code ax} launcher: {@code ax demo}, {@code ax broker}, {@code ax run}, {@code ax migrate}, and the operator
  * commands {@code schedule}, {@code cancel}, {@code trigger}, {@code replay}, {@code tail}, {@code dead-letters},
- * {@code status}, {@code list}. {@code ax bench} is not here: the benchmark harness is its own module ({@code ax-bench},
+ * {@code status}, {@code list}, and {@code cron-next} (no broker needed). {@code ax bench} is not here: the benchmark harness is its own module ({@code ax-bench},
  * main class {@code io.ax.app.bench.BenchCommand}) so that the scheduler jar does not ship it, and the {@code ./ax}
  * script runs that jar for {@code bench}.
  *
@@ -32,7 +33,7 @@ import picocli.CommandLine.Command;
         description = "A Kafka-native distributed task scheduler.",
         subcommands = {DemoCommand.class, BrokerCommand.class, RunCommand.class, ScheduleCommand.class, CancelCommand.class,
                 TriggerCommand.class, ReplayCommand.class, TailCommand.class, DeadLettersCommand.class, StatusCommand.class,
-                ListCommand.class, MigrateCommand.class, WorkerCommand.class, CommandLine.HelpCommand.class},
+                ListCommand.class, MigrateCommand.class, WorkerCommand.class, CronNextCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 done, 1 failed (the reason is printed), 2 bad arguments.",
                 "Benchmarks: ./ax bench SCENARIO (the ax-bench module; ./ax bench --help, BENCHMARKS.md)."})
 public final class AxMain {

@@ -17,6 +17,7 @@ import io.ax.schema.DelayTrigger;
 import io.ax.schema.ExecutionReport;
 import io.ax.schema.IfExists;
 import io.ax.schema.IntervalTrigger;
+import io.ax.schema.MisfirePolicy;
 import io.ax.schema.ReplayRequest;
 import io.ax.schema.ReportStatus;
 import io.ax.schema.ScheduleRequest;
@@ -49,7 +50,9 @@ import org.apache.avro.specific.SpecificRecord;
  *   <li>schedule: {@code {"jobType":"email","at":"2026-12-01T02:00:00Z","payload":{...}}}; one trigger of
  *       {@code at} (ISO-8601 or epoch millis), {@code delayMs}, {@code everyMs} (optional {@code startAt}),
  *       {@code cron} (optional {@code zone}); optional {@code priority}, {@code owner}, {@code timeoutMs},
- *       {@code maxRetries}, {@code backoffMs}, {@code backoffIntervalsMs}, {@code jitter}, {@code ifExists}.</li>
+ *       {@code maxRetries}, {@code backoffMs}, {@code backoffIntervalsMs}, {@code jitter}, {@code ifExists}; for
+ *       periodic triggers {@code endAt}, {@code maxOccurrences}, {@code misfire} ({@code FIRE_ONCE|FIRE_ALL|SKIP}),
+ *       {@code maxCatchUp}, {@code occurrenceJitterMs}.</li>
  *   <li>cancel: {@code {"cancel":true,"reason":"..."}}; replay a dead-lettered task: {@code {"replay":true}}; run a
  *       pending task now: {@code {"trigger":true,"reason":"..."}}.</li>
  *   <li>report: {@code {"executionId":"...","attempt":1,"status":"FAILED","retryable":false,"message":"..."}}.</li>
@@ -72,7 +75,8 @@ public final class JsonForms {
     private static final ObjectMapper MAPPER = new ObjectMapper(FACTORY);
 
     private static final Set<String> SCHEDULE_FIELDS = Set.of("jobType", "at", "delayMs", "everyMs", "startAt", "cron",
-            "zone", "payload", "priority", "owner", "timeoutMs", "maxRetries", "backoffMs", "backoffIntervalsMs", "jitter", "ifExists");
+            "zone", "payload", "priority", "owner", "timeoutMs", "maxRetries", "backoffMs", "backoffIntervalsMs", "jitter", "ifExists",
+            "endAt", "maxOccurrences", "misfire", "maxCatchUp", "occurrenceJitterMs");
     private static final int MAX_LIST_ENTRIES = 100;
     private static final Set<String> CANCEL_FIELDS = Set.of("cancel", "reason");
     private static final Set<String> REPLAY_FIELDS = Set.of("replay", "reason");
@@ -154,7 +158,28 @@ public final class JsonForms {
         if (ifExists != null) {
             request.setIfExists(parseEnum("ifExists", IfExists.class, ifExists));
         }
+        parsePeriodicOptions(node, request);
         return request.build();
+    }
+
+    /** endAt, maxOccurrences, misfire, maxCatchUp, occurrenceJitterMs: the validator says where they may go. */
+    private static void parsePeriodicOptions(ObjectNode node, ScheduleRequest.Builder request) {
+        if (node.has("endAt") && !node.get("endAt").isNull()) {
+            request.setEndAtMs(requiredTime(node, "endAt"));
+        }
+        request.setMaxOccurrences(optionalLong(node, "maxOccurrences"));
+        String misfire = optionalText(node, "misfire");
+        if (misfire != null) {
+            request.setMisfire(parseEnum("misfire", MisfirePolicy.class, misfire));
+        }
+        Long maxCatchUp = optionalLong(node, "maxCatchUp");
+        if (maxCatchUp != null) {
+            request.setMaxCatchUp(toInt("maxCatchUp", maxCatchUp));
+        }
+        Long jitterMs = optionalLong(node, "occurrenceJitterMs");
+        if (jitterMs != null) {
+            request.setOccurrenceJitterMs(jitterMs);
+        }
     }
 
     private static Object parseTrigger(ObjectNode node) {
@@ -228,6 +253,12 @@ public final class JsonForms {
             }
             writeIfNotNull(json, "jobType", change.getJobType());
             writeIfNotNull(json, "reason", change.getReason());
+            if (change.getSkipped() != null) {
+                json.writeNumberField("skipped", change.getSkipped());
+            }
+            if (change.getLastDueAtMs() != null) {
+                json.writeStringField("lastDueAt", Instant.ofEpochMilli(change.getLastDueAtMs()).toString());
+            }
             SourceRecord source = change.getSource();
             if (source != null) {
                 json.writeObjectFieldStart("source");

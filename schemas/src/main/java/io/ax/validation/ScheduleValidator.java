@@ -6,9 +6,11 @@ import io.ax.schema.CronTrigger;
 import io.ax.schema.DelayTrigger;
 import io.ax.schema.ExecutionReport;
 import io.ax.schema.IntervalTrigger;
+import io.ax.schema.MisfirePolicy;
 import io.ax.schema.RetryRecord;
 import io.ax.schema.ScheduleRequest;
-import io.ax.trigger.CronSchedule;
+import io.ax.trigger.CronSchedules;
+import java.time.Instant;
 import java.util.regex.Pattern;
 
 /** The rules every {@link ScheduleRequest} must meet, checked by the client before sending and by the scheduler on receipt. */
@@ -31,6 +33,10 @@ public final class ScheduleValidator {
     public static final int MAX_ID_CHARS = 256;
     public static final int MAX_CRON_CHARS = 256;
     public static final int MAX_ZONE_CHARS = 64;
+    /** Largest {@code occurrenceJitterMs}: one hour. */
+    public static final long MAX_OCCURRENCE_JITTER_MS = 3_600_000L;
+    /** Largest {@code maxCatchUp} (misfire FIRE_ALL). */
+    public static final int MAX_CATCH_UP = 10_000;
     private static final Pattern JOB_TYPE = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
     private final ScheduleLimits limits;
@@ -59,6 +65,7 @@ public final class ScheduleValidator {
             throw new InvalidRequestException("jobType", "jobType must be 1-128 chars of A-Z a-z 0-9 . _ : -: " + Quote.of(request.getJobType()));
         }
         validateTrigger(request.getTrigger());
+        validatePeriodic(request);
         if (request.getPayload() != null && request.getPayload().remaining() > limits.maxPayloadBytes()) {
             throw new InvalidRequestException("payload", "payload is " + request.getPayload().remaining()
                     + " bytes, more than the limit of " + limits.maxPayloadBytes());
@@ -93,9 +100,46 @@ public final class ScheduleValidator {
         } else if (trigger instanceof CronTrigger cron) {
             requireLength("cron", cron.getExpression(), MAX_CRON_CHARS);
             requireLength("zone", cron.getZone(), MAX_ZONE_CHARS);
-            CronSchedule.parse(cron.getExpression(), cron.getZone());
+            CronSchedules.get(cron.getExpression(), cron.getZone());
         } else {
             throw new InvalidRequestException("trigger", "missing trigger");
+        }
+    }
+
+    /** The options of periodic tasks: refused on a one-shot, where they would mean nothing. */
+    private static void validatePeriodic(ScheduleRequest request) {
+        Object trigger = request.getTrigger();
+        boolean periodic = trigger instanceof IntervalTrigger || trigger instanceof CronTrigger;
+        if (!periodic) {
+            String option = request.getEndAtMs() != null ? "endAt"
+                    : request.getMaxOccurrences() != null ? "maxOccurrences"
+                    : request.getOccurrenceJitterMs() != 0 ? "occurrenceJitterMs"
+                    : request.getMisfire() != MisfirePolicy.FIRE_ONCE ? "misfire" : null;
+            if (option != null) {
+                throw new InvalidRequestException(option, option + " goes with a periodic trigger (everyMs or cron) only");
+            }
+        }
+        if (request.getEndAtMs() != null) {
+            requireInstant("endAt", request.getEndAtMs());
+            if (trigger instanceof IntervalTrigger interval && interval.getStartAtMs() != null
+                    && request.getEndAtMs() < interval.getStartAtMs()) {
+                throw new InvalidRequestException("endAt", "endAt " + Instant.ofEpochMilli(request.getEndAtMs())
+                        + " is before startAt " + Instant.ofEpochMilli(interval.getStartAtMs()));
+            }
+        }
+        if (request.getMaxOccurrences() != null && request.getMaxOccurrences() < 1) {
+            throw new InvalidRequestException("maxOccurrences", "maxOccurrences must be >= 1: " + request.getMaxOccurrences());
+        }
+        if (request.getMaxCatchUp() < 1 || request.getMaxCatchUp() > MAX_CATCH_UP) {
+            throw new InvalidRequestException("maxCatchUp", "maxCatchUp must be between 1 and " + MAX_CATCH_UP + ": "
+                    + request.getMaxCatchUp());
+        }
+        long jitterMs = request.getOccurrenceJitterMs();
+        long maxJitterMs = trigger instanceof IntervalTrigger interval
+                ? Math.min(MAX_OCCURRENCE_JITTER_MS, interval.getEveryMs()) : MAX_OCCURRENCE_JITTER_MS;
+        if (jitterMs < 0 || jitterMs > maxJitterMs) {
+            throw new InvalidRequestException("occurrenceJitterMs", "occurrenceJitterMs must be between 0 and " + maxJitterMs
+                    + (trigger instanceof IntervalTrigger ? " (at most one hour and at most everyMs)" : " (one hour)") + ": " + jitterMs);
         }
     }
 

@@ -1,10 +1,16 @@
 package io.ax.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ax.InvalidRequestException;
+import io.ax.schema.CronTrigger;
+import io.ax.schema.MisfirePolicy;
+import io.ax.schema.ScheduleRequest;
 import io.ax.schema.SourceRecord;
 import io.ax.schema.StateChange;
 import io.ax.schema.TaskState;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
 class JsonFormsTest {
@@ -22,5 +28,44 @@ class JsonFormsTest {
                 .setSource(new SourceRecord("ax.requests", 3, 42L)).build();
         assertThat(JsonForms.stateChangeJson(rejection)).isEqualTo("{\"to\":\"REJECTED\",\"at\":\"1970-01-01T00:00:00Z\","
                 + "\"reason\":\"empty value\",\"source\":{\"topic\":\"ax.requests\",\"partition\":3,\"offset\":42}}");
+    }
+
+    @Test
+    void shouldReadThePeriodicOptionsOfAScheduleRequest() {
+        ScheduleRequest request = (ScheduleRequest) JsonForms.parseRequest(("{\"jobType\":\"sync\",\"everyMs\":60000,"
+                + "\"startAt\":\"2026-12-01T00:00:00Z\",\"endAt\":\"2026-12-02T00:00:00Z\",\"maxOccurrences\":10,"
+                + "\"misfire\":\"FIRE_ALL\",\"maxCatchUp\":5,\"occurrenceJitterMs\":30000}").getBytes(StandardCharsets.UTF_8));
+        assertThat(request.getEndAtMs()).isEqualTo(1_796_169_600_000L);
+        assertThat(request.getMaxOccurrences()).isEqualTo(10L);
+        assertThat(request.getMisfire()).isEqualTo(MisfirePolicy.FIRE_ALL);
+        assertThat(request.getMaxCatchUp()).isEqualTo(5);
+        assertThat(request.getOccurrenceJitterMs()).isEqualTo(30_000L);
+
+        ScheduleRequest defaults = (ScheduleRequest) JsonForms.parseRequest("{\"jobType\":\"r\",\"cron\":\"0 0 12 L * ?\"}"
+                .getBytes(StandardCharsets.UTF_8));
+        assertThat(defaults.getMisfire()).isEqualTo(MisfirePolicy.FIRE_ONCE);
+        assertThat(defaults.getEndAtMs()).isNull();
+        assertThat(defaults.getMaxOccurrences()).isNull();
+        assertThat(defaults.getOccurrenceJitterMs()).isZero();
+        assertThat(((CronTrigger) defaults.getTrigger()).getZone()).isEqualTo("UTC");
+    }
+
+    @Test
+    void shouldRefuseAnUnknownMisfirePolicyAndStillRefuseUnknownFields() {
+        assertThatThrownBy(() -> JsonForms.parseRequest("{\"jobType\":\"s\",\"everyMs\":1000,\"misfire\":\"LATER\"}"
+                .getBytes(StandardCharsets.UTF_8))).isInstanceOf(InvalidRequestException.class)
+                .hasMessageContaining("misfire must be one of [FIRE_ONCE, FIRE_ALL, SKIP]");
+        assertThatThrownBy(() -> JsonForms.parseRequest("{\"jobType\":\"s\",\"everyMs\":1000,\"endsAt\":0}"
+                .getBytes(StandardCharsets.UTF_8))).isInstanceOf(InvalidRequestException.class)
+                .hasMessageContaining("unknown field endsAt");
+    }
+
+    @Test
+    void shouldWriteHowManyOccurrencesASkippedEventStandsFor() {
+        StateChange skipped = StateChange.newBuilder().setTaskId("t").setTo(TaskState.SKIPPED).setAtMs(0L).setDueAtMs(1_000L)
+                .setSkipped(3L).setLastDueAtMs(3_000L).setReason("misfire").build();
+        assertThat(JsonForms.stateChangeJson(skipped)).isEqualTo("{\"taskId\":\"t\",\"to\":\"SKIPPED\","
+                + "\"at\":\"1970-01-01T00:00:00Z\",\"dueAt\":\"1970-01-01T00:00:01Z\",\"reason\":\"misfire\",\"skipped\":3,"
+                + "\"lastDueAt\":\"1970-01-01T00:00:03Z\"}");
     }
 }

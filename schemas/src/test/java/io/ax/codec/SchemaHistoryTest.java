@@ -3,6 +3,8 @@ package io.ax.codec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ax.schema.AtTrigger;
+import io.ax.schema.IntervalTrigger;
+import io.ax.schema.MisfirePolicy;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
@@ -19,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Records written with a released schema version that is no longer current still decode: a scheduler upgraded over
  * the stores and changelogs of the previous version reads its tasks (here: StoredTask before the execution's
- * {@code workerId}).
+ * {@code workerId}, StoredTask and ScheduleRequest before the periodic options, which take their defaults).
  */
 class SchemaHistoryTest {
     @Test
@@ -42,6 +44,45 @@ class SchemaHistoryTest {
         assertThat(read.getExecution().getWorkerId()).isNull();
         assertThat(read.getExecution().getProgress()).isEqualTo("row 40");
         assertThat(read).isEqualTo(task);
+    }
+
+    @Test
+    void shouldReadAStoredTaskWrittenBeforeThePeriodicOptionsWithTheirDefaults() throws IOException {
+        Schema v2 = history("StoredTask-v2.avsc");
+        assertThat(AxSchemas.fingerprint(v2)).isNotEqualTo(AxSchemas.fingerprint(StoredTask.getClassSchema()));
+        StoredTask task = StoredTask.newBuilder().setTaskId("t1").setIncarnation(3)
+                .setRequest(ScheduleRequest.newBuilder().setJobType("sync").setTrigger(new IntervalTrigger(60_000L, null)).build())
+                .setAcceptedAtMs(500L).setNextDueAtMs(60_500L).build();
+        // The v2 writer: its fields are the current ones less the periodic options, in the same positions.
+        ByteBuffer written = new BinaryMessageEncoder<StoredTask>(SpecificData.get(), v2).encode(task);
+        byte[] bytes = new byte[written.remaining()];
+        written.get(bytes);
+
+        StoredTask read = WireCodec.decodeBinary(bytes, StoredTask.class);
+
+        assertThat(read.getRequest().getMisfire()).isEqualTo(MisfirePolicy.FIRE_ONCE);
+        assertThat(read.getRequest().getEndAtMs()).isNull();
+        assertThat(read.getRequest().getMaxOccurrences()).isNull();
+        assertThat(read.getRequest().getMaxCatchUp()).isEqualTo(100);
+        assertThat(read.getRequest().getOccurrenceJitterMs()).isZero();
+        assertThat(read.getCatchUpHeld()).isFalse();
+        assertThat(read).isEqualTo(task);
+    }
+
+    @Test
+    void shouldReadAScheduleRequestFromAProducerThatPredatesThePeriodicOptions() throws IOException {
+        Schema v1 = history("ScheduleRequest-v1.avsc");
+        ScheduleRequest request = ScheduleRequest.newBuilder().setJobType("report")
+                .setTrigger(new io.ax.schema.CronTrigger("0 2 * * *", "Asia/Shanghai")).build();
+        ByteBuffer written = new BinaryMessageEncoder<ScheduleRequest>(SpecificData.get(), v1).encode(request);
+        byte[] bytes = new byte[written.remaining()];
+        written.get(bytes);
+
+        ScheduleRequest read = WireCodec.decodeBinary(bytes, ScheduleRequest.class);
+
+        assertThat(read.getMisfire()).isEqualTo(MisfirePolicy.FIRE_ONCE);
+        assertThat(read.getOccurrenceJitterMs()).isZero();
+        assertThat(read).isEqualTo(request);
     }
 
     private static Schema history(String file) throws IOException {

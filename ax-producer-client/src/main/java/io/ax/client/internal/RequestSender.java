@@ -31,6 +31,11 @@ public final class RequestSender {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
+    /** The client's clock reading that would stamp a record sent now, epoch milliseconds. */
+    public long nowMs() {
+        return clock.millis();
+    }
+
     /** Completes with the record's metadata once Kafka acknowledged it, or exceptionally if sending failed. */
     public CompletableFuture<RecordMetadata> send(String taskId, SpecificRecord request) {
         ProducerRecord<String, byte[]> record =

@@ -6,6 +6,7 @@ import io.ax.AxTopics;
 import io.ax.client.AxClient;
 import io.ax.client.ScheduleBuilder;
 import io.ax.schema.IfExists;
+import io.ax.schema.MisfirePolicy;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
@@ -56,13 +57,33 @@ public final class ScheduleCommand implements Callable<Integer> {
                 description = "Repeatedly, at a fixed rate; the first one interval from now.")
         Duration every;
 
-        @Option(names = "--cron", paramLabel = "EXPR", description = "Repeatedly, on a Unix 5-field cron expression"
-                + " (e.g. \"0 2 * * *\"), read in --zone.")
+        @Option(names = "--cron", paramLabel = "EXPR", description = "Repeatedly, on a cron expression read in --zone: Unix,"
+                + " 5 fields (e.g. \"0 2 * * *\"), or Quartz, 6-7 fields with seconds, L, W, # (e.g. \"0 0 12 L * ?\")."
+                + " Check one with ./ax cron-next.")
         String cron;
     }
 
     @Option(names = "--zone", paramLabel = "Z", description = "IANA time zone of --cron (default: UTC).")
     String zone;
+
+    @Option(names = "--end-at", paramLabel = "INSTANT", converter = InstantConverter.class,
+            description = "--every/--cron: no occurrence after this ISO-8601 instant.")
+    Instant endAt;
+
+    @Option(names = "--max-occurrences", paramLabel = "N", description = "--every/--cron: end after N occurrences (run or skipped).")
+    Long maxOccurrences;
+
+    @Option(names = "--misfire", paramLabel = "FIRE_ONCE|FIRE_ALL|SKIP", description = "--every/--cron: occurrences missed"
+            + " while the scheduler was down: run one now (FIRE_ONCE, default), all in turn (FIRE_ALL), or none (SKIP).")
+    MisfirePolicy misfire;
+
+    @Option(names = "--max-catch-up", paramLabel = "N", description = "With --misfire FIRE_ALL: at most N missed occurrences"
+            + " wait to run (default 100).")
+    Integer maxCatchUp;
+
+    @Option(names = "--jitter", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "--every/--cron: fire each occurrence a fixed per-task offset of up to this long after its time.")
+    Duration jitter;
 
     @Option(names = "--payload", paramLabel = "JSON", description = "Any JSON value, handed to the handler as given.")
     String payload;
@@ -164,6 +185,21 @@ public final class ScheduleCommand implements Callable<Integer> {
         }
         if (ifExists != null) {
             request.ifExists(ifExists);
+        }
+        if (endAt != null) {
+            request.endAt(endAt);
+        }
+        if (maxOccurrences != null) {
+            request.maxOccurrences(maxOccurrences);
+        }
+        if (misfire != null) {
+            request.misfire(misfire);
+        }
+        if (maxCatchUp != null) {
+            request.maxCatchUp(maxCatchUp);
+        }
+        if (jitter != null) {
+            request.occurrenceJitter(jitter);
         }
         return request;
     }

@@ -117,6 +117,12 @@ public final class AxConfig extends AbstractConfig {
     public static final String MIN_INTERVAL_MS_CONFIG = "ax.min.interval.ms";
     private static final String MIN_INTERVAL_MS_DOC = "Shortest fixed interval accepted, ms.";
 
+    public static final String MISFIRE_THRESHOLD_MS_CONFIG = "ax.misfire.threshold.ms";
+    private static final String MISFIRE_THRESHOLD_MS_DOC = "A periodic occurrence whose timer fires more than this long after "
+            + "its due time (the scheduler was down or behind) counts as missed: a task with misfire=SKIP does not run it "
+            + "(SKIPPED on the state topic); FIRE_ONCE and FIRE_ALL run it late. Occurrences whose due time has already "
+            + "passed when the one before them fires are missed whatever this setting; the task's misfire policy decides.";
+
     public static final String ADOPT_ENABLED_CONFIG = "ax.adopt.enabled";
     private static final String ADOPT_ENABLED_DOC = "Take AdoptRequest records on the requests topic: tasks handed over, in "
             + "whatever state they were, by ./ax migrate (topology-docs/MIGRATION.md). Off by default, so that a producer "
@@ -218,6 +224,8 @@ public final class AxConfig extends AbstractConfig {
                     Importance.LOW, MAX_PAYLOAD_BYTES_DOC)
             .define(MIN_INTERVAL_MS_CONFIG, Type.LONG, ScheduleLimits.DEFAULT_MIN_INTERVAL_MS, Range.between(1, ScheduleValidator.MAX_DELAY_MS),
                     Importance.LOW, MIN_INTERVAL_MS_DOC)
+            .define(MISFIRE_THRESHOLD_MS_CONFIG, Type.LONG, 60_000L, Range.between(0, ScheduleValidator.MAX_DELAY_MS),
+                    Importance.LOW, MISFIRE_THRESHOLD_MS_DOC)
             .define(ADOPT_ENABLED_CONFIG, Type.BOOLEAN, false, Importance.LOW, ADOPT_ENABLED_DOC)
             .define(METRICS_JOB_TYPES_MAX_CONFIG, Type.INT, 100, Range.between(1, 10_000), Importance.LOW, METRICS_JOB_TYPES_MAX_DOC)
             .define(METRICS_REFRESH_MS_CONFIG, Type.LONG, 5_000L, Range.between(100, 3_600_000), Importance.LOW, METRICS_REFRESH_MS_DOC)

@@ -10,15 +10,18 @@ import java.util.SplittableRandom;
 /** Schedule, cancel, replay and trigger requests in JSON on {@code ax.requests}: every field with hostile content. */
 final class HostileRequestJson {
     static final List<String> FIELDS = List.of("jobType", "at", "delayMs", "everyMs", "startAt", "cron", "zone", "payload",
-            "priority", "owner", "timeoutMs", "maxRetries", "backoffMs", "backoffIntervalsMs", "jitter", "ifExists");
+            "priority", "owner", "timeoutMs", "maxRetries", "backoffMs", "backoffIntervalsMs", "jitter", "ifExists",
+            "endAt", "maxOccurrences", "misfire", "maxCatchUp", "occurrenceJitterMs");
     static final List<String> NUMERIC_FIELDS = List.of("at", "delayMs", "everyMs", "startAt", "priority", "timeoutMs",
-            "maxRetries", "backoffMs", "backoffIntervalsMs");
+            "maxRetries", "backoffMs", "backoffIntervalsMs", "endAt", "maxOccurrences", "maxCatchUp", "occurrenceJitterMs");
     private static final Map<String, String> VALID = Map.ofEntries(Map.entry("jobType", "\"fz\""),
             Map.entry("at", "\"2027-01-01T00:00:00Z\""), Map.entry("delayMs", "0"), Map.entry("everyMs", "60000"),
             Map.entry("startAt", "\"2027-01-01T00:00:00Z\""), Map.entry("cron", "\"0 2 * * *\""), Map.entry("zone", "\"UTC\""),
             Map.entry("payload", "{\"to\":\"a@b.c\"}"), Map.entry("priority", "4"), Map.entry("owner", "\"team\""),
             Map.entry("timeoutMs", "30000"), Map.entry("maxRetries", "3"), Map.entry("backoffMs", "1000"),
-            Map.entry("backoffIntervalsMs", "[1000,5000]"), Map.entry("jitter", "true"), Map.entry("ifExists", "\"KEEP\""));
+            Map.entry("backoffIntervalsMs", "[1000,5000]"), Map.entry("jitter", "true"), Map.entry("ifExists", "\"KEEP\""),
+            Map.entry("endAt", "\"2030-01-01T00:00:00Z\""), Map.entry("maxOccurrences", "10"), Map.entry("misfire", "\"FIRE_ALL\""),
+            Map.entry("maxCatchUp", "5"), Map.entry("occurrenceJitterMs", "1000"));
 
     private HostileRequestJson() {
     }
@@ -35,6 +38,7 @@ final class HostileRequestJson {
         List<String> names = switch (field) {
             case "at" -> List.of("jobType", "at");
             case "everyMs", "startAt" -> List.of("jobType", "everyMs", "startAt");
+            case "endAt", "maxOccurrences", "misfire", "maxCatchUp", "occurrenceJitterMs" -> List.of("jobType", "everyMs", field);
             case "cron", "zone" -> List.of("jobType", "cron", "zone");
             case "jobType", "delayMs" -> List.of("jobType", "delayMs");
             default -> List.of("jobType", "delayMs", field);

@@ -22,7 +22,7 @@ final class AcceptScheduleRequest {
     static Decision decide(Step step, StoredTask existing, Input.Schedule input) {
         ScheduleRequest request = input.request();
         new ScheduleValidator(step.settings().limits()).validate(input.taskId(), request);
-        long firstDueMs = Occurrences.firstDue(request, input.recordTimestampMs());
+        long firstDueMs = Occurrences.firstDue(input.taskId(), request, input.recordTimestampMs());
         boolean replacing = existing != null && Liveness.isLive(existing);
         if (replacing && request.getIfExists() != IfExists.REPLACE) {
             step.ignored(EventCode.DUPLICATE, existing, null, null, "duplicate: a live task with this taskId exists (ifExists=KEEP)", input.source());

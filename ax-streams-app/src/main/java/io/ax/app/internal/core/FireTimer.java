@@ -1,10 +1,12 @@
 package io.ax.app.internal.core;
 
 import io.ax.app.internal.timer.TimerKind;
+import io.ax.schema.AtTrigger;
+import io.ax.schema.MisfirePolicy;
 import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
-import java.util.Optional;
+import java.time.Instant;
 
 /**
  * A timer of the task came due:
@@ -38,9 +40,21 @@ final class FireTimer {
         long nowMs = step.nowMs();
         String executionId = ExecutionIds.of(task.getTaskId(), task.getIncarnation(), dueAtMs);
         StoredExecution previous = task.getExecution();
-        if (previous != null && StateMachine.isInFlight(previous.getState())) {
-            step.skipped(task, executionId, dueAtMs, "overlap: previous execution " + previous.getExecutionId()
+        boolean inFlight = previous != null && StateMachine.isInFlight(previous.getState());
+        MisfirePolicy misfire = task.getRequest().getMisfire();
+        boolean periodic = !(task.getRequest().getTrigger() instanceof AtTrigger);
+        if (inFlight && periodic && misfire == MisfirePolicy.FIRE_ALL && dueAtMs <= previous.getFiredAtMs()) {
+            // A missed occurrence, already due when the execution in flight was dispatched: it waits for that one to
+            // end (Step#save sets its timer again then), rather than being skipped as an overlap.
+            task.setCatchUpHeld(true);
+            return step.save(task);
+        }
+        if (inFlight) {
+            step.skipped(task, executionId, dueAtMs, 1, null, "overlap: previous execution " + previous.getExecutionId()
                     + " is still " + previous.getState());
+        } else if (periodic && misfire == MisfirePolicy.SKIP && nowMs - dueAtMs > step.settings().misfireThresholdMs()) {
+            step.skipped(task, executionId, dueAtMs, 1, null, "missed: fired " + (nowMs - dueAtMs) + " ms after its due time,"
+                    + " more than ax.misfire.threshold.ms (" + step.settings().misfireThresholdMs() + "); misfire SKIP");
         } else {
             StoredExecution execution = StoredExecution.newBuilder()
                     .setExecutionId(executionId)
@@ -55,6 +69,7 @@ final class FireTimer {
         // The task is this decision's own decoded copy: changed in place, saved once.
         task.setOccurrences(task.getOccurrences() + 1);
         task.setNextDueAtMs(null);
+        task.setCatchUpHeld(false);
         maybeTimeNextOccurrence(step, task, dueAtMs);
         return step.save(task);
     }
@@ -78,18 +93,29 @@ final class FireTimer {
     }
 
     private static void maybeTimeNextOccurrence(Step step, StoredTask task, long dueAtMs) {
-        Optional<Occurrences.Next> next = Occurrences.next(task.getRequest(), dueAtMs, step.nowMs());
-        if (next.isEmpty()) {
+        Occurrences.Plan plan = Occurrences.afterFire(task.getTaskId(), task.getRequest(), task.getOccurrences(), dueAtMs,
+                step.nowMs());
+        MisfirePolicy misfire = task.getRequest().getMisfire();
+        if (plan.skipped() > 0) {
+            task.setOccurrences(task.getOccurrences() + plan.skipped());
+            String what = plan.skipped() + (plan.countCapped() ? " or more" : "") + " occurrence(s) missed while the"
+                    + " scheduler was down or behind";
+            step.skipped(task, ExecutionIds.of(task.getTaskId(), task.getIncarnation(), plan.firstSkippedMs()),
+                    plan.firstSkippedMs(), plan.skipped(), plan.lastSkippedMs(), switch (misfire) {
+                        case FIRE_ONCE -> what + ", coalesced into the one due " + Instant.ofEpochMilli(dueAtMs) + " (misfire FIRE_ONCE)";
+                        case FIRE_ALL -> what + ", more than maxCatchUp (" + task.getRequest().getMaxCatchUp()
+                                + ") behind (misfire FIRE_ALL)";
+                        case SKIP -> what + " (misfire SKIP)";
+                    });
+        }
+        if (plan.next().isEmpty()) {
             return;
         }
-        long nextDueMs = next.get().dueAtMs();
-        long skipped = next.get().skipped();
+        long nextDueMs = plan.next().getAsLong();
         task.setNextDueAtMs(nextDueMs);
-        if (skipped > 0) {
-            task.setOccurrences(task.getOccurrences() + skipped);
-        }
         step.setTimer(nextDueMs, task.getRequest().getPriority(), TimerKind.OCCURRENCE);
         step.pending(task, ExecutionIds.of(task.getTaskId(), task.getIncarnation(), nextDueMs), nextDueMs,
-                skipped > 0 ? skipped + " occurrence(s) missed while late (misfire: fire once, then resume)" : null);
+                plan.catchUp() ? "missed while the scheduler was down or behind: runs once the execution before it ends"
+                        + " (misfire FIRE_ALL)" : null);
     }
 }

@@ -107,9 +107,13 @@ final class Step {
                 .setDueAtMs(dueAtMs).setReason(reason).setSource(source).build());
     }
 
-    /** An occurrence of a periodic task that will not run. */
-    void skipped(StoredTask task, String executionId, long dueAtMs, String reason) {
-        event(base(task).setExecutionId(executionId).setTo(TaskState.SKIPPED).setDueAtMs(dueAtMs).setReason(reason).build());
+    /**
+     * {@code count} occurrences of a periodic task that will not run, the first due at {@code dueAtMs} (its
+     * executionId), the last at {@code lastDueAtMs} (null for one).
+     */
+    void skipped(StoredTask task, String executionId, long dueAtMs, long count, Long lastDueAtMs, String reason) {
+        event(base(task).setExecutionId(executionId).setTo(TaskState.SKIPPED).setDueAtMs(dueAtMs)
+                .setSkipped(count > 1 ? count : null).setLastDueAtMs(count > 1 ? lastDueAtMs : null).setReason(reason).build());
     }
 
     /** Input that changes nothing: a duplicate request, a cancel of an unknown task, a stale report. */
@@ -148,6 +152,7 @@ final class Step {
      * ({@code ax.retention.ms} later): until then it stays readable and keeps deduplicating its taskId.
      */
     Decision save(StoredTask task) {
+        maybeReleaseHeldOccurrence(task);
         if (task.getFinishedAtMs() == null && !Liveness.isLive(task)) {
             long purgeAtMs = nowMs + settings.retentionMs();
             task.setFinishedAtMs(nowMs);
@@ -155,6 +160,22 @@ final class Step {
             setTimer(purgeAtMs, 0, TimerKind.PURGE);
         }
         return new Decision(taskId, Decision.Store.SAVE, task, effects());
+    }
+
+    /**
+     * A missed occurrence held while an execution was in flight (misfire FIRE_ALL, see {@code FireTimer}) gets its
+     * timer again once that execution has ended, whichever input ended it; it is already due, so it fires at the next
+     * tick.
+     */
+    private void maybeReleaseHeldOccurrence(StoredTask task) {
+        if (!task.getCatchUpHeld() || task.getCancelled() || task.getNextDueAtMs() == null) {
+            return;
+        }
+        if (task.getExecution() != null && StateMachine.isInFlight(task.getExecution().getState())) {
+            return;
+        }
+        task.setCatchUpHeld(false);
+        setTimer(task.getNextDueAtMs(), task.getRequest().getPriority(), TimerKind.OCCURRENCE);
     }
 
     /** Sets the task's execution (in place: the task is this decision's own copy) and stores it. */

@@ -21,7 +21,7 @@ import io.ax.validation.ScheduleLimits;
  */
 public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, int wheelSize, int maxWheelTimers,
                                 int fireBatchMax, long defaultTimeoutMs, long defaultBackoffMs, long maxBackoffMs,
-                                long retentionMs, long dispatchAheadMs, ScheduleLimits limits, long maxClockSkewMs,
+                                long retentionMs, long dispatchAheadMs, long misfireThresholdMs, ScheduleLimits limits, long maxClockSkewMs,
                                 ConsumerPositions positions, boolean adoptEnabled, int historyMaxEvents,
                                 long priorityAgingMs, SchedulerMetrics metrics) {
 
@@ -34,14 +34,14 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
                 config.getInt(AxConfig.WHEEL_MAX_TIMERS_CONFIG), config.getInt(AxConfig.FIRE_BATCH_MAX_CONFIG),
                 config.getLong(AxConfig.DEFAULT_TIMEOUT_MS_CONFIG), config.getLong(AxConfig.RETRY_BACKOFF_MS_CONFIG),
                 config.getLong(AxConfig.RETRY_BACKOFF_MAX_MS_CONFIG), config.getLong(AxConfig.RETENTION_MS_CONFIG),
-                config.getLong(AxConfig.DISPATCH_AHEAD_MS_CONFIG), config.limits(),
+                config.getLong(AxConfig.DISPATCH_AHEAD_MS_CONFIG), config.getLong(AxConfig.MISFIRE_THRESHOLD_MS_CONFIG), config.limits(),
                 config.getLong(AxConfig.MAX_CLOCK_SKEW_MS_CONFIG), positions, config.getBoolean(AxConfig.ADOPT_ENABLED_CONFIG),
                 config.getInt(AxConfig.HISTORY_MAX_EVENTS_CONFIG), config.getLong(AxConfig.PRIORITY_AGING_MS_CONFIG), metrics);
     }
 
     /** The settings of the pure rules. */
     public RuleSettings rules() {
-        return new RuleSettings(defaultTimeoutMs, defaultBackoffMs, maxBackoffMs, retentionMs, dispatchAheadMs, limits, false);
+        return new RuleSettings(defaultTimeoutMs, defaultBackoffMs, maxBackoffMs, retentionMs, dispatchAheadMs, misfireThresholdMs, limits, false);
     }
 
     /** The largest input value that can be valid: the largest payload plus the other fields' bounds. */

@@ -37,7 +37,7 @@ final class CoreDriver {
     record Timer(TimerKind kind, long dueAtMs) {
     }
 
-    private final Rules rules = new Rules(new RuleSettings(300_000, 1_000, 600_000, 604_800_000, 0, ScheduleLimits.defaults(), true));
+    private final Rules rules = new Rules(new RuleSettings(300_000, 1_000, 600_000, 604_800_000, 0, 60_000, ScheduleLimits.defaults(), true));
     private final TreeSet<Timer> timers = new TreeSet<>(Comparator.comparingLong(Timer::dueAtMs).thenComparing(Timer::kind));
     private final Deque<RetryRecord> retryLog = new ArrayDeque<>();
     private final List<DispatchTask> dispatches = new ArrayList<>();

@@ -43,6 +43,15 @@ class BadInputTest {
         "bad jobType          | {\"jobType\":\"a b\",\"delayMs\":5}                          | jobType must be",
         "tiny interval        | {\"jobType\":\"a\",\"everyMs\":5}                            | everyMs must be between 100",
         "cancel not true      | {\"cancel\":false}                                           | cancel must be true",
+        "bad quartz cron      | {\"jobType\":\"a\",\"cron\":\"0 0 12 L * 5\"}             | bad cron expression \"0 0 12 L * 5\"",
+        "cron field count     | {\"jobType\":\"a\",\"cron\":\"every day\"}                | it has 2 fields",
+        "end before start     | {\"jobType\":\"a\",\"everyMs\":1000,\"startAt\":\"2027-01-01T00:00:00Z\",\"endAt\":\"2026-12-31T00:00:00Z\"} | endAt 2026-12-31T00:00:00Z is before startAt 2027-01-01T00:00:00Z",
+        "end before first     | {\"jobType\":\"a\",\"cron\":\"0 2 * * *\",\"endAt\":\"2026-12-01T01:00:00Z\"} | is before the first occurrence, 2026-12-01T02:00:00Z",
+        "max count below one  | {\"jobType\":\"a\",\"everyMs\":1000,\"maxOccurrences\":0}  | maxOccurrences must be >= 1: 0",
+        "misfire on one-shot  | {\"jobType\":\"a\",\"delayMs\":5,\"misfire\":\"SKIP\"}     | misfire goes with a periodic trigger",
+        "unknown misfire      | {\"jobType\":\"a\",\"everyMs\":1000,\"misfire\":\"LATER\"} | misfire must be one of [FIRE_ONCE, FIRE_ALL, SKIP]",
+        "jitter over interval | {\"jobType\":\"a\",\"everyMs\":1000,\"occurrenceJitterMs\":2000} | occurrenceJitterMs must be between 0 and 1000",
+        "catch-up bound       | {\"jobType\":\"a\",\"everyMs\":1000,\"misfire\":\"FIRE_ALL\",\"maxCatchUp\":0} | maxCatchUp must be between 1 and 10000: 0",
     })
     void shouldRejectABadRequestAndKeepProcessing(String name, String value, String reason) {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
