@@ -1,6 +1,5 @@
 package io.ax.app.bench;
 
-import io.ax.AxTopics;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -35,32 +34,17 @@ public final class PriorityScenario implements Scenario {
                     clock.millis() + Duration.ofDays(1).toMillis());
             double ingestPerS = calibration.flowingPerS();
             context.note("calibration: %.0f accepted/s".formatted(ingestPerS));
-            AxTopics topics = context.topics("priority");
-            long dueMs = clock.millis() + (long) (n * 1000.0 / (0.7 * ingestPerS)) + LEAD_MS;
-            context.note("%d tasks of priorities 0-9 due in %d ms".formatted(n, dueMs - clock.millis()));
-            try (DispatchTracker dispatch = DispatchTracker.start(context.kafka(), topics.dispatch(), clock, TaskKeys.TASKS,
-                    n, i -> dueMs)) {
-                Ingest ingest = Ingest.run(context, "priority", TaskKeys.TASKS, n, dueMs, i -> i % 10);
-                context.note("ingested %d tasks, %d ms before they are due".formatted(ingest.accepted(),
-                        dueMs - ingest.lastSeenMs()));
-                try (Progress progress = context.progress("priority", () -> "dispatched %d/%d, %d ms after due".formatted(
-                        dispatch.dispatched(), n, clock.millis() - dueMs))) {
-                    Await.untilTime(clock, dueMs);
-                    Await.until(clock, Duration.ofSeconds(60 + n / 2_000), Duration.ofSeconds(30), dispatch::dispatched,
-                            () -> dispatch.dispatched() >= n);
-                    Thread.sleep(1_000); // let duplicates, if any, show up
-                }
-                double firesPerS = dispatch.dispatched() * 1000.0 / Math.max(1, dispatch.lastVisibleAtMs() - dueMs);
-                ResultLine line = ResultLine.of("priority", n).add("fires_per_s", firesPerS);
-                for (int priority = 9; priority >= 0; priority--) {
-                    LatencyRecorder lateness = dispatch.visibleLateness(priority);
-                    line = line.add("p" + priority + "_p50_ms", lateness.percentileMs(50))
-                            .add("p" + priority + "_p99_ms", lateness.percentileMs(99));
-                }
-                line = line.add("early", dispatch.early()).add("lost", n - dispatch.dispatched()).add("dup", dispatch.dup())
-                        .add("lead_ms", dueMs - ingest.lastSeenMs());
-                return List.of(line);
+            Burst burst = Burst.run(context, "priority", TaskKeys.TASKS, n, ingestPerS, LEAD_MS, i -> i % 10);
+            DispatchTracker dispatch = burst.dispatch();
+            ResultLine line = ResultLine.of("priority", n).add("fires_per_s", burst.firesPerS());
+            for (int priority = 9; priority >= 0; priority--) {
+                LatencyRecorder lateness = dispatch.visibleLateness(priority);
+                line = line.add("p" + priority + "_p50_ms", lateness.percentileMs(50))
+                        .add("p" + priority + "_p99_ms", lateness.percentileMs(99));
             }
+            line = line.add("early", dispatch.early()).add("lost", n - dispatch.dispatched()).add("dup", dispatch.dup())
+                    .add("lead_ms", burst.leadMs());
+            return List.of(line);
         }
     }
 }

@@ -1,0 +1,46 @@
+package io.ax.app.bench;
+
+import io.ax.AxTopics;
+import java.time.Clock;
+import java.time.Duration;
+
+/** One burst: n tasks ingested, all due at {@code dueMs}, and their dispatches as read after it. */
+record Burst(Ingest ingest, DispatchTracker dispatch, long dueMs) {
+    double firesPerS() {
+        return dispatch.dispatched() * 1000.0 / Math.max(1, dispatch.lastVisibleAtMs() - dueMs);
+    }
+
+    long leadMs() {
+        return dueMs - ingest.lastSeenMs();
+    }
+
+    static Burst run(BenchContext context, TaskKeys keys, int n, double ingestPerS, long leadMs) throws Exception {
+        return run(context, "burst", keys, n, ingestPerS, leadMs, null);
+    }
+
+    /**
+     * @param label      the scenario's name (its topics, its progress lines)
+     * @param priorityOf task i's priority (null: the request's default)
+     */
+    static Burst run(BenchContext context, String label, TaskKeys keys, int n, double ingestPerS, long leadMs,
+                     java.util.function.IntUnaryOperator priorityOf) throws Exception {
+        Clock clock = context.clock();
+        AxTopics topics = context.topics(label);
+        long dueMs = clock.millis() + (long) (n * 1000.0 / (0.7 * ingestPerS)) + leadMs;
+        context.note("%d tasks (%s*) due in %d ms".formatted(n, keys.prefix(), dueMs - clock.millis()));
+        try (DispatchTracker dispatch = DispatchTracker.start(context.kafka(), topics.dispatch(), clock,
+                keys, n, i -> dueMs)) {
+            Ingest ingest = Ingest.run(context, label, keys, n, dueMs, priorityOf);
+            context.note("ingested %d tasks at %.0f/s, %d ms before they are due".formatted(
+                    ingest.accepted(), ingest.acceptedPerS(), dueMs - ingest.lastSeenMs()));
+            try (Progress progress = context.progress(label, () -> "dispatched %d/%d, %d ms after due".formatted(
+                    dispatch.dispatched(), n, clock.millis() - dueMs))) {
+                Await.untilTime(clock, dueMs);
+                Await.until(clock, Duration.ofSeconds(60 + n / 2_000), Duration.ofSeconds(30), dispatch::dispatched,
+                        () -> dispatch.dispatched() >= n);
+                Thread.sleep(1_000); // let duplicates, if any, show up
+            }
+            return new Burst(ingest, dispatch, dueMs);
+        }
+    }
+}
