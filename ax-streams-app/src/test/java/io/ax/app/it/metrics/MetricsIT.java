@@ -167,10 +167,10 @@ class MetricsIT {
                     .maxRetries(1).backoff(Duration.ofMillis(100)).submit());
             CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).join();
             client.schedule("mail-0").jobType("email").after(Duration.ofHours(1)).submit().join(); // a duplicate: IGNORED
-            // One fire per tick: 300 tasks due at once are a backlog for about 3 s.
+            // One fire per tick and partition: 300 tasks due at once (after they are all in) are a backlog for ~1.5 s.
             List<CompletableFuture<?>> burst = new ArrayList<>();
             for (int i = 0; i < 300; i++) {
-                burst.add(client.schedule("burst-" + i).jobType("email").after(Duration.ofSeconds(2)).owner("batch").submit());
+                burst.add(client.schedule("burst-" + i).jobType("email").after(Duration.ofSeconds(5)).owner("batch").submit());
             }
             CompletableFuture.allOf(burst.toArray(CompletableFuture[]::new)).join();
         }
