@@ -99,6 +99,29 @@ class OverlapPauseUpdateTest {
     }
 
     @Test
+    void shouldKeepTheQueuedOccurrenceWaitingWhileTheOlderExecutionRetries() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            Dispatched first = firstInFlight(ax, ",\"overlap\":\"QUEUE_ONE\",\"backoffIntervalsMs\":[5000],\"jitter\":false");
+            ax.advanceMs(SECOND);
+            report(ax, "p", first, "FAILED"); // retryable: RETRY_WAITING, still in flight
+            ax.retryBytes("p", io.ax.codec.WireCodec.encode(ax.retries().get(0)));
+            assertThat(ax.dispatches()).as("the queued one waits through the backoff").isEmpty();
+            assertThat(ax.storedTask("p").getQueuedDueAtMs()).isNotNull();
+
+            ax.advanceMs(5 * SECOND);
+            List<Dispatched> retried = ax.dispatches().stream().filter(d -> d.executionId().equals(first.executionId())).toList();
+            assertThat(retried).singleElement().satisfies(d -> assertThat(d.task().getAttempt()).isEqualTo(2));
+            assertThat(ax.storedTask("p").getQueuedDueAtMs()).isNotNull();
+
+            report(ax, "p", retried.get(0), "SUCCEEDED");
+            assertThat(ax.dispatches()).singleElement().satisfies(d -> {
+                assertThat(d.executionId()).isNotEqualTo(first.executionId());
+                assertThat(d.task().getDueAtMs()).isEqualTo(first.task().getDueAtMs() + SECOND);
+            });
+        }
+    }
+
+    @Test
     void shouldCancelTheQueuedOccurrenceWithTheTask() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             Dispatched first = firstInFlight(ax, ",\"overlap\":\"QUEUE_ONE\"");
@@ -196,6 +219,24 @@ class OverlapPauseUpdateTest {
     }
 
     @Test
+    void shouldFinishATaskWhoseLastOccurrencesCameDueWhilePaused() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            ax.request("p", "{\"jobType\":\"sync\",\"everyMs\":1000,\"maxOccurrences\":3}");
+            ax.request("p", "{\"pause\":true}");
+            ax.advanceMs(10 * SECOND);
+            ax.discardEvents();
+            ax.request("p", "{\"resume\":true}");
+            JsonNode skipped = withTo(ax.events(), "SKIPPED").get(0);
+            assertThat(skipped.get("skipped").asLong()).as("only the three the task had left").isEqualTo(3);
+            assertThat(ax.storedTask("p").getNextDueAtMs()).isNull();
+            assertThat(ax.storedTask("p").getFinishedAtMs()).isNotNull();
+            ax.request("p", "{\"pause\":true}");
+            assertThat(withTo(ax.events(), "IGNORED")).singleElement()
+                    .satisfies(e -> assertThat(e.get("reason").asText()).startsWith("pause: task already ended"));
+        }
+    }
+
+    @Test
     void shouldIgnoreAPauseOrResumeThatDoesNotApplyWithTheReason() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             ax.request("nobody", "{\"pause\":true}");
@@ -285,6 +326,18 @@ class OverlapPauseUpdateTest {
                             r -> assertThat(r).contains("the request is a one-shot"));
             assertThat(ax.storedTask("fresh").getNextDueAtMs()).isNotNull();
             assertThat(ax.storedTask("once").getRequest().getTrigger()).isInstanceOf(io.ax.schema.AtTrigger.class);
+        }
+    }
+
+    @Test
+    void shouldTimeTheNextOccurrenceOnTheNewGridWhenItsStartIsPast() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            ax.request("p", "{\"jobType\":\"a\",\"everyMs\":60000}");
+            ax.advanceMs(2500);
+            String start = at(ax.nowMs() - 2000);
+            ax.request("p", "{\"jobType\":\"a\",\"everyMs\":3000,\"startAt\":\"" + start + "\",\"ifExists\":\"UPDATE\"}");
+            assertThat(ax.storedTask("p").getNextDueAtMs()).as("the first after now on start + n x 3 s")
+                    .isEqualTo(Instant.parse(start).toEpochMilli() + 3000);
         }
     }
 
