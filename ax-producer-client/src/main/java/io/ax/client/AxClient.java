@@ -9,6 +9,8 @@ import io.ax.client.internal.RequestSender;
 import io.ax.schema.CancelRequest;
 import io.ax.schema.ReplayRequest;
 import io.ax.schema.TriggerRequest;
+import io.ax.schema.PauseRequest;
+import io.ax.schema.ResumeRequest;
 import io.ax.validation.ScheduleLimits;
 import io.ax.validation.ScheduleValidator;
 import java.time.Clock;
@@ -121,6 +123,38 @@ public final class AxClient implements AutoCloseable {
         ScheduleValidator.validateTaskId(taskId);
         ScheduleValidator.requireLength("reason", reason, ScheduleValidator.MAX_REASON_CHARS);
         return sender.send(taskId, new TriggerRequest(reason));
+    }
+
+    /**
+     * Asks the scheduler to pause a periodic task: no occurrence fires until it is resumed; the execution in flight is
+     * not disturbed. The outcome appears on the state topic: the next occurrence's PENDING event with the reason
+     * "paused by request", or IGNORED when the task is unknown, a one-shot, finished or already paused.
+     *
+     * @param reason free text recorded on the event, may be null
+     * @return completes when Kafka acknowledged the request, or exceptionally when sending failed
+     * @throws InvalidRequestException when the taskId is empty, too long or has control characters, or the reason is
+     *         longer than {@value ScheduleValidator#MAX_REASON_CHARS} chars
+     */
+    public CompletableFuture<RecordMetadata> pause(String taskId, String reason) {
+        ScheduleValidator.validateTaskId(taskId);
+        ScheduleValidator.requireLength("reason", reason, ScheduleValidator.MAX_REASON_CHARS);
+        return sender.send(taskId, new PauseRequest(reason));
+    }
+
+    /**
+     * Asks the scheduler to resume a paused periodic task: the occurrences due while it was paused are SKIPPED (one
+     * event) and the first occurrence after now is timed. IGNORED when the task is unknown, a one-shot, finished or
+     * not paused.
+     *
+     * @param reason free text recorded on the event, may be null
+     * @return completes when Kafka acknowledged the request, or exceptionally when sending failed
+     * @throws InvalidRequestException when the taskId is empty, too long or has control characters, or the reason is
+     *         longer than {@value ScheduleValidator#MAX_REASON_CHARS} chars
+     */
+    public CompletableFuture<RecordMetadata> resume(String taskId, String reason) {
+        ScheduleValidator.validateTaskId(taskId);
+        ScheduleValidator.requireLength("reason", reason, ScheduleValidator.MAX_REASON_CHARS);
+        return sender.send(taskId, new ResumeRequest(reason));
     }
 
     /** Sends buffered requests now and waits for them to complete. */

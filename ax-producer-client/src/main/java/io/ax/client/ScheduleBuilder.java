@@ -9,6 +9,7 @@ import io.ax.schema.DelayTrigger;
 import io.ax.schema.IfExists;
 import io.ax.schema.IntervalTrigger;
 import io.ax.schema.MisfirePolicy;
+import io.ax.schema.OverlapPolicy;
 import io.ax.schema.ScheduleRequest;
 import io.ax.trigger.CronSchedules;
 import io.ax.validation.ScheduleValidator;
@@ -119,6 +120,16 @@ public final class ScheduleBuilder {
         return this;
     }
 
+    /**
+     * Periodic tasks only: what happens to an occurrence due while the previous execution is still in flight
+     * (default {@link OverlapPolicy#SKIP}: it is SKIPPED; {@link OverlapPolicy#QUEUE_ONE}: one waits and runs when
+     * the previous execution ends, further ones are SKIPPED). Refused on a one-shot when the request is built.
+     */
+    public ScheduleBuilder overlap(OverlapPolicy overlap) {
+        request.setOverlap(Objects.requireNonNull(overlap, "overlap"));
+        return this;
+    }
+
     /** With {@link MisfirePolicy#FIRE_ALL}: at most this many missed occurrences (1-10000, default 100) wait to run. */
     public ScheduleBuilder maxCatchUp(int maxCatchUp) {
         request.setMaxCatchUp(maxCatchUp);
@@ -186,7 +197,11 @@ public final class ScheduleBuilder {
         return this;
     }
 
-    /** What the scheduler does if a live task with this taskId exists: keep it (default) or replace it. */
+    /**
+     * What the scheduler does if a live task with this taskId exists: keep it (default), replace it (its execution in
+     * flight is cancelled), or, for a periodic task, {@link IfExists#UPDATE} its schedule (the execution in flight
+     * keeps running; the next occurrence is timed from the new trigger).
+     */
     public ScheduleBuilder ifExists(IfExists ifExists) {
         request.setIfExists(Objects.requireNonNull(ifExists, "ifExists"));
         return this;

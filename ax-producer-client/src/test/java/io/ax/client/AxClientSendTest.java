@@ -207,6 +207,25 @@ class AxClientSendTest {
     }
 
     @Test
+    void shouldSendPauseAndResumeRequests() {
+        client.pause("sync-1", "maintenance");
+        client.resume("sync-1", null);
+
+        assertThat(producer.history()).extracting(r -> r.key()).containsExactly("sync-1", "sync-1");
+        assertThat(WireCodec.decodeRequest(producer.history().get(0).value())).isEqualTo(new io.ax.schema.PauseRequest("maintenance"));
+        assertThat(WireCodec.decodeRequest(producer.history().get(1).value())).isEqualTo(new io.ax.schema.ResumeRequest(null));
+    }
+
+    @Test
+    void shouldRejectAPauseOrResumeWithAnOversizeReasonOrNoTaskIdBeforeSending() {
+        assertThatThrownBy(() -> client.pause("sync-1", "x".repeat(1025)))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("reason");
+        assertThatThrownBy(() -> client.resume("", null))
+                .isInstanceOf(InvalidRequestException.class).hasMessage("missing taskId (the record key)");
+        assertThat(producer.history()).isEmpty();
+    }
+
+    @Test
     void shouldRejectATriggerWithAnOversizeReasonBeforeSending() {
         assertThatThrownBy(() -> client.trigger("invoice-42", "x".repeat(1025)))
                 .isInstanceOf(InvalidRequestException.class).hasMessageContaining("reason");

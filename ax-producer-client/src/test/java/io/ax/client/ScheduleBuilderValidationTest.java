@@ -120,6 +120,26 @@ class ScheduleBuilderValidationTest {
     }
 
     @Test
+    void shouldRejectAnOverlapPolicyOnAOneShotOrNone() {
+        assertRejected(() -> client.schedule("t1").jobType("email").after(Duration.ZERO)
+                        .overlap(io.ax.schema.OverlapPolicy.QUEUE_ONE).submit(),
+                "overlap", "overlap goes with a periodic trigger (everyMs or cron) only");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> client.schedule("t1").overlap(null))
+                .isInstanceOf(NullPointerException.class).hasMessage("overlap");
+        assertThat(producer.history()).isEmpty();
+    }
+
+    @Test
+    void shouldSendTheOverlapPolicyAndAnUpdate() {
+        client.schedule("t1").jobType("sync").every(Duration.ofMinutes(1)).overlap(io.ax.schema.OverlapPolicy.QUEUE_ONE)
+                .ifExists(io.ax.schema.IfExists.UPDATE).submit();
+        io.ax.schema.ScheduleRequest sent = io.ax.codec.WireCodec.decodeBinary(producer.history().get(0).value(),
+                io.ax.schema.ScheduleRequest.class);
+        assertThat(sent.getOverlap()).isEqualTo(io.ax.schema.OverlapPolicy.QUEUE_ONE);
+        assertThat(sent.getIfExists()).isEqualTo(io.ax.schema.IfExists.UPDATE);
+    }
+
+    @Test
     void shouldRejectAQuartzExpressionCronUtilsRefuses() {
         assertRejected(() -> client.schedule("t1").jobType("report").cron("0 0 12 L * 5", "UTC").submit(),
                 "cron", "bad cron expression \"0 0 12 L * 5\"");

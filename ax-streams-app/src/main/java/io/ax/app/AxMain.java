@@ -8,7 +8,9 @@ import io.ax.app.cli.DeadLettersCommand;
 import io.ax.app.cli.DemoCommand;
 import io.ax.app.cli.ListCommand;
 import io.ax.app.cli.MigrateCommand;
+import io.ax.app.cli.PauseCommand;
 import io.ax.app.cli.ReplayCommand;
+import io.ax.app.cli.ResumeCommand;
 import io.ax.app.cli.RunCommand;
 import io.ax.app.cli.ScheduleCommand;
 import io.ax.app.cli.StatusCommand;
@@ -21,7 +23,7 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code ax} launcher: {@code ax demo}, {@code ax broker}, {@code ax run}, {@code ax migrate}, and the operator
- * commands {@code schedule}, {@code cancel}, {@code trigger}, {@code replay}, {@code tail}, {@code dead-letters},
+ * commands {@code schedule}, {@code cancel}, {@code trigger}, {@code pause}, {@code resume}, {@code replay}, {@code tail}, {@code dead-letters},
  * {@code status}, {@code list}, and {@code cron-next} (no broker needed). {@code ax bench} is not here: the benchmark harness is its own module ({@code ax-bench},
  * main class {@code io.ax.app.bench.BenchCommand}) so that the scheduler jar does not ship it, and the {@code ./ax}
  * script runs that jar for {@code bench}.
@@ -32,7 +34,7 @@ import picocli.CommandLine.Command;
 @Command(name = "ax", mixinStandardHelpOptions = true, version = "ax 0.1.0",
         description = "A Kafka-native distributed task scheduler.",
         subcommands = {DemoCommand.class, BrokerCommand.class, RunCommand.class, ScheduleCommand.class, CancelCommand.class,
-                TriggerCommand.class, ReplayCommand.class, TailCommand.class, DeadLettersCommand.class, StatusCommand.class,
+                TriggerCommand.class, PauseCommand.class, ResumeCommand.class, ReplayCommand.class, TailCommand.class, DeadLettersCommand.class, StatusCommand.class,
                 ListCommand.class, MigrateCommand.class, WorkerCommand.class, CronNextCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 done, 1 failed (the reason is printed), 2 bad arguments.",
                 "Benchmarks: ./ax bench SCENARIO (the ax-bench module; ./ax bench --help, BENCHMARKS.md)."})

@@ -5,7 +5,9 @@ import io.ax.schema.CancelRequest;
 import io.ax.schema.DeadLetter;
 import io.ax.schema.DispatchTask;
 import io.ax.schema.ExecutionReport;
+import io.ax.schema.PauseRequest;
 import io.ax.schema.ReplayRequest;
+import io.ax.schema.ResumeRequest;
 import io.ax.schema.RetryRecord;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.StateChange;
@@ -39,7 +41,8 @@ public final class AxSchemas {
             ScheduleRequest.getClassSchema(), CancelRequest.getClassSchema(), DispatchTask.getClassSchema(),
             ExecutionReport.getClassSchema(), StateChange.getClassSchema(), StoredTask.getClassSchema(),
             ReplayRequest.getClassSchema(), RetryRecord.getClassSchema(), DeadLetter.getClassSchema(),
-            AdoptRequest.getClassSchema(), TriggerRequest.getClassSchema());
+            AdoptRequest.getClassSchema(), TriggerRequest.getClassSchema(), PauseRequest.getClassSchema(),
+            ResumeRequest.getClassSchema());
 
     private static final Map<Long, Schema> BY_FINGERPRINT = load();
 

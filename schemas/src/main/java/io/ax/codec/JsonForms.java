@@ -18,7 +18,10 @@ import io.ax.schema.ExecutionReport;
 import io.ax.schema.IfExists;
 import io.ax.schema.IntervalTrigger;
 import io.ax.schema.MisfirePolicy;
+import io.ax.schema.OverlapPolicy;
+import io.ax.schema.PauseRequest;
 import io.ax.schema.ReplayRequest;
+import io.ax.schema.ResumeRequest;
 import io.ax.schema.ReportStatus;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.SourceRecord;
@@ -52,9 +55,10 @@ import org.apache.avro.specific.SpecificRecord;
  *       {@code cron} (optional {@code zone}); optional {@code priority}, {@code owner}, {@code timeoutMs},
  *       {@code maxRetries}, {@code backoffMs}, {@code backoffIntervalsMs}, {@code jitter}, {@code ifExists}; for
  *       periodic triggers {@code endAt}, {@code maxOccurrences}, {@code misfire} ({@code FIRE_ONCE|FIRE_ALL|SKIP}),
- *       {@code maxCatchUp}, {@code occurrenceJitterMs}.</li>
+ *       {@code maxCatchUp}, {@code occurrenceJitterMs}, {@code overlap} ({@code SKIP|QUEUE_ONE}).</li>
  *   <li>cancel: {@code {"cancel":true,"reason":"..."}}; replay a dead-lettered task: {@code {"replay":true}}; run a
- *       pending task now: {@code {"trigger":true,"reason":"..."}}.</li>
+ *       pending task now: {@code {"trigger":true,"reason":"..."}}; pause and resume a periodic task:
+ *       {@code {"pause":true,"reason":"..."}}, {@code {"resume":true,"reason":"..."}}.</li>
  *   <li>report: {@code {"executionId":"...","attempt":1,"status":"FAILED","retryable":false,"message":"..."}}.</li>
  *   <li>state change (output only): {@code {"taskId":...,"from":"PENDING","to":"TRIGGERED","at":"...",...}}.</li>
  * </ul>
@@ -76,11 +80,13 @@ public final class JsonForms {
 
     private static final Set<String> SCHEDULE_FIELDS = Set.of("jobType", "at", "delayMs", "everyMs", "startAt", "cron",
             "zone", "payload", "priority", "owner", "timeoutMs", "maxRetries", "backoffMs", "backoffIntervalsMs", "jitter", "ifExists",
-            "endAt", "maxOccurrences", "misfire", "maxCatchUp", "occurrenceJitterMs");
+            "endAt", "maxOccurrences", "misfire", "maxCatchUp", "occurrenceJitterMs", "overlap");
     private static final int MAX_LIST_ENTRIES = 100;
     private static final Set<String> CANCEL_FIELDS = Set.of("cancel", "reason");
     private static final Set<String> REPLAY_FIELDS = Set.of("replay", "reason");
     private static final Set<String> TRIGGER_FIELDS = Set.of("trigger", "reason");
+    private static final Set<String> PAUSE_FIELDS = Set.of("pause", "reason");
+    private static final Set<String> RESUME_FIELDS = Set.of("resume", "reason");
     private static final Set<String> REPORT_FIELDS = Set.of("executionId", "attempt", "status", "retryable", "message",
             "workerId", "reportedAt", "progress");
 
@@ -99,6 +105,16 @@ public final class JsonForms {
         }
         if (node.has("trigger")) {
             return parseRunNow(node);
+        }
+        if (node.has("pause")) {
+            rejectUnknown(node, PAUSE_FIELDS, "pause request");
+            requireTrue(node, "pause");
+            return PauseRequest.newBuilder().setReason(optionalText(node, "reason")).build();
+        }
+        if (node.has("resume")) {
+            rejectUnknown(node, RESUME_FIELDS, "resume request");
+            requireTrue(node, "resume");
+            return ResumeRequest.newBuilder().setReason(optionalText(node, "reason")).build();
         }
         return parseSchedule(node, parsed.raw());
     }
@@ -162,7 +178,7 @@ public final class JsonForms {
         return request.build();
     }
 
-    /** endAt, maxOccurrences, misfire, maxCatchUp, occurrenceJitterMs: the validator says where they may go. */
+    /** endAt, maxOccurrences, misfire, maxCatchUp, occurrenceJitterMs, overlap: the validator says where they may go. */
     private static void parsePeriodicOptions(ObjectNode node, ScheduleRequest.Builder request) {
         if (node.has("endAt") && !node.get("endAt").isNull()) {
             request.setEndAtMs(requiredTime(node, "endAt"));
@@ -179,6 +195,10 @@ public final class JsonForms {
         Long jitterMs = optionalLong(node, "occurrenceJitterMs");
         if (jitterMs != null) {
             request.setOccurrenceJitterMs(jitterMs);
+        }
+        String overlap = optionalText(node, "overlap");
+        if (overlap != null) {
+            request.setOverlap(parseEnum("overlap", OverlapPolicy.class, overlap));
         }
     }
 

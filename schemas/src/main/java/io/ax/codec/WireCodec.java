@@ -6,7 +6,9 @@ import io.ax.schema.CancelRequest;
 import io.ax.schema.DeadLetter;
 import io.ax.schema.DispatchTask;
 import io.ax.schema.ExecutionReport;
+import io.ax.schema.PauseRequest;
 import io.ax.schema.ReplayRequest;
+import io.ax.schema.ResumeRequest;
 import io.ax.schema.RetryRecord;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.StoredTask;
@@ -43,7 +45,7 @@ public final class WireCodec {
     private static final int HEADER_BYTES = 10;
 
     private static final SchemaStore STORE = AxSchemas.store();
-    private static final Map<Class<?>, BinaryMessageDecoder<?>> DECODERS = Map.of(
+    private static final Map<Class<?>, BinaryMessageDecoder<?>> DECODERS = withPauseAndResume(Map.of(
             ScheduleRequest.class, decoderFor(ScheduleRequest.getClassSchema()),
             CancelRequest.class, decoderFor(CancelRequest.getClassSchema()),
             DispatchTask.class, decoderFor(DispatchTask.getClassSchema()),
@@ -53,7 +55,7 @@ public final class WireCodec {
             RetryRecord.class, decoderFor(RetryRecord.getClassSchema()),
             DeadLetter.class, decoderFor(DeadLetter.getClassSchema()),
             AdoptRequest.class, decoderFor(AdoptRequest.getClassSchema()),
-            TriggerRequest.class, decoderFor(TriggerRequest.getClassSchema()));
+            TriggerRequest.class, decoderFor(TriggerRequest.getClassSchema())));
 
     private static final Map<Schema, BinaryMessageEncoder<SpecificRecord>> ENCODERS = new ConcurrentHashMap<>();
 
@@ -62,6 +64,14 @@ public final class WireCodec {
 
     private static <T> BinaryMessageDecoder<T> decoderFor(Schema readerSchema) {
         return new BinaryMessageDecoder<>(SpecificData.getForSchema(readerSchema), readerSchema, STORE);
+    }
+
+    /** The request kinds pause and resume, beyond the ten {@code Map.of} takes. */
+    private static Map<Class<?>, BinaryMessageDecoder<?>> withPauseAndResume(Map<Class<?>, BinaryMessageDecoder<?>> decoders) {
+        Map<Class<?>, BinaryMessageDecoder<?>> all = new java.util.HashMap<>(decoders);
+        all.put(PauseRequest.class, decoderFor(PauseRequest.getClassSchema()));
+        all.put(ResumeRequest.class, decoderFor(ResumeRequest.getClassSchema()));
+        return Map.copyOf(all);
     }
 
     /** Single-object encoding of any generated ax record. */
@@ -84,8 +94,8 @@ public final class WireCodec {
     }
 
     /**
-     * Decodes a value from {@code ax.requests}: a {@link ScheduleRequest}, {@link CancelRequest}, {@link ReplayRequest} or
-     * {@link TriggerRequest},
+     * Decodes a value from {@code ax.requests}: a {@link ScheduleRequest}, {@link CancelRequest}, {@link ReplayRequest},
+     * {@link TriggerRequest}, {@link PauseRequest} or {@link ResumeRequest},
      * single-object encoded or in the JSON forms of {@link JsonForms}; or an {@link AdoptRequest} (written by
      * {@code ./ax migrate}), single-object encoded only: it has no JSON form.
      *
@@ -106,10 +116,17 @@ public final class WireCodec {
             if (writer.getFullName().equals(TriggerRequest.getClassSchema().getFullName())) {
                 return decodeBinary(bytes, TriggerRequest.class);
             }
+            if (writer.getFullName().equals(PauseRequest.getClassSchema().getFullName())) {
+                return decodeBinary(bytes, PauseRequest.class);
+            }
+            if (writer.getFullName().equals(ResumeRequest.getClassSchema().getFullName())) {
+                return decodeBinary(bytes, ResumeRequest.class);
+            }
             if (writer.getFullName().equals(AdoptRequest.getClassSchema().getFullName())) {
                 return decodeBinary(bytes, AdoptRequest.class);
             }
-            throw new InvalidRequestException(null, "expected a ScheduleRequest, CancelRequest, ReplayRequest or TriggerRequest (or an AdoptRequest"
+            throw new InvalidRequestException(null, "expected a ScheduleRequest, CancelRequest, ReplayRequest, TriggerRequest,"
+                    + " PauseRequest or ResumeRequest (or an AdoptRequest"
                     + " from ./ax migrate) on the requests topic, got " + writer.getFullName());
         }
         return JsonForms.parseRequest(requireJson(bytes));

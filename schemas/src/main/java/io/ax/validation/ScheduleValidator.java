@@ -7,6 +7,7 @@ import io.ax.schema.DelayTrigger;
 import io.ax.schema.ExecutionReport;
 import io.ax.schema.IntervalTrigger;
 import io.ax.schema.MisfirePolicy;
+import io.ax.schema.OverlapPolicy;
 import io.ax.schema.RetryRecord;
 import io.ax.schema.ScheduleRequest;
 import io.ax.trigger.CronSchedules;
@@ -114,7 +115,8 @@ public final class ScheduleValidator {
             String option = request.getEndAtMs() != null ? "endAt"
                     : request.getMaxOccurrences() != null ? "maxOccurrences"
                     : request.getOccurrenceJitterMs() != 0 ? "occurrenceJitterMs"
-                    : request.getMisfire() != MisfirePolicy.FIRE_ONCE ? "misfire" : null;
+                    : request.getMisfire() != MisfirePolicy.FIRE_ONCE ? "misfire"
+                    : request.getOverlap() != OverlapPolicy.SKIP ? "overlap" : null;
             if (option != null) {
                 throw new InvalidRequestException(option, option + " goes with a periodic trigger (everyMs or cron) only");
             }

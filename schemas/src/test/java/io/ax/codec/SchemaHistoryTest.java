@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ax.schema.AtTrigger;
 import io.ax.schema.IntervalTrigger;
+import io.ax.schema.IfExists;
 import io.ax.schema.MisfirePolicy;
+import io.ax.schema.OverlapPolicy;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
@@ -83,6 +85,42 @@ class SchemaHistoryTest {
         assertThat(read.getMisfire()).isEqualTo(MisfirePolicy.FIRE_ONCE);
         assertThat(read.getOccurrenceJitterMs()).isZero();
         assertThat(read).isEqualTo(request);
+    }
+
+    @Test
+    void shouldReadAStoredTaskWrittenBeforeOverlapAndPauseWithTheirDefaults() throws IOException {
+        Schema v3 = history("StoredTask-v3.avsc");
+        assertThat(AxSchemas.fingerprint(v3)).isNotEqualTo(AxSchemas.fingerprint(StoredTask.getClassSchema()));
+        StoredTask task = StoredTask.newBuilder().setTaskId("t1").setIncarnation(3)
+                .setRequest(ScheduleRequest.newBuilder().setJobType("sync").setTrigger(new IntervalTrigger(60_000L, null)).build())
+                .setAcceptedAtMs(500L).setNextDueAtMs(60_500L).build();
+        // The v3 writer: its fields are the current ones less overlap, queuedDueAtMs and pausedAtMs.
+        ByteBuffer written = new BinaryMessageEncoder<StoredTask>(SpecificData.get(), v3).encode(task);
+        byte[] bytes = new byte[written.remaining()];
+        written.get(bytes);
+
+        StoredTask read = WireCodec.decodeBinary(bytes, StoredTask.class);
+
+        assertThat(read.getRequest().getOverlap()).isEqualTo(OverlapPolicy.SKIP);
+        assertThat(read.getQueuedDueAtMs()).isNull();
+        assertThat(read.getPausedAtMs()).isNull();
+        assertThat(read).isEqualTo(task);
+    }
+
+    @Test
+    void shouldReadUpdateAsKeepWithAScheduleRequestSchemaThatPredatesIt() throws IOException {
+        Schema v2 = history("ScheduleRequest-v2.avsc");
+        ScheduleRequest request = ScheduleRequest.newBuilder().setJobType("report")
+                .setTrigger(new IntervalTrigger(60_000L, null)).setIfExists(IfExists.UPDATE).setOverlap(OverlapPolicy.QUEUE_ONE).build();
+        // A current writer, an old reader (a scheduler not yet upgraded): UPDATE resolves to the enum's default, KEEP.
+        byte[] bytes = WireCodec.encode(request);
+        org.apache.avro.message.BinaryMessageDecoder<org.apache.avro.generic.GenericRecord> old =
+                new org.apache.avro.message.BinaryMessageDecoder<>(org.apache.avro.generic.GenericData.get(), v2, AxSchemas.store());
+
+        org.apache.avro.generic.GenericRecord read = old.decode(bytes);
+
+        assertThat(read.get("ifExists").toString()).isEqualTo("KEEP");
+        assertThat(read.getSchema().getField("overlap")).isNull();
     }
 
     private static Schema history(String file) throws IOException {

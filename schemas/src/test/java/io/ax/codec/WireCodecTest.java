@@ -47,6 +47,36 @@ class WireCodecTest {
     }
 
     @Test
+    void shouldDecodePauseAndResumeRequestsInEitherEncoding() {
+        assertThat(WireCodec.decodeRequest(WireCodec.encode(new io.ax.schema.PauseRequest("maintenance"))))
+                .isEqualTo(new io.ax.schema.PauseRequest("maintenance"));
+        assertThat(WireCodec.decodeRequest(WireCodec.encode(new io.ax.schema.ResumeRequest(null))))
+                .isEqualTo(new io.ax.schema.ResumeRequest(null));
+        assertThat(WireCodec.decodeRequest("{\"pause\":true,\"reason\":\"maintenance\"}".getBytes(StandardCharsets.UTF_8)))
+                .isEqualTo(new io.ax.schema.PauseRequest("maintenance"));
+        assertThat(WireCodec.decodeRequest("{\"resume\":true}".getBytes(StandardCharsets.UTF_8)))
+                .isEqualTo(new io.ax.schema.ResumeRequest(null));
+        assertThatThrownBy(() -> WireCodec.decodeRequest("{\"pause\":false}".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("pause must be true");
+        assertThatThrownBy(() -> WireCodec.decodeRequest("{\"resume\":true,\"everyMs\":1000}".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("resume request");
+    }
+
+    @Test
+    void shouldReadTheOverlapPolicyAndUpdate() {
+        ScheduleRequest request = (ScheduleRequest) WireCodec.decodeRequest(
+                "{\"jobType\":\"sync\",\"everyMs\":60000,\"overlap\":\"QUEUE_ONE\",\"ifExists\":\"UPDATE\"}".getBytes(StandardCharsets.UTF_8));
+        assertThat(request.getOverlap()).isEqualTo(io.ax.schema.OverlapPolicy.QUEUE_ONE);
+        assertThat(request.getIfExists()).isEqualTo(IfExists.UPDATE);
+        ScheduleRequest plain = (ScheduleRequest) WireCodec.decodeRequest(
+                "{\"jobType\":\"sync\",\"everyMs\":60000}".getBytes(StandardCharsets.UTF_8));
+        assertThat(plain.getOverlap()).isEqualTo(io.ax.schema.OverlapPolicy.SKIP);
+        assertThatThrownBy(() -> WireCodec.decodeRequest(
+                "{\"jobType\":\"sync\",\"everyMs\":60000,\"overlap\":\"ALLOW\"}".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("overlap must be one of [SKIP, QUEUE_ONE]");
+    }
+
+    @Test
     void shouldReadTheDocumentedJsonForms() {
         ScheduleRequest at = (ScheduleRequest) WireCodec.decodeRequest(
                 "{\"jobType\":\"email\",\"at\":\"2026-12-01T02:00:00Z\",\"payload\":{\"to\":\"a@b.c\"}}".getBytes(StandardCharsets.UTF_8));

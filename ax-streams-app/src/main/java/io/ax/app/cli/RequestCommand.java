@@ -13,7 +13,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * The shape of {@code ax cancel}, {@code ax trigger} and {@code ax replay}: one request about one task, sent through
+ * The shape of {@code ax cancel}, {@code ax trigger}, {@code ax pause}, {@code ax resume} and {@code ax replay}: one request about one task, sent through
  * {@link AxClient}; prints what Kafka acknowledged (the outcome itself appears on the state topic).
  */
 abstract class RequestCommand implements Callable<Integer> {
@@ -35,7 +35,7 @@ abstract class RequestCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print what Kafka acknowledged as one JSON object.")
     boolean json;
 
-    /** The request's name in the output: cancel, trigger, replay. */
+    /** The request's name in the output: cancel, trigger, pause, resume, replay. */
     abstract String request();
 
     abstract CompletableFuture<RecordMetadata> send(AxClient client, String taskId, String reason);

@@ -7,6 +7,7 @@ import io.ax.client.AxClient;
 import io.ax.client.ScheduleBuilder;
 import io.ax.schema.IfExists;
 import io.ax.schema.MisfirePolicy;
+import io.ax.schema.OverlapPolicy;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
@@ -77,6 +78,10 @@ public final class ScheduleCommand implements Callable<Integer> {
             + " while the scheduler was down: run one now (FIRE_ONCE, default), all in turn (FIRE_ALL), or none (SKIP).")
     MisfirePolicy misfire;
 
+    @Option(names = "--overlap", paramLabel = "SKIP|QUEUE_ONE", description = "--every/--cron: an occurrence due while the"
+            + " previous execution is still in flight is SKIPPED (SKIP, default), or one waits and runs when it ends (QUEUE_ONE).")
+    OverlapPolicy overlap;
+
     @Option(names = "--max-catch-up", paramLabel = "N", description = "With --misfire FIRE_ALL: at most N missed occurrences"
             + " wait to run (default 100).")
     Integer maxCatchUp;
@@ -105,8 +110,9 @@ public final class ScheduleCommand implements Callable<Integer> {
             description = "Exponential backoff base: retry n waits base x 2^(n-1) (default: the scheduler's, 1s).")
     Duration backoff;
 
-    @Option(names = "--if-exists", paramLabel = "KEEP|REPLACE", description = "When a live task with this taskId exists:"
-            + " KEEP it and ignore this request (default), or REPLACE it.")
+    @Option(names = "--if-exists", paramLabel = "KEEP|REPLACE|UPDATE", description = "When a live task with this taskId exists:"
+            + " KEEP it and ignore this request (default), REPLACE it (its execution in flight is cancelled), or UPDATE a"
+            + " periodic task's schedule (its execution in flight keeps running).")
     IfExists ifExists;
 
     @Option(names = "--json", description = "Print what Kafka acknowledged as one JSON object.")
@@ -194,6 +200,9 @@ public final class ScheduleCommand implements Callable<Integer> {
         }
         if (misfire != null) {
             request.misfire(misfire);
+        }
+        if (overlap != null) {
+            request.overlap(overlap);
         }
         if (maxCatchUp != null) {
             request.maxCatchUp(maxCatchUp);

@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
-/** Schedule, cancel, replay and trigger requests in JSON on {@code ax.requests}: every field with hostile content. */
+/** Schedule, cancel, replay, trigger, pause and resume requests in JSON on {@code ax.requests}: every field with hostile content. */
 final class HostileRequestJson {
     static final List<String> FIELDS = List.of("jobType", "at", "delayMs", "everyMs", "startAt", "cron", "zone", "payload",
             "priority", "owner", "timeoutMs", "maxRetries", "backoffMs", "backoffIntervalsMs", "jitter", "ifExists",
-            "endAt", "maxOccurrences", "misfire", "maxCatchUp", "occurrenceJitterMs");
+            "endAt", "maxOccurrences", "misfire", "maxCatchUp", "occurrenceJitterMs", "overlap");
     static final List<String> NUMERIC_FIELDS = List.of("at", "delayMs", "everyMs", "startAt", "priority", "timeoutMs",
             "maxRetries", "backoffMs", "backoffIntervalsMs", "endAt", "maxOccurrences", "maxCatchUp", "occurrenceJitterMs");
     private static final Map<String, String> VALID = Map.ofEntries(Map.entry("jobType", "\"fz\""),
@@ -21,7 +21,7 @@ final class HostileRequestJson {
             Map.entry("timeoutMs", "30000"), Map.entry("maxRetries", "3"), Map.entry("backoffMs", "1000"),
             Map.entry("backoffIntervalsMs", "[1000,5000]"), Map.entry("jitter", "true"), Map.entry("ifExists", "\"KEEP\""),
             Map.entry("endAt", "\"2030-01-01T00:00:00Z\""), Map.entry("maxOccurrences", "10"), Map.entry("misfire", "\"FIRE_ALL\""),
-            Map.entry("maxCatchUp", "5"), Map.entry("occurrenceJitterMs", "1000"));
+            Map.entry("maxCatchUp", "5"), Map.entry("occurrenceJitterMs", "1000"), Map.entry("overlap", "\"QUEUE_ONE\""));
 
     private HostileRequestJson() {
     }
@@ -38,7 +38,7 @@ final class HostileRequestJson {
         List<String> names = switch (field) {
             case "at" -> List.of("jobType", "at");
             case "everyMs", "startAt" -> List.of("jobType", "everyMs", "startAt");
-            case "endAt", "maxOccurrences", "misfire", "maxCatchUp", "occurrenceJitterMs" -> List.of("jobType", "everyMs", field);
+            case "endAt", "maxOccurrences", "misfire", "maxCatchUp", "occurrenceJitterMs", "overlap" -> List.of("jobType", "everyMs", field);
             case "cron", "zone" -> List.of("jobType", "cron", "zone");
             case "jobType", "delayMs" -> List.of("jobType", "delayMs");
             default -> List.of("jobType", "delayMs", field);
@@ -124,7 +124,7 @@ final class HostileRequestJson {
     }
 
     static HostileInput cancelOrReplay(SplittableRandom random) {
-        String flag = pick(random, List.of("cancel", "replay", "trigger"));
+        String flag = pick(random, List.of("cancel", "replay", "trigger", "pause", "resume"));
         String json = switch (random.nextInt(5)) {
             case 0 -> "{\"" + flag + "\":true,\"reason\":" + HostileValues.hugeString(random) + "}";
             case 1 -> "{\"" + flag + "\":" + pick(random, HostileValues.WRONG_TYPES) + "}";

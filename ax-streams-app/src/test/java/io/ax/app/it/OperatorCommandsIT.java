@@ -149,6 +149,27 @@ class OperatorCommandsIT {
     }
 
     @Test
+    void shouldPauseResumeAndUpdateAPeriodicTask() {
+        ok("schedule", "op-9", "--job-type", "ok", "--every", "1h", "--overlap", "QUEUE_ONE");
+        await().atMost(WAIT).until(() -> path("op-9").contains("PENDING"));
+
+        Cli.Run paused = ok("pause", "op-9", "--reason", "maintenance");
+        assertThat(paused.out()).startsWith("pause of op-9 acknowledged: ax.requests-");
+        await().atMost(WAIT).until(() -> events("op-9").stream().anyMatch(e -> e.path("reason").asText().startsWith("paused by request: maintenance")));
+        ok("pause", "op-9");
+        await().atMost(WAIT).until(() -> path("op-9").contains("IGNORED"));
+        assertThat(events("op-9")).last().satisfies(e -> assertThat(e.get("reason").asText()).startsWith("pause: already paused since"));
+
+        ok("resume", "op-9");
+        await().atMost(WAIT).until(() -> events("op-9").stream().anyMatch(e -> e.path("reason").asText().startsWith("resumed by request")));
+
+        ok("schedule", "op-9", "--job-type", "ok", "--every", "2h", "--if-exists", "UPDATE");
+        await().atMost(WAIT).until(() -> events("op-9").stream().anyMatch(e -> e.path("reason").asText().contains("(ifExists=UPDATE)")));
+        ok("cancel", "op-9");
+        await().atMost(WAIT).until(() -> path("op-9").contains("CANCELLED"));
+    }
+
+    @Test
     void shouldScheduleOnACronInAZoneAndCancelIt() {
         ok("schedule", "op-7", "--job-type", "ok", "--cron", "0 2 * * *", "--zone", "Asia/Shanghai", "--if-exists", "replace");
         await().atMost(WAIT).until(() -> path("op-7").contains("PENDING"));

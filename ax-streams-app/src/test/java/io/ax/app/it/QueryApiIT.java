@@ -253,6 +253,18 @@ class QueryApiIT {
     }
 
     @Test
+    void shouldPauseAndResumeAPeriodicTaskOnPost() throws Exception {
+        assertThat(post(portA, "/tasks", "{\"taskId\":\"hourly-1\",\"jobType\":\"report\",\"everyMs\":3600000}").status())
+                .isEqualTo(202);
+        await().atMost(Duration.ofSeconds(30)).until(() -> "PENDING".equals(get(portB, "/tasks/hourly-1").body().path("state").asText()));
+        assertThat(post(portB, "/tasks/hourly-1/pause", "{\"reason\":\"maintenance\"}").status()).isEqualTo(202);
+        await().atMost(Duration.ofSeconds(30)).until(() -> get(portA, "/tasks/hourly-1").body().hasNonNull("pausedAt"));
+        assertThat(post(portA, "/tasks/hourly-1/resume", "").status()).isEqualTo(202);
+        await().atMost(Duration.ofSeconds(30)).until(() -> !get(portB, "/tasks/hourly-1").body().has("pausedAt"));
+        assertThat(post(portA, "/tasks/hourly-1/pause", "{\"when\":\"now\"}").status()).isEqualTo(400);
+    }
+
+    @Test
     void shouldFindAnExecutionByIdAndListItsTaskAmongDeadLettersOnceItFailed() throws Exception {
         assertThat(post(portA, "/tasks", "{\"taskId\":\"dl-1\",\"jobType\":\"doomed\",\"delayMs\":0,\"maxRetries\":0}").status())
                 .isEqualTo(202);

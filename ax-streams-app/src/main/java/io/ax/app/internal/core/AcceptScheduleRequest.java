@@ -11,7 +11,7 @@ import io.ax.validation.ScheduleValidator;
 
 /**
  * (new) → PENDING: validates a request, applies {@code ifExists} against a live task with the same taskId
- * (KEEP: ignored; REPLACE: the old one is cancelled), stores the task and sets its first timer. A finished
+ * (KEEP: ignored; REPLACE: the old one is cancelled; UPDATE: a periodic task's schedule changes, {@link UpdateSchedule}), stores the task and sets its first timer. A finished
  * task (kept until its retention ends) does not block a new request with its taskId.
  */
 final class AcceptScheduleRequest {
@@ -24,6 +24,9 @@ final class AcceptScheduleRequest {
         new ScheduleValidator(step.settings().limits()).validate(input.taskId(), request);
         long firstDueMs = Occurrences.firstDue(input.taskId(), request, input.recordTimestampMs());
         boolean replacing = existing != null && Liveness.isLive(existing);
+        if (replacing && request.getIfExists() == IfExists.UPDATE) {
+            return UpdateSchedule.decide(step, existing, input, firstDueMs);
+        }
         if (replacing && request.getIfExists() != IfExists.REPLACE) {
             step.ignored(EventCode.DUPLICATE, existing, null, null, "duplicate: a live task with this taskId exists (ifExists=KEEP)", input.source());
             return step.unchanged();

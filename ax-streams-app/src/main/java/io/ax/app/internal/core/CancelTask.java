@@ -39,6 +39,12 @@ final class CancelTask {
             step.pendingEnded(task, ExecutionIds.of(task.getTaskId(), task.getIncarnation(), nextDueAtMs), nextDueAtMs, to, reason);
             ended.setNextDueAtMs(null);
         }
+        Long queuedDueAtMs = task.getQueuedDueAtMs();
+        if (queuedDueAtMs != null) {
+            step.pendingEnded(task, ExecutionIds.of(task.getTaskId(), task.getIncarnation(), queuedDueAtMs), queuedDueAtMs, to,
+                    reason + " (it was queued behind the execution in flight, overlap QUEUE_ONE)");
+            ended.setQueuedDueAtMs(null);
+        }
         StoredExecution execution = task.getExecution();
         if (execution != null && StateMachine.isInFlight(execution.getState())) {
             StoredExecution cancelled = StoredExecution.newBuilder(Attempts.disarm(step, execution)).setState(to).build();

@@ -19,7 +19,12 @@ public enum EventCode {
     UNKNOWN_TASK("unknown-task"),
     /** A request for a task that has ended. */
     FINISHED("finished"),
-    /** A trigger or replay the task's state refuses (an execution in flight, nothing to replay, ...). */
+    /** A pause or resume of a one-shot task, or an update (ifExists=UPDATE) of one: only periodic tasks have them. */
+    NOT_PERIODIC("not-periodic"),
+    /**
+     * A trigger, replay, pause, resume or update the task's state refuses (an execution in flight, nothing to replay,
+     * already paused, not paused, ...).
+     */
     REFUSED("refused"),
     /** A transition the state table forbids (a bug in the rules, answered rather than thrown). */
     ILLEGAL_TRANSITION("illegal-transition"),

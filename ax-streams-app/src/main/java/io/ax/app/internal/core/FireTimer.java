@@ -3,6 +3,7 @@ package io.ax.app.internal.core;
 import io.ax.app.internal.timer.TimerKind;
 import io.ax.schema.AtTrigger;
 import io.ax.schema.MisfirePolicy;
+import io.ax.schema.OverlapPolicy;
 import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
@@ -17,8 +18,10 @@ import java.time.Instant;
  *   <li>PURGE: a finished task's retention ended: it leaves the store.</li>
  * </ul>
  * A timer that no longer matches its task (cancelled, replaced, moved, finished) is a stale copy: nothing
- * happens. Overlap policy: when a periodic occurrence comes due while the previous execution is still in flight,
- * the new one is SKIPPED.
+ * happens; so is an occurrence timer of a paused task. Overlap policy, when a periodic occurrence comes due while the
+ * previous execution is still in flight: SKIP (default), it is SKIPPED; QUEUE_ONE, the first such one is held
+ * ({@code queuedDueAtMs}) and dispatched when that execution ends ({@code Step#save}), further ones while it waits
+ * are SKIPPED.
  */
 final class FireTimer {
     private FireTimer() {
@@ -34,7 +37,8 @@ final class FireTimer {
     }
 
     private static Decision fireOccurrence(Step step, StoredTask task, long dueAtMs) {
-        if (task.getNextDueAtMs() == null || task.getNextDueAtMs() != dueAtMs) {
+        if (task.getNextDueAtMs() == null || task.getNextDueAtMs() != dueAtMs || task.getPausedAtMs() != null) {
+            // Stale, or paused: a pause gives the timer up (PauseTask), so one still firing is a stale copy.
             return step.unchanged();
         }
         long nowMs = step.nowMs();
@@ -49,7 +53,17 @@ final class FireTimer {
             task.setCatchUpHeld(true);
             return step.save(task);
         }
-        if (inFlight) {
+        boolean queueOne = periodic && task.getRequest().getOverlap() == OverlapPolicy.QUEUE_ONE;
+        if (inFlight && queueOne && task.getQueuedDueAtMs() == null) {
+            // Overlap QUEUE_ONE: this one waits; Step#save dispatches it once the execution in flight has ended.
+            task.setQueuedDueAtMs(dueAtMs);
+            step.held(task, executionId, dueAtMs, "held: previous execution " + previous.getExecutionId() + " is still "
+                    + previous.getState() + "; this occurrence runs when it ends (overlap QUEUE_ONE)");
+        } else if (inFlight && queueOne) {
+            step.skipped(task, executionId, dueAtMs, 1, null, "overlap: previous execution " + previous.getExecutionId()
+                    + " is still " + previous.getState() + " and the occurrence due " + Instant.ofEpochMilli(task.getQueuedDueAtMs())
+                    + " already waits for it (overlap QUEUE_ONE)");
+        } else if (inFlight) {
             step.skipped(task, executionId, dueAtMs, 1, null, "overlap: previous execution " + previous.getExecutionId()
                     + " is still " + previous.getState());
         } else if (periodic && misfire == MisfirePolicy.SKIP && nowMs - dueAtMs > step.settings().misfireThresholdMs()) {

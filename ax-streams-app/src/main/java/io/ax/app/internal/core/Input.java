@@ -4,7 +4,9 @@ import io.ax.app.internal.timer.TimerKind;
 import io.ax.schema.AdoptRequest;
 import io.ax.schema.CancelRequest;
 import io.ax.schema.ExecutionReport;
+import io.ax.schema.PauseRequest;
 import io.ax.schema.ReplayRequest;
+import io.ax.schema.ResumeRequest;
 import io.ax.schema.RetryRecord;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.SourceRecord;
@@ -32,6 +34,14 @@ public sealed interface Input {
 
     /** Run a pending task now ({@code {"trigger":true}}), not a schedule's trigger. */
     record Trigger(String taskId, TriggerRequest request, SourceRecord source) implements Input {
+    }
+
+    /** Pause a periodic task ({@code {"pause":true}}): no occurrence fires until it is resumed. */
+    record Pause(String taskId, PauseRequest request, SourceRecord source) implements Input {
+    }
+
+    /** Resume a paused periodic task ({@code {"resume":true}}). */
+    record Resume(String taskId, ResumeRequest request, SourceRecord source) implements Input {
     }
 
     /** A task handed over from another deployment by {@code ./ax migrate}, as it stood there. */

@@ -2,7 +2,10 @@ package io.ax.app.internal.core;
 
 import io.ax.schema.StoredTask;
 
-/** Whether a task still has something ahead of it: a timer set, or an execution in flight. */
+/**
+ * Whether a task still has something ahead of it: a next occurrence (its timer set, or held: paused, waiting for a
+ * catch-up), an occurrence queued behind the execution in flight (overlap QUEUE_ONE), or an execution in flight.
+ */
 public final class Liveness {
     private Liveness() {
     }
@@ -11,7 +14,7 @@ public final class Liveness {
         if (task.getCancelled()) {
             return false;
         }
-        return task.getNextDueAtMs() != null
+        return task.getNextDueAtMs() != null || task.getQueuedDueAtMs() != null
                 || (task.getExecution() != null && StateMachine.isInFlight(task.getExecution().getState()));
     }
 

@@ -78,6 +78,12 @@ public final class Rules {
         if (input instanceof Input.Trigger trigger) {
             return TriggerTask.decide(step, current, trigger);
         }
+        if (input instanceof Input.Pause pause) {
+            return PauseTask.decide(step, current, pause);
+        }
+        if (input instanceof Input.Resume resume) {
+            return ResumeTask.decide(step, current, resume);
+        }
         if (input instanceof Input.Adopt adopt) {
             return AdoptTask.decide(step, current, adopt);
         }

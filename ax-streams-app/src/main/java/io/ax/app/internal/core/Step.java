@@ -116,6 +116,15 @@ final class Step {
                 .setSkipped(count > 1 ? count : null).setLastDueAtMs(count > 1 ? lastDueAtMs : null).setReason(reason).build());
     }
 
+    /**
+     * The pending occurrence due at {@code dueAtMs} stays PENDING but is held (from = to = PENDING, not a transition):
+     * queued behind the execution in flight (overlap QUEUE_ONE), or not to fire because the task was paused.
+     */
+    void held(StoredTask task, String executionId, long dueAtMs, String reason) {
+        event(base(task).setExecutionId(executionId).setAttempt(1).setFrom(TaskState.PENDING.name()).setTo(TaskState.PENDING)
+                .setDueAtMs(dueAtMs).setReason(reason).build());
+    }
+
     /** Input that changes nothing: a duplicate request, a cancel of an unknown task, a stale report. */
     void ignored(EventCode code, StoredTask task, String executionId, Integer attempt, String reason, SourceRecord source) {
         StateChange.Builder change = task != null ? base(task) : StateChange.newBuilder().setTaskId(taskId).setAtMs(nowMs);
@@ -152,6 +161,7 @@ final class Step {
      * ({@code ax.retention.ms} later): until then it stays readable and keeps deduplicating its taskId.
      */
     Decision save(StoredTask task) {
+        maybeRunQueuedOccurrence(task);
         maybeReleaseHeldOccurrence(task);
         if (task.getFinishedAtMs() == null && !Liveness.isLive(task)) {
             long purgeAtMs = nowMs + settings.retentionMs();
@@ -168,7 +178,7 @@ final class Step {
      * tick.
      */
     private void maybeReleaseHeldOccurrence(StoredTask task) {
-        if (!task.getCatchUpHeld() || task.getCancelled() || task.getNextDueAtMs() == null) {
+        if (!task.getCatchUpHeld() || task.getCancelled() || task.getNextDueAtMs() == null || task.getPausedAtMs() != null) {
             return;
         }
         if (task.getExecution() != null && StateMachine.isInFlight(task.getExecution().getState())) {
@@ -176,6 +186,34 @@ final class Step {
         }
         task.setCatchUpHeld(false);
         setTimer(task.getNextDueAtMs(), task.getRequest().getPriority(), TimerKind.OCCURRENCE);
+    }
+
+    /**
+     * The occurrence queued behind the execution in flight (overlap QUEUE_ONE, see {@code FireTimer}) is dispatched as
+     * soon as that execution has ended, whichever input ended it: PENDING → TRIGGERED in this same decision, its
+     * executionId from its due time.
+     */
+    private void maybeRunQueuedOccurrence(StoredTask task) {
+        Long queuedDueAtMs = task.getQueuedDueAtMs();
+        if (queuedDueAtMs == null || task.getCancelled() || task.getPausedAtMs() != null) {
+            return;
+        }
+        StoredExecution previous = task.getExecution();
+        if (previous != null && StateMachine.isInFlight(previous.getState())) {
+            return;
+        }
+        task.setQueuedDueAtMs(null);
+        StoredExecution queued = StoredExecution.newBuilder()
+                .setExecutionId(ExecutionIds.of(task.getTaskId(), task.getIncarnation(), queuedDueAtMs))
+                .setAttempt(1)
+                .setState(TaskState.PENDING)
+                .setDueAtMs(queuedDueAtMs)
+                .setFiredAtMs(nowMs)
+                .setLastSignMs(nowMs)
+                .build();
+        task.setExecution(Attempts.dispatch(this, task, queued, TaskState.PENDING, "queued behind execution "
+                + (previous == null ? "(none)" : previous.getExecutionId() + ", which ended " + previous.getState())
+                + ": runs now (overlap QUEUE_ONE)"));
     }
 
     /** Sets the task's execution (in place: the task is this decision's own copy) and stores it. */

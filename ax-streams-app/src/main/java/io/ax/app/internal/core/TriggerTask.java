@@ -20,7 +20,7 @@ import java.time.Instant;
  *       as any overlap is.</li>
  * </ul>
  * Anything else is answered IGNORED with the reason: an unknown task, one with an execution in flight (TRIGGERED,
- * RUNNING, RETRY_WAITING: it is running already), one that ended.
+ * RUNNING, RETRY_WAITING: it is running already), one that ended, one that is paused.
  */
 final class TriggerTask {
     private TriggerTask() {
@@ -85,6 +85,9 @@ final class TriggerTask {
         }
         if (task.getNextDueAtMs() == null) {
             return "nothing is pending";
+        }
+        if (task.getPausedAtMs() != null) {
+            return "the task is paused since " + Instant.ofEpochMilli(task.getPausedAtMs()) + "; resume it first";
         }
         return null;
     }

@@ -26,7 +26,7 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
  * {@code POST /tasks} (the JSON schedule form plus {@code taskId}), {@code POST /tasks/{taskId}/cancel},
- * {@code /replay} and {@code /trigger} (run now; optional body {@code {"reason":"…"}}): the very records the producer client
+ * {@code /replay}, {@code /trigger} (run now), {@code /pause} and {@code /resume} (a periodic task; optional body {@code {"reason":"…"}}): the very records the producer client
  * writes (Avro single-object on the requests topic, key = taskId, through the client's own sender), validated as it
  * validates them. The answer is 202 with the topic, partition and offset Kafka acknowledged: the request is accepted
  * for the scheduler, whose decision (PENDING, IGNORED, REJECTED) appears on the state topic and in {@code GET /tasks/{id}}.
@@ -62,6 +62,14 @@ final class RequestEndpoints implements EndpointGroup {
             String taskId = taskId(ctx);
             accepted(ctx, taskId, client.trigger(taskId, reason(ctx)));
         });
+        routes.post("/tasks/{taskId}/pause", ctx -> {
+            String taskId = taskId(ctx);
+            accepted(ctx, taskId, client.pause(taskId, reason(ctx)));
+        });
+        routes.post("/tasks/{taskId}/resume", ctx -> {
+            String taskId = taskId(ctx);
+            accepted(ctx, taskId, client.resume(taskId, reason(ctx)));
+        });
     }
 
     private void schedule(Context ctx) throws IOException {
@@ -73,7 +81,8 @@ final class RequestEndpoints implements EndpointGroup {
         String taskId = taskIdField.asText();
         SpecificRecord request = JsonForms.parseRequest(EXACT.writeValueAsBytes(body));
         if (!(request instanceof ScheduleRequest schedule)) {
-            throw HttpError.badRequest("POST /tasks takes a schedule; cancel, replay or trigger with POST /tasks/{taskId}/cancel, /replay or /trigger");
+            throw HttpError.badRequest("POST /tasks takes a schedule; cancel, replay, trigger, pause or resume with POST"
+                    + " /tasks/{taskId}/cancel, /replay, /trigger, /pause or /resume");
         }
         validator.validate(taskId, schedule);
         accepted(ctx, taskId, sender.send(taskId, schedule));
@@ -85,7 +94,7 @@ final class RequestEndpoints implements EndpointGroup {
         return taskId;
     }
 
-    /** The optional {@code reason} of a cancel, replay or trigger. */
+    /** The optional {@code reason} of a cancel, replay, trigger, pause or resume. */
     private static String reason(Context ctx) throws IOException {
         if (ctx.bodyAsBytes().length == 0) {
             return null;
@@ -94,7 +103,7 @@ final class RequestEndpoints implements EndpointGroup {
         JsonNode reason = body.remove("reason");
         if (!body.isEmpty()) {
             throw HttpError.badRequest("unknown field(s) " + body.properties().stream().map(e -> e.getKey()).toList()
-                    + ": a cancel, replay or trigger body takes only \"reason\"");
+                    + ": a cancel, replay, trigger, pause or resume body takes only \"reason\"");
         }
         if (reason == null || reason.isNull()) {
             return null;

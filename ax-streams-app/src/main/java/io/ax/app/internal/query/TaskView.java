@@ -21,7 +21,8 @@ import java.util.Base64;
 /**
  * A stored task as the HTTP API shows it. The field names are a contract (camelCase, more may be added): {@code taskId,
  * state, jobType, owner, priority, timeoutMs, trigger, payload, retry, acceptedAt, nextDueAt, occurrences, finishedAt,
- * purgeAt, execution, attempts, partition, instance}; times are ISO-8601 instants. A single task's answer adds its
+ * purgeAt, execution, attempts, partition, instance}, and only when set {@code pausedAt} (a paused periodic task) and
+ * {@code queuedDueAt} (an occurrence waiting for the execution in flight, overlap QUEUE_ONE); times are ISO-8601 instants. A single task's answer adds its
  * {@code history} ({@link HistoryView}); an execution's adds {@code latest}.
  */
 final class TaskView {
@@ -45,6 +46,12 @@ final class TaskView {
         json.put("acceptedAt", instant(task.getAcceptedAtMs()));
         json.put("nextDueAt", instant(task.getNextDueAtMs()));
         json.put("occurrences", task.getOccurrences());
+        if (task.getPausedAtMs() != null) {
+            json.put("pausedAt", instant(task.getPausedAtMs()));
+        }
+        if (task.getQueuedDueAtMs() != null) {
+            json.put("queuedDueAt", instant(task.getQueuedDueAtMs()));
+        }
         json.put("cancelled", task.getCancelled());
         json.put("finishedAt", instant(task.getFinishedAtMs()));
         json.put("purgeAt", instant(task.getPurgeAtMs()));

@@ -29,7 +29,7 @@ final class ApplyDecisions {
     /** MDC keys set while a decision is applied: the same as the worker's, so one grep follows an execution through both. */
     static final String MDC_TASK_ID = AxMdc.TASK_ID;
     static final String MDC_EXECUTION_ID = AxMdc.EXECUTION_ID;
-    private static final Set<String> REQUESTS = Set.of("schedule", "cancel", "trigger", "replay", "adopt");
+    private static final Set<String> REQUESTS = Set.of("schedule", "cancel", "trigger", "replay", "adopt", "pause", "resume");
 
     private final TaskStore tasks;
     private final TaskIndex index;
@@ -52,7 +52,7 @@ final class ApplyDecisions {
 
     /**
      * @param input what the decision answers, as the metrics name it: {@code schedule}, {@code cancel}, {@code trigger},
-     *              {@code replay}, {@code adopt} (requests), {@code request} (a record of the requests topic that is none
+     *              {@code replay}, {@code adopt}, {@code pause}, {@code resume} (requests), {@code request} (a record of the requests topic that is none
      *              of these), {@code report}, {@code retry}, {@code timer}
      */
     void apply(Decision decision, long nowMs, String input) {

@@ -20,7 +20,9 @@ import io.ax.codec.WireCodec;
 import io.ax.schema.AdoptRequest;
 import io.ax.schema.CancelRequest;
 import io.ax.schema.ExecutionReport;
+import io.ax.schema.PauseRequest;
 import io.ax.schema.ReplayRequest;
+import io.ax.schema.ResumeRequest;
 import io.ax.schema.RetryRecord;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.SourceRecord;
@@ -138,6 +140,10 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             return "replay";
         } else if (input instanceof Input.Adopt) {
             return "adopt";
+        } else if (input instanceof Input.Pause) {
+            return "pause";
+        } else if (input instanceof Input.Resume) {
+            return "resume";
         }
         return input instanceof Input.Report ? "report" : "retry";
     }
@@ -173,6 +179,14 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             if (request instanceof TriggerRequest trigger) {
                 ScheduleValidator.requireLength("reason", trigger.getReason(), ScheduleValidator.MAX_REASON_CHARS);
                 return new Input.Trigger(taskId, trigger, source);
+            }
+            if (request instanceof PauseRequest pause) {
+                ScheduleValidator.requireLength("reason", pause.getReason(), ScheduleValidator.MAX_REASON_CHARS);
+                return new Input.Pause(taskId, pause, source);
+            }
+            if (request instanceof ResumeRequest resume) {
+                ScheduleValidator.requireLength("reason", resume.getReason(), ScheduleValidator.MAX_REASON_CHARS);
+                return new Input.Resume(taskId, resume, source);
             }
             if (request instanceof AdoptRequest adopt) {
                 requireAdoptEnabled();

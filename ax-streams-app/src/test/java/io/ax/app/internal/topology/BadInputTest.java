@@ -37,7 +37,7 @@ class BadInputTest {
         "negative delay       | {\"jobType\":\"a\",\"delayMs\":-5}                           | delayMs must be between 0 and",
         "bad cron             | {\"jobType\":\"a\",\"cron\":\"61 * * * *\"}                  | bad cron expression",
         "bad zone             | {\"jobType\":\"a\",\"cron\":\"0 2 * * *\",\"zone\":\"Mars/Base\"} | unknown time zone",
-        "unknown enum         | {\"jobType\":\"a\",\"delayMs\":5,\"ifExists\":\"MAYBE\"}     | ifExists must be one of [KEEP, REPLACE]",
+        "unknown enum         | {\"jobType\":\"a\",\"delayMs\":5,\"ifExists\":\"MAYBE\"}     | ifExists must be one of [KEEP, REPLACE, UPDATE]",
         "bad priority         | {\"jobType\":\"a\",\"delayMs\":5,\"priority\":10}            | priority must be 0-9",
         "bad time             | {\"jobType\":\"a\",\"at\":\"tomorrow\"}                      | at is not an ISO-8601 instant",
         "bad jobType          | {\"jobType\":\"a b\",\"delayMs\":5}                          | jobType must be",
@@ -52,10 +52,17 @@ class BadInputTest {
         "unknown misfire      | {\"jobType\":\"a\",\"everyMs\":1000,\"misfire\":\"LATER\"} | misfire must be one of [FIRE_ONCE, FIRE_ALL, SKIP]",
         "jitter over interval | {\"jobType\":\"a\",\"everyMs\":1000,\"occurrenceJitterMs\":2000} | occurrenceJitterMs must be between 0 and 1000",
         "catch-up bound       | {\"jobType\":\"a\",\"everyMs\":1000,\"misfire\":\"FIRE_ALL\",\"maxCatchUp\":0} | maxCatchUp must be between 1 and 10000: 0",
+        "overlap on one-shot  | {\"jobType\":\"a\",\"delayMs\":5,\"overlap\":\"QUEUE_ONE\"} | overlap goes with a periodic trigger",
+        "unknown overlap      | {\"jobType\":\"a\",\"everyMs\":1000,\"overlap\":\"ALLOW\"} | overlap must be one of [SKIP, QUEUE_ONE]",
+        "overlap not text     | {\"jobType\":\"a\",\"everyMs\":1000,\"overlap\":1}    | overlap",
+        "pause not true       | {\"pause\":false}                                            | pause must be true",
+        "pause extra field    | {\"pause\":true,\"everyMs\":1000}                          | unknown field everyMs",
+        "resume not true      | {\"resume\":\"yes\"}                                       | resume must be true",
+        "resume reason length | {\"resume\":true,\"reason\":\"%s\"}                     | reason",
     })
     void shouldRejectABadRequestAndKeepProcessing(String name, String value, String reason) {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
-            ax.request("bad", value);
+            ax.request("bad", value.formatted("r".repeat(1025)));
             ax.request("good", "{\"jobType\":\"a\",\"delayMs\":0}");
             List<JsonNode> events = ax.events();
             assertThat(events).hasSize(2);
@@ -89,7 +96,7 @@ class BadInputTest {
             byte[] dispatch = WireCodec.encode(DispatchTask.newBuilder().setKind(DispatchKind.RUN).setTaskId("x")
                     .setExecutionId("e").setAttempt(1).setJobType("j").setDueAtMs(0).setFiredAtMs(0).setTimeoutMs(1).build());
             ax.requestBytes("x", dispatch);
-            assertRejected(ax.events().get(0), "ax.requests", 0, "x", "expected a ScheduleRequest, CancelRequest, ReplayRequest or TriggerRequest");
+            assertRejected(ax.events().get(0), "ax.requests", 0, "x", "expected a ScheduleRequest, CancelRequest, ReplayRequest, TriggerRequest, PauseRequest or ResumeRequest");
         }
     }
 

@@ -64,6 +64,22 @@ class SchedulerMetricsTest {
     }
 
     @Test
+    void shouldCountIgnoredPausesAndResumesByCode() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), FAST_REFRESH)) {
+            ax.request("once", "{\"jobType\":\"j\",\"delayMs\":60000}");
+            ax.request("once", "{\"pause\":true}");
+            ax.request("nobody", "{\"resume\":true}");
+            ax.request("p", "{\"jobType\":\"j\",\"everyMs\":1000}");
+            ax.request("p", "{\"resume\":true}");
+            ax.advanceMs(10);
+            Scrape s = scrape(ax);
+            assertThat(s.value("ax_inputs_ignored_total", "input", "pause", "reason", "not-periodic")).isEqualTo(1);
+            assertThat(s.value("ax_inputs_ignored_total", "input", "resume", "reason", "unknown-task")).isEqualTo(1);
+            assertThat(s.value("ax_inputs_ignored_total", "input", "resume", "reason", "refused")).isEqualTo(1);
+        }
+    }
+
+    @Test
     void shouldCountSuccessesAndNameRejectionsAndIgnoredInputsByCode() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), FAST_REFRESH)) {
             ax.request("t1", "{\"jobType\":\"j\",\"delayMs\":0}");
