@@ -1,0 +1,166 @@
+package io.ax.codec;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.util.Base64;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+import org.apache.avro.Schema;
+
+/**
+ * The two calls ax makes to a Confluent-compatible schema registry, over the JDK's HTTP client: fetch a schema by id
+ * ({@code GET /schemas/ids/{id}}) and register one under a subject ({@code POST /subjects/{subject}/versions}).
+ * Every call is bounded in time by the settings' timeout (connect, answer headers, and twice it for the whole
+ * exchange); an answer over {@link #MAX_RESPONSE_BYTES} is refused (the registry is trusted infrastructure: the size
+ * is checked after the body is read). Thread-safe.
+ */
+public final class SchemaRegistryClient {
+    /** Largest registry answer read; ax's largest schema is a few KB. */
+    static final int MAX_RESPONSE_BYTES = 512 * 1024;
+    private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final RegistrySettings settings;
+    private final HttpClient http;
+    private final String authorization;
+
+    public SchemaRegistryClient(RegistrySettings settings) {
+        this.settings = settings;
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(settings.timeout())
+                .followRedirects(HttpClient.Redirect.NEVER);
+        if (settings.truststorePath() != null && !settings.truststorePath().isBlank()) {
+            builder.sslContext(sslContext(settings));
+        }
+        this.http = builder.build();
+        this.authorization = settings.userInfo() == null ? null
+                : "Basic " + Base64.getEncoder().encodeToString(settings.userInfo().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A registry call that failed; {@link #notFound()} when the registry answered that the id or subject does not exist. */
+    public static final class RegistryException extends Exception {
+        private final boolean notFound;
+
+        RegistryException(String message, boolean notFound, Throwable cause) {
+            super(message, cause);
+            this.notFound = notFound;
+        }
+
+        public boolean notFound() {
+            return notFound;
+        }
+    }
+
+    /** The writer schema registered as {@code id}. */
+    public Schema schemaById(int id) throws RegistryException {
+        JsonNode answer = call(request("schemas/ids/" + id).GET().build(), "schema id " + id);
+        JsonNode type = answer.get("schemaType");
+        if (type != null && !type.isNull() && !"AVRO".equalsIgnoreCase(type.asText())) {
+            throw new RegistryException("schema id " + id + " is a " + type.asText() + " schema, not Avro", false, null);
+        }
+        JsonNode schema = answer.get("schema");
+        if (schema == null || !schema.isTextual()) {
+            throw new RegistryException("the registry's answer for schema id " + id + " has no schema", false, null);
+        }
+        try {
+            return new Schema.Parser().parse(schema.asText());
+        } catch (RuntimeException e) {
+            throw new RegistryException("schema id " + id + " is not a valid Avro schema: " + e.getMessage(), false, e);
+        }
+    }
+
+    /** Registers {@code schema} under {@code subject} (or finds it already there) and returns its id. */
+    public int register(String subject, Schema schema) throws RegistryException {
+        ObjectNode body = JSON.createObjectNode().put("schema", schema.toString());
+        String path = "subjects/" + java.net.URLEncoder.encode(subject, StandardCharsets.UTF_8) + "/versions";
+        HttpRequest request = request(path).header("Content-Type", CONTENT_TYPE)
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8)).build();
+        JsonNode answer = call(request, "registering " + schema.getFullName() + " under " + subject);
+        JsonNode id = answer.get("id");
+        if (id == null || !id.canConvertToInt()) {
+            throw new RegistryException("the registry's answer to registering under " + subject + " has no id", false, null);
+        }
+        return id.intValue();
+    }
+
+    private HttpRequest.Builder request(String path) {
+        String base = settings.url().toString();
+        URI uri = URI.create(base.endsWith("/") ? base + path : base + "/" + path);
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(settings.timeout()).header("Accept", CONTENT_TYPE + ", application/json");
+        if (authorization != null) {
+            builder.header("Authorization", authorization);
+        }
+        return builder;
+    }
+
+    private JsonNode call(HttpRequest request, String what) throws RegistryException {
+        // The request timeout bounds the wait for the answer's headers only; the whole exchange, body included,
+        // is bounded here, so a registry that stalls mid-answer costs at most twice the timeout.
+        CompletableFuture<HttpResponse<byte[]>> pending = http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> response;
+        try {
+            response = pending.get(2 * settings.timeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof java.net.http.HttpTimeoutException) {
+                throw new RegistryException("schema registry " + settings.url() + " did not answer within " + settings.timeout()
+                        + " for " + what + " (" + e.getCause().getMessage() + ")", false, e.getCause());
+            }
+            throw new RegistryException("schema registry " + settings.url() + " unreachable for " + what + ": " + e.getCause(), false, e.getCause());
+        } catch (TimeoutException e) {
+            pending.cancel(true);
+            throw new RegistryException("schema registry " + settings.url() + " did not answer within " + settings.timeout()
+                    + " for " + what, false, e);
+        } catch (InterruptedException e) {
+            pending.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new RegistryException("interrupted while calling the schema registry for " + what, false, e);
+        }
+        byte[] body = response.body();
+        if (body.length > MAX_RESPONSE_BYTES) {
+            throw new RegistryException("the registry's answer for " + what + " is larger than " + MAX_RESPONSE_BYTES + " bytes", false, null);
+        }
+        int status = response.statusCode();
+        if (status == 404) {
+            throw new RegistryException("the schema registry does not know " + what + " (HTTP 404)", true, null);
+        }
+        if (status / 100 != 2) {
+            throw new RegistryException("the schema registry answered HTTP " + status + " for " + what + ": "
+                    + io.ax.validation.Quote.truncate(new String(body, StandardCharsets.UTF_8), 200), false, null);
+        }
+        try {
+            return JSON.readTree(body);
+        } catch (IOException e) {
+            throw new RegistryException("the registry's answer for " + what + " is not JSON", false, e);
+        }
+    }
+
+    private static SSLContext sslContext(RegistrySettings settings) {
+        try (InputStream in = Files.newInputStream(Path.of(settings.truststorePath()))) {
+            KeyStore store = KeyStore.getInstance(settings.truststoreType());
+            char[] password = settings.truststorePassword() == null ? null : settings.truststorePassword().toCharArray();
+            store.load(in, password);
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(store);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, trust.getTrustManagers(), null);
+            return context;
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalArgumentException("cannot load the schema registry trust store " + settings.truststorePath() + ": " + e, e);
+        }
+    }
+}
