@@ -13,6 +13,7 @@ import org.apache.avro.Schema;
  * <ul>
  *   <li>A fetched schema is kept (ids are immutable in a registry), least recently used evicted past {@code cacheMax}.
  *   <li>An id the registry does not know (HTTP 404) is remembered as unknown for the backoff period.
+ *   <li>An answer that is not a usable Avro schema fails that record only (and is asked again next time).
  *   <li>Any other failure (unreachable, timeout, 5xx, an answer that is not a schema) opens the breaker: for the backoff
  *       period every id not in the cache fails at once with the last failure as the reason, without a call. The first
  *       lookup after the period calls the registry again (half-open); its outcome closes or reopens the breaker.
@@ -72,7 +73,7 @@ public final class RegistrySchemas {
             }
             if (nowMs < openUntilMs) {
                 throw new UnavailableSchemaException("schema registry unavailable (not called again until "
-                        + java.time.Instant.ofEpochMilli(openUntilMs) + "): " + openReason, false);
+                        + java.time.Instant.ofEpochMilli(openUntilMs) + ", schema id " + id + "): " + openReason, false);
             }
             calls++;
         }
@@ -90,6 +91,10 @@ public final class RegistrySchemas {
                 if (e.notFound()) {
                     unknownUntilMs.put(id, failedAtMs + backoffMs);
                     throw new UnavailableSchemaException("schema id " + id + " is not in the schema registry", true);
+                }
+                if (e.invalid()) {
+                    // The registry answered: not an outage. Not cached, so a fixed registry entry is picked up.
+                    throw new UnavailableSchemaException(e.getMessage(), false);
                 }
                 openUntilMs = failedAtMs + backoffMs;
                 openReason = e.getMessage();

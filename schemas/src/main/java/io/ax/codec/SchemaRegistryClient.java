@@ -52,35 +52,92 @@ public final class SchemaRegistryClient {
                 : "Basic " + Base64.getEncoder().encodeToString(settings.userInfo().getBytes(StandardCharsets.UTF_8));
     }
 
-    /** A registry call that failed; {@link #notFound()} when the registry answered that the id or subject does not exist. */
+    /**
+     * A registry call that failed: {@link #notFound()} when the registry answered that the id or subject does not
+     * exist, {@link #invalid()} when it answered with something that is not a usable Avro schema (neither is an outage).
+     */
     public static final class RegistryException extends Exception {
         private final boolean notFound;
+        private final boolean invalid;
 
         RegistryException(String message, boolean notFound, Throwable cause) {
+            this(message, notFound, false, cause);
+        }
+
+        RegistryException(String message, boolean notFound, boolean invalid, Throwable cause) {
             super(message, cause);
             this.notFound = notFound;
+            this.invalid = invalid;
         }
 
         public boolean notFound() {
             return notFound;
         }
+
+        public boolean invalid() {
+            return invalid;
+        }
     }
 
-    /** The writer schema registered as {@code id}. */
+    /** Most schema references followed for one schema (nested types a producer registered apart, as Apicurio's serde does). */
+    static final int MAX_REFERENCES = 64;
+
+    /**
+     * The writer schema registered as {@code id}. Schema references (named types registered under subjects of their
+     * own) are fetched with {@code GET /subjects/{subject}/versions/{version}} and parsed first, at most
+     * {@link #MAX_REFERENCES} of them.
+     */
     public Schema schemaById(int id) throws RegistryException {
         JsonNode answer = call(request("schemas/ids/" + id).GET().build(), "schema id " + id);
+        Schema.Parser parser = new Schema.Parser();
+        parseReferences(answer, parser, new java.util.HashSet<>(), "schema id " + id);
+        return parse(answer, parser, "schema id " + id);
+    }
+
+    private void parseReferences(JsonNode answer, Schema.Parser parser, java.util.Set<String> seen, String what)
+            throws RegistryException {
+        JsonNode references = answer.get("references");
+        if (references == null || !references.isArray()) {
+            return;
+        }
+        for (JsonNode reference : references) {
+            String subject = reference.path("subject").asText();
+            String version = reference.path("version").asText();
+            if (!seen.add(subject + "/" + version)) {
+                continue;
+            }
+            if (seen.size() > MAX_REFERENCES) {
+                throw new RegistryException(what + " has more than " + MAX_REFERENCES + " schema references", false, true, null);
+            }
+            String path = "subjects/" + java.net.URLEncoder.encode(subject, StandardCharsets.UTF_8) + "/versions/"
+                    + java.net.URLEncoder.encode(version, StandardCharsets.UTF_8);
+            String referenceWhat = "reference " + subject + " version " + version + " of " + what;
+            JsonNode referenced = call(request(path).GET().build(), referenceWhat);
+            parseReferences(referenced, parser, seen, what);
+            try {
+                parser.parse(referenced.path("schema").asText());
+            } catch (org.apache.avro.SchemaParseException e) {
+                // Already known (a type defined by an earlier reference as well): keep the first definition.
+                if (!String.valueOf(e.getMessage()).startsWith("Can't redefine")) {
+                    throw new RegistryException(referenceWhat + " is not a valid Avro schema: " + e.getMessage(), false, true, e);
+                }
+            }
+        }
+    }
+
+    private static Schema parse(JsonNode answer, Schema.Parser parser, String what) throws RegistryException {
         JsonNode type = answer.get("schemaType");
         if (type != null && !type.isNull() && !"AVRO".equalsIgnoreCase(type.asText())) {
-            throw new RegistryException("schema id " + id + " is a " + type.asText() + " schema, not Avro", false, null);
+            throw new RegistryException(what + " is a " + type.asText() + " schema, not Avro", false, true, null);
         }
         JsonNode schema = answer.get("schema");
         if (schema == null || !schema.isTextual()) {
-            throw new RegistryException("the registry's answer for schema id " + id + " has no schema", false, null);
+            throw new RegistryException("the registry's answer for " + what + " has no schema", false, true, null);
         }
         try {
-            return new Schema.Parser().parse(schema.asText());
+            return parser.parse(schema.asText());
         } catch (RuntimeException e) {
-            throw new RegistryException("schema id " + id + " is not a valid Avro schema: " + e.getMessage(), false, e);
+            throw new RegistryException(what + " is not a valid Avro schema: " + e.getMessage(), false, true, e);
         }
     }
 
