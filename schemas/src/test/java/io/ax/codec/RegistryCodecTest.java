@@ -70,6 +70,37 @@ class RegistryCodecTest {
     }
 
     @Test
+    void shouldDecodeAReportInTheRegistryFormat() {
+        registry.put(7, ExecutionReport.getClassSchema());
+        ExecutionReport report = ExecutionReport.newBuilder().setExecutionId("e1").setAttempt(2)
+                .setStatus(io.ax.schema.ReportStatus.SUCCEEDED).setWorkerId("w1").build();
+
+        assertThat(codec(Duration.ofSeconds(2), Duration.ofSeconds(30)).decodeReport(RegistryCodec.encode(report, 7))).isEqualTo(report);
+    }
+
+    @Test
+    void shouldFollowSchemaReferencesToNamedTypesRegisteredApart() throws IOException {
+        // As Apicurio's serde registers a record: its enum under a subject of its own, referenced by name.
+        ObjectNode report = (ObjectNode) JSON.readTree(ExecutionReport.getClassSchema().toString());
+        ObjectNode status = null;
+        for (var field : report.withArray("fields")) {
+            if (field.get("name").asText().equals("status")) {
+                status = (ObjectNode) field.get("type");
+                ((ObjectNode) field).put("type", "io.ax.schema.ReportStatus");
+            }
+        }
+        status.put("namespace", "io.ax.schema");
+        ObjectNode answer = JSON.createObjectNode().put("schema", report.toString());
+        answer.putArray("references").addObject().put("name", "io.ax.schema.ReportStatus").put("subject", "ReportStatus").put("version", 1);
+        registry.putAnswer(8, answer.toString());
+        registry.putVersion("ReportStatus", 1, JSON.createObjectNode().put("schema", status.toString()).toString());
+        ExecutionReport sent = ExecutionReport.newBuilder().setExecutionId("e1").setAttempt(1)
+                .setStatus(io.ax.schema.ReportStatus.STARTED).build();
+
+        assertThat(codec(Duration.ofSeconds(2), Duration.ofSeconds(30)).decodeReport(RegistryCodec.encode(sent, 8))).isEqualTo(sent);
+    }
+
+    @Test
     void shouldResolveAWriterWithAFieldAddedWithADefault() throws IOException {
         Schema newer = evolve(ScheduleRequest.getClassSchema(), "addedLater", null);
         registry.put(3, newer);

@@ -22,6 +22,8 @@ final class TestRegistry implements AutoCloseable {
 
     private final HttpServer server;
     private final Map<Integer, Schema> schemas = new ConcurrentHashMap<>();
+    private final Map<Integer, String> answers = new ConcurrentHashMap<>();
+    private final Map<String, String> versions = new ConcurrentHashMap<>();
     private final AtomicInteger calls = new AtomicInteger();
     private final CountDownLatch released = new CountDownLatch(1);
     private volatile Mode mode = Mode.SERVE;
@@ -30,6 +32,13 @@ final class TestRegistry implements AutoCloseable {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setExecutor(Executors.newCachedThreadPool());
         server.createContext("/schemas/ids/", this::handle);
+        server.createContext("/subjects/", exchange -> {
+            calls.incrementAndGet();
+            try (exchange) {
+                String answer = versions.get(exchange.getRequestURI().getPath().substring("/subjects/".length()));
+                respond(exchange, answer == null ? 404 : 200, answer == null ? "{\"error_code\":40401}" : answer);
+            }
+        });
         server.start();
     }
 
@@ -39,6 +48,16 @@ final class TestRegistry implements AutoCloseable {
 
     void put(int id, Schema schema) {
         schemas.put(id, schema);
+    }
+
+    /** Serves {@code answer} (the JSON of a GET /schemas/ids/{id} answer, references and all) for {@code id}. */
+    void putAnswer(int id, String answer) {
+        answers.put(id, answer);
+    }
+
+    /** Serves {@code answer} for GET /subjects/{subject}/versions/{version}. */
+    void putVersion(String subject, int version, String answer) {
+        versions.put(subject + "/versions/" + version, answer);
     }
 
     void mode(Mode mode) {
@@ -61,8 +80,11 @@ final class TestRegistry implements AutoCloseable {
                 return;
             }
             String path = exchange.getRequestURI().getPath();
-            Schema schema = schemas.get(Integer.parseInt(path.substring(path.lastIndexOf('/') + 1)));
-            if (schema == null) {
+            int id = Integer.parseInt(path.substring(path.lastIndexOf('/') + 1));
+            Schema schema = schemas.get(id);
+            if (answers.containsKey(id)) {
+                respond(exchange, 200, answers.get(id));
+            } else if (schema == null) {
                 respond(exchange, 404, "{\"error_code\":40403,\"message\":\"Schema not found\"}");
             } else {
                 String body = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode()
