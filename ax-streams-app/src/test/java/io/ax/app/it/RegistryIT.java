@@ -96,7 +96,8 @@ class RegistryIT {
         scheduler = AxScheduler.start(config).awaitRunning(Duration.ofMinutes(2));
         worker = AxWorker.builder().bootstrapServers(broker.bootstrapServers()).topics(topics).groupId("reg.workers")
                 .schemaRegistry(RegistrySettings.of(registry.ccompatUrl()))
-                .handler("noop", context -> Result.success()).build();
+                .handler("noop", context -> Result.success())
+                .handler("doomed", context -> Result.fatal("no such mailbox")).build();
         worker.start();
         state = new TopicRecorder(broker.bootstrapServers(), topics.state(), CLOCK);
     }
@@ -151,7 +152,24 @@ class RegistryIT {
 
     @Test
     @Order(4)
-    void shouldWriteDispatchesThatApicuriosDeserializerReads() {
+    void shouldWriteDispatchesAndDeadLettersThatApicuriosDeserializerReads() throws Exception {
+        try (KafkaProducer<String, Object> producer = new KafkaProducer<>(apicurioSerdeProducer())) {
+            producer.send(new ProducerRecord<>(topics.requests(), "doomed-1", request("doomed"))).get();
+        }
+        awaitState("doomed-1", "FAILED");
+
+        assertThat(readWithApicurio(topics.dispatch(), List.of("serde-1", "evolved-added", "evolved-removed", "after-unknown")))
+                .allSatisfy((taskId, dispatch) -> {
+                    assertThat(dispatch.getSchema().getFullName()).isEqualTo("io.ax.schema.DispatchTask");
+                    assertThat(dispatch.get("taskId").toString()).isEqualTo(taskId);
+                });
+        GenericRecord letter = readWithApicurio(topics.deadLetter(), List.of("doomed-1")).get("doomed-1");
+        assertThat(letter.getSchema().getFullName()).isEqualTo("io.ax.schema.DeadLetter");
+        assertThat(letter.get("reason").toString()).contains("no such mailbox");
+    }
+
+    /** The records of {@code taskIds} on {@code topic}, read with Apicurio's deserializer (Confluent format, content ids). */
+    private static Map<String, GenericRecord> readWithApicurio(String topic, List<String> taskIds) {
         Map<String, Object> props = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
                 ConsumerConfig.GROUP_ID_CONFIG, "reg-reader-" + UUID.randomUUID(),
@@ -162,19 +180,19 @@ class RegistryIT {
                 "apicurio.registry.use-id", "contentId");
         AvroKafkaDeserializer<Object> deserializer = new AvroKafkaDeserializer<>();
         deserializer.configure(props, false); // Kafka configures deserializers it creates, not instances handed to it
+        Map<String, GenericRecord> read = new java.util.HashMap<>();
         try (KafkaConsumer<String, Object> consumer = new KafkaConsumer<>(props, new StringDeserializer(), deserializer)) {
-            consumer.subscribe(List.of(topics.dispatch()));
-            java.util.Set<String> read = new java.util.HashSet<>();
+            consumer.subscribe(List.of(topic));
             await().atMost(Duration.ofSeconds(30)).until(() -> {
                 for (ConsumerRecord<String, Object> record : consumer.poll(Duration.ofMillis(200))) {
-                    GenericRecord dispatch = (GenericRecord) record.value();
-                    assertThat(dispatch.getSchema().getFullName()).isEqualTo("io.ax.schema.DispatchTask");
-                    assertThat(dispatch.get("taskId").toString()).isEqualTo(record.key());
-                    read.add(record.key());
+                    if (taskIds.contains(record.key())) {
+                        read.put(record.key(), (GenericRecord) record.value());
+                    }
                 }
-                return read.containsAll(List.of("serde-1", "evolved-added", "evolved-removed", "after-unknown"));
+                return read.keySet().containsAll(taskIds);
             });
         }
+        return read;
     }
 
     @Test
