@@ -26,10 +26,13 @@ import org.apache.avro.Schema;
  * the others' cache hits; two threads missing the same id at once may both fetch it.
  */
 public final class RegistrySchemas {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RegistrySchemas.class);
     private final SchemaRegistryClient client;
     private final Clock clock;
     private final int cacheMax;
     private final long backoffMs;
+    /** How long a half-open probe may take: the whole exchange's bound (twice the timeout). */
+    private final long probeMs;
     private final Map<Integer, Schema> schemas;
     private final Map<Integer, Long> unknownUntilMs;
     private long openUntilMs = Long.MIN_VALUE;
@@ -41,6 +44,7 @@ public final class RegistrySchemas {
         this.clock = clock;
         this.cacheMax = settings.cacheMax();
         this.backoffMs = settings.failureBackoff().toMillis();
+        this.probeMs = 2 * settings.timeout().toMillis();
         this.schemas = lru(cacheMax);
         this.unknownUntilMs = lru(cacheMax);
     }
@@ -75,6 +79,10 @@ public final class RegistrySchemas {
                 throw new UnavailableSchemaException("schema registry unavailable (not called again until "
                         + java.time.Instant.ofEpochMilli(openUntilMs) + ", schema id " + id + "): " + openReason, false);
             }
+            if (openReason != null) {
+                // Half-open: this call probes the registry; the other threads keep failing fast until it is answered.
+                openUntilMs = nowMs + probeMs;
+            }
             calls++;
         }
         try {
@@ -82,12 +90,15 @@ public final class RegistrySchemas {
             synchronized (this) {
                 schemas.put(id, schema);
                 unknownUntilMs.remove(id);
-                openUntilMs = Long.MIN_VALUE;
+                close();
             }
             return schema;
         } catch (RegistryException e) {
             long failedAtMs = clock.millis();
             synchronized (this) {
+                if (e.notFound() || e.invalid()) {
+                    close(); // the registry answered
+                }
                 if (e.notFound()) {
                     unknownUntilMs.put(id, failedAtMs + backoffMs);
                     throw new UnavailableSchemaException("schema id " + id + " is not in the schema registry", true);
@@ -96,11 +107,23 @@ public final class RegistrySchemas {
                     // The registry answered: not an outage. Not cached, so a fixed registry entry is picked up.
                     throw new UnavailableSchemaException(e.getMessage(), false);
                 }
+                if (openReason == null) {
+                    log.warn("Schema registry unavailable; records with schema ids not cached are rejected without calling it"
+                            + " until {}: {}", java.time.Instant.ofEpochMilli(failedAtMs + backoffMs), e.getMessage());
+                }
                 openUntilMs = failedAtMs + backoffMs;
                 openReason = e.getMessage();
             }
             throw new UnavailableSchemaException("schema registry unavailable: " + e.getMessage(), false);
         }
+    }
+
+    private void close() {
+        if (openReason != null) {
+            log.info("Schema registry answers again");
+        }
+        openUntilMs = Long.MIN_VALUE;
+        openReason = null;
     }
 
     /** How many times the registry was called (visible for testing). */

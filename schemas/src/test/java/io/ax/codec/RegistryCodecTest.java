@@ -202,6 +202,13 @@ class RegistryCodecTest {
         assertThatThrownBy(() -> codec.decodeReport(new byte[] {0, 0, 0, 0, 2, 2}))
                 .isInstanceOf(InvalidRequestException.class).hasMessageContaining("not called again until");
         assertThat(registry.calls()).isEqualTo(1);
+
+        clock.advance(Duration.ofSeconds(30));
+        assertThatThrownBy(() -> codec.decodeReport(new byte[] {0, 0, 0, 0, 2, 2}))
+                .as("one probe after the backoff").isInstanceOf(InvalidRequestException.class).hasMessageContaining("HTTP 503");
+        assertThatThrownBy(() -> codec.decodeReport(new byte[] {0, 0, 0, 0, 3, 2}))
+                .as("failed probe: open again").isInstanceOf(InvalidRequestException.class).hasMessageContaining("not called again until");
+        assertThat(registry.calls()).isEqualTo(2);
     }
 
     @Test
