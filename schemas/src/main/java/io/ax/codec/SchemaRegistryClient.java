@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.Base64;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -27,8 +28,8 @@ import org.apache.avro.Schema;
  * The two calls ax makes to a Confluent-compatible schema registry, over the JDK's HTTP client: fetch a schema by id
  * ({@code GET /schemas/ids/{id}}) and register one under a subject ({@code POST /subjects/{subject}/versions}).
  * Every call is bounded in time by the settings' timeout (connect, answer headers, and twice it for the whole
- * exchange); an answer over {@link #MAX_RESPONSE_BYTES} is refused (the registry is trusted infrastructure: the size
- * is checked after the body is read). Thread-safe.
+ * exchange) and in memory: an answer over {@link #MAX_RESPONSE_BYTES} is refused as soon as its bytes pass the bound.
+ * Thread-safe.
  */
 public final class SchemaRegistryClient {
     /** Largest registry answer read; ax's largest schema is a few KB. */
@@ -168,11 +169,15 @@ public final class SchemaRegistryClient {
     private JsonNode call(HttpRequest request, String what) throws RegistryException {
         // The request timeout bounds the wait for the answer's headers only; the whole exchange, body included,
         // is bounded here, so a registry that stalls mid-answer costs at most twice the timeout.
-        CompletableFuture<HttpResponse<byte[]>> pending = http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray());
+        CompletableFuture<HttpResponse<byte[]>> pending = http.sendAsync(request, info -> new BoundedBody(MAX_RESPONSE_BYTES));
         HttpResponse<byte[]> response;
         try {
             response = pending.get(2 * settings.timeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof AnswerTooLargeException) {
+                throw new RegistryException("the registry's answer for " + what + " is larger than " + MAX_RESPONSE_BYTES
+                        + " bytes", false, true, e.getCause());
+            }
             if (e.getCause() instanceof java.net.http.HttpTimeoutException) {
                 throw new RegistryException("schema registry " + settings.url() + " did not answer within " + settings.timeout()
                         + " for " + what + " (" + e.getCause().getMessage() + ")", false, e.getCause());
@@ -188,9 +193,6 @@ public final class SchemaRegistryClient {
             throw new RegistryException("interrupted while calling the schema registry for " + what, false, e);
         }
         byte[] body = response.body();
-        if (body.length > MAX_RESPONSE_BYTES) {
-            throw new RegistryException("the registry's answer for " + what + " is larger than " + MAX_RESPONSE_BYTES + " bytes", false, null);
-        }
         int status = response.statusCode();
         if (status == 404) {
             throw new RegistryException("the schema registry does not know " + what + " (HTTP 404)", true, null);
@@ -203,6 +205,59 @@ public final class SchemaRegistryClient {
             return JSON.readTree(body);
         } catch (IOException e) {
             throw new RegistryException("the registry's answer for " + what + " is not JSON", false, e);
+        }
+    }
+
+    private static final class AnswerTooLargeException extends IOException {
+        AnswerTooLargeException() {
+            super("answer too large");
+        }
+    }
+
+    /** Collects an answer body, failing (and cancelling the exchange) once it passes {@code max} bytes. */
+    private static final class BoundedBody implements HttpResponse.BodySubscriber<byte[]> {
+        private final int max;
+        private final CompletableFuture<byte[]> body = new CompletableFuture<>();
+        private final java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        private java.util.concurrent.Flow.Subscription subscription;
+
+        BoundedBody(int max) {
+            this.max = max;
+        }
+
+        @Override
+        public CompletableFuture<byte[]> getBody() {
+            return body;
+        }
+
+        @Override
+        public void onSubscribe(java.util.concurrent.Flow.Subscription subscription) {
+            this.subscription = subscription;
+            subscription.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<java.nio.ByteBuffer> buffers) {
+            for (java.nio.ByteBuffer buffer : buffers) {
+                if (out.size() + buffer.remaining() > max) {
+                    subscription.cancel();
+                    body.completeExceptionally(new AnswerTooLargeException());
+                    return;
+                }
+                byte[] chunk = new byte[buffer.remaining()];
+                buffer.get(chunk);
+                out.write(chunk, 0, chunk.length);
+            }
+        }
+
+        @Override
+        public void onError(Throwable error) {
+            body.completeExceptionally(error);
+        }
+
+        @Override
+        public void onComplete() {
+            body.complete(out.toByteArray());
         }
     }
 

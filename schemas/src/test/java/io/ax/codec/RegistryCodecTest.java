@@ -212,6 +212,17 @@ class RegistryCodecTest {
     }
 
     @Test
+    void shouldRefuseAnAnswerLargerThanTheBoundWithoutOpeningTheBreaker() {
+        registry.mode(TestRegistry.Mode.HUGE);
+        RegistryCodec codec = codec(Duration.ofSeconds(2), Duration.ofSeconds(30));
+        assertThatThrownBy(() -> codec.decodeRequest(new byte[] {0, 0, 0, 0, 1, 2}))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("is larger than 524288 bytes");
+        registry.mode(TestRegistry.Mode.SERVE);
+        registry.put(2, CancelRequest.getClassSchema());
+        assertThat(codec.decodeRequest(RegistryCodec.encode(new CancelRequest("x"), 2))).isEqualTo(new CancelRequest("x"));
+    }
+
+    @Test
     void shouldRejectWhenTheRegistryIsNotListening() throws IOException {
         String url = registry.url();
         registry.close();

@@ -18,7 +18,7 @@ import org.apache.avro.Schema;
  * registry will not show on demand (hanging, 5xx). The integration tests use a real registry (Apicurio).
  */
 final class TestRegistry implements AutoCloseable {
-    enum Mode { SERVE, HANG, FAIL }
+    enum Mode { SERVE, HANG, FAIL, HUGE }
 
     private final HttpServer server;
     private final Map<Integer, Schema> schemas = new ConcurrentHashMap<>();
@@ -73,6 +73,10 @@ final class TestRegistry implements AutoCloseable {
         try (exchange) {
             if (mode == Mode.HANG) {
                 released.await();
+                return;
+            }
+            if (mode == Mode.HUGE) {
+                respond(exchange, 200, "{\"schema\":\"" + "x".repeat(SchemaRegistryClient.MAX_RESPONSE_BYTES) + "\"}");
                 return;
             }
             if (mode == Mode.FAIL) {
