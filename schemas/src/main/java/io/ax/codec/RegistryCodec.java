@@ -4,8 +4,6 @@ import io.ax.InvalidRequestException;
 import io.ax.codec.RegistrySchemas.UnavailableSchemaException;
 import io.ax.schema.AdoptRequest;
 import io.ax.schema.CancelRequest;
-import io.ax.schema.DeadLetter;
-import io.ax.schema.DispatchTask;
 import io.ax.schema.ExecutionReport;
 import io.ax.schema.ReplayRequest;
 import io.ax.schema.ScheduleRequest;
@@ -72,11 +70,6 @@ public final class RegistryCodec {
     /** Decoding with the registry of {@code settings}. */
     public static RegistryCodec of(RegistrySettings settings, Clock clock) {
         return new RegistryCodec(new RegistrySchemas(new SchemaRegistryClient(settings), settings, clock));
-    }
-
-    /** Decoding with the given schema source (visible for testing). */
-    static RegistryCodec of(RegistrySchemas schemas) {
-        return new RegistryCodec(schemas);
     }
 
     /** A codec for {@code settings} if there are any, else {@link #NONE}. */
@@ -212,11 +205,5 @@ public final class RegistryCodec {
         Map<String, Class<? extends SpecificRecord>> byName = new LinkedHashMap<>();
         types.forEach(type -> byName.put(SpecificData.get().getSchema(type).getFullName(), type));
         return Map.copyOf(byName);
-    }
-
-    static {
-        // Dispatches and dead letters are what registry output writes; referenced so their classes are loaded here.
-        SpecificData.get().getSchema(DispatchTask.class);
-        SpecificData.get().getSchema(DeadLetter.class);
     }
 }
