@@ -4,6 +4,9 @@ import io.ax.AxTopics;
 import io.ax.InvalidRequestException;
 import io.ax.KafkaConnection;
 import io.ax.codec.AvroTrust;
+import io.ax.codec.RegistryEncoder;
+import io.ax.codec.RegistrySettings;
+import io.ax.codec.SchemaRegistryClient;
 import io.ax.client.internal.ProducerDefaults;
 import io.ax.client.internal.RequestSender;
 import io.ax.schema.CancelRequest;
@@ -49,9 +52,17 @@ public final class AxClient implements AutoCloseable {
 
     private AxClient(Producer<String, byte[]> producer, boolean ownsProducer, AxTopics topics, Clock clock,
                      ScheduleLimits limits) {
+        this(producer, ownsProducer, topics, clock, limits, null);
+    }
+
+    private AxClient(Producer<String, byte[]> producer, boolean ownsProducer, AxTopics topics, Clock clock,
+                     ScheduleLimits limits, RegistrySettings registry) {
         this.producer = Objects.requireNonNull(producer, "producer");
         this.ownsProducer = ownsProducer;
-        this.sender = new RequestSender(producer, Objects.requireNonNull(topics, "topics").requests(), clock);
+        String requests = Objects.requireNonNull(topics, "topics").requests();
+        this.sender = registry == null ? new RequestSender(producer, requests, clock)
+                : new RequestSender(producer, requests, clock,
+                        new RegistryEncoder(new SchemaRegistryClient(registry), requests + "-value")::encode);
         this.validator = new ScheduleValidator(Objects.requireNonNull(limits, "limits"));
     }
 
@@ -178,8 +189,21 @@ public final class AxClient implements AutoCloseable {
         private ScheduleLimits limits = ScheduleLimits.defaults();
         private final Map<String, Object> producerProperties = new HashMap<>();
         private final Map<String, Object> connectionProperties = new HashMap<>();
+        private RegistrySettings registry;
 
         private Builder() {
+        }
+
+        /**
+         * Produces requests in the schema-registry wire format (byte 0, schema id, Avro binary, as Confluent's
+         * {@code KafkaAvroSerializer} does) instead of single-object encoding, registering each request schema under
+         * {@code <requests topic>-value} at its first use. The scheduler needs {@code ax.schema.registry.url} set to the
+         * same registry. E.g. {@code RegistrySettings.of("http://localhost:8081")}, or with
+         * {@link RegistrySettings#withBasicAuth}.
+         */
+        public Builder schemaRegistry(RegistrySettings registry) {
+            this.registry = Objects.requireNonNull(registry, "registry");
+            return this;
         }
 
         /**
@@ -248,7 +272,7 @@ public final class AxClient implements AutoCloseable {
                         + " or give bootstrap.servers in connectionProperties(...)");
             }
             Producer<String, byte[]> producer = new KafkaProducer<>(ProducerDefaults.with(null, settings));
-            return new AxClient(producer, true, topics, clock, limits);
+            return new AxClient(producer, true, topics, clock, limits, registry);
         }
     }
 }

@@ -1,6 +1,8 @@
 package io.ax.worker;
 
 import io.ax.AxTopics;
+import io.ax.codec.RegistryCodec;
+import io.ax.codec.RegistrySettings;
 import io.ax.KafkaConnection;
 import io.ax.codec.AvroTrust;
 import io.ax.worker.internal.BacklogLimits;
@@ -204,6 +206,7 @@ public final class AxWorker implements AutoCloseable {
         private Sleeper sleeper = Sleeper.THREAD;
         private MeterRegistry meterRegistry;
         private Duration priorityAging = Duration.ofSeconds(1);
+        private RegistrySettings registry;
 
         private Builder() {
         }
@@ -373,6 +376,16 @@ public final class AxWorker implements AutoCloseable {
         }
 
         /**
+         * Reads dispatches in the schema-registry wire format too (the scheduler's {@code ax.output.format=registry}),
+         * fetching their writer schemas from this Confluent-compatible registry (e.g.
+         * {@code RegistrySettings.of("http://localhost:8081")}). Without it such a dispatch is reported undecodable.
+         */
+        public Builder schemaRegistry(RegistrySettings registry) {
+            this.registry = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /**
          * Reports a dispatch whose job type has no handler here FAILED (not retryable) instead of skipping it.
          * Use it only when this worker group is the only one reading the dispatch topic.
          */
@@ -460,6 +473,7 @@ public final class AxWorker implements AutoCloseable {
                     .commitTimeout(commitTimeout)
                     .metrics(metrics)
                     .priorityAging(priorityAging)
+                    .dispatchCodec(registry == null ? RegistryCodec.NONE : RegistryCodec.of(registry, clock))
                     .build();
             return new AxWorker(id, new DispatchLoop(parts, POLL_TIMEOUT));
         }

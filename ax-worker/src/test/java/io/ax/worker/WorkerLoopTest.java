@@ -130,6 +130,22 @@ class WorkerLoopTest {
     }
 
     @Test
+    void shouldReportARegistryFormatDispatchUndecodableWithoutARegistry() {
+        ConsumerRecord<String, byte[]> registryFormat = Dispatches.withoutHeaders("t0", new byte[] {0, 0, 0, 0, 7, 2}, 0, 0);
+        Dispatches.header(registryFormat, AxHeaders.EXECUTION_ID, "exec-t0");
+        Dispatches.header(registryFormat, AxHeaders.ATTEMPT, "1");
+        start(b -> b.handler("work", context -> Result.success()), List.of(registryFormat, run("t1", "work", 1)));
+
+        await().atMost(DEADLINE).until(() -> consumer.lastCommitted(P0) == 2);
+        ExecutionReport failed = finalReport("t0");
+        assertThat(failed.getStatus()).isEqualTo(ReportStatus.FAILED);
+        assertThat(failed.getRetryable()).isFalse();
+        assertThat(failed.getMessage()).startsWith("the worker cannot decode the dispatch record")
+                .contains("no schema registry configured");
+        assertThat(finalReport("t1").getStatus()).isEqualTo(ReportStatus.SUCCEEDED);
+    }
+
+    @Test
     void shouldReportAnUndecodableDispatchAsFatalAndCommitPastIt() {
         ConsumerRecord<String, byte[]> garbage = Dispatches.withoutHeaders("t0", "not avro".getBytes(StandardCharsets.UTF_8), 0, 0);
         Dispatches.header(garbage, AxHeaders.EXECUTION_ID, "exec-t0");

@@ -16,6 +16,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.apache.avro.Schema;
+import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.message.BinaryMessageEncoder;
 import org.apache.avro.specific.SpecificData;
 import org.junit.jupiter.api.Test;
@@ -121,6 +122,63 @@ class SchemaHistoryTest {
 
         assertThat(read.get("ifExists").toString()).isEqualTo("KEEP");
         assertThat(read.getSchema().getField("overlap")).isNull();
+    }
+
+    /**
+     * Every released version in {@code io/ax/schema/history/} and the current schema of the same name read each
+     * other's records (Avro schema resolution both ways): an older reader reads what the current writer writes
+     * (forward) and the current reader reads the older writer (backward). A change that breaks either fails here,
+     * naming the field.
+     */
+    @Test
+    void shouldKeepEveryCurrentSchemaBackwardAndForwardCompatibleWithItsReleasedVersions() throws IOException {
+        java.util.Map<String, Schema> current = new java.util.HashMap<>();
+        AxSchemas.current().forEach(schema -> current.put(schema.getFullName(), schema));
+        List<String> problems = new java.util.ArrayList<>();
+        List<String> files = historyFiles();
+        assertThat(files).as("the history index lists released versions").isNotEmpty();
+        for (String file : files) {
+            Schema released = history(file);
+            Schema now = current.get(released.getFullName());
+            if (now == null) {
+                problems.add(file + ": " + released.getFullName() + " is no longer a current schema");
+                continue;
+            }
+            check(problems, file, "backward (current reads " + file + ")", now, released);
+            check(problems, file, "forward (" + file + " reads current)", released, now);
+        }
+        assertThat(problems).as("schema changes that break a released version").isEmpty();
+    }
+
+    @Test
+    void shouldNameTheFieldOfAnIncompatibleChange() {
+        Schema v1 = new Schema.Parser().parse("{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":\"string\"}]}");
+        Schema v2 = new Schema.Parser().parse("{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":\"string\"},"
+                + "{\"name\":\"b\",\"type\":\"long\"}]}");
+        List<String> problems = new java.util.ArrayList<>();
+
+        check(problems, "R-v1.avsc", "backward", v2, v1);
+        check(problems, "R-v1.avsc", "forward", v1, v2);
+
+        assertThat(problems).hasSize(1);
+        assertThat(problems.get(0)).contains("R-v1.avsc", "backward", "READER_FIELD_MISSING_DEFAULT", "b");
+    }
+
+    private static void check(List<String> problems, String file, String direction, Schema reader, Schema writer) {
+        SchemaCompatibility.SchemaPairCompatibility result = SchemaCompatibility.checkReaderWriterCompatibility(reader, writer);
+        if (result.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
+            for (SchemaCompatibility.Incompatibility incompatibility : result.getResult().getIncompatibilities()) {
+                problems.add(file + " " + direction + ": " + incompatibility.getType() + " at " + incompatibility.getLocation()
+                        + " (" + incompatibility.getMessage() + ")");
+            }
+        }
+    }
+
+    private static List<String> historyFiles() throws IOException {
+        try (InputStream in = AxSchemas.class.getResourceAsStream("/io/ax/schema/history/index.txt")) {
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines().map(String::strip)
+                    .filter(line -> !line.isEmpty() && !line.startsWith("#")).toList();
+        }
     }
 
     private static Schema history(String file) throws IOException {

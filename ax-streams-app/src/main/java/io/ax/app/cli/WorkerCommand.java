@@ -92,8 +92,11 @@ public final class WorkerCommand implements Callable<Integer> {
             }
         }
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        AxWorker.Builder builder = AxWorker.builder().connectionProperties(settings).topics(new AxConfig(settings).topics())
+        AxConfig config = new AxConfig(settings);
+        AxWorker.Builder builder = AxWorker.builder().connectionProperties(settings).topics(config.topics())
                 .groupId(group).concurrency(concurrency).meterRegistry(registry);
+        // The scheduler's ax.schema.registry.* settings: dispatches written with ax.output.format=registry decode here.
+        config.registrySettings().ifPresent(builder::schemaRegistry);
         if (workerId != null) {
             builder.workerId(workerId);
         }

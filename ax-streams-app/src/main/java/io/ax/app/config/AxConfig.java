@@ -200,6 +200,42 @@ public final class AxConfig extends AbstractConfig {
             + "every POST (schedule, cancel, replay), which are refused (401) while no token is set. Give every instance "
             + "the same: they forward requests to each other with it.";
 
+    public static final String SCHEMA_REGISTRY_URL_CONFIG = "ax.schema.registry.url";
+    private static final String SCHEMA_REGISTRY_URL_DOC = "Root of a Confluent-compatible schema registry REST API (Confluent: "
+            + "http://host:8081; Apicurio 3: http://host:8080/apis/ccompat/v7). When set, ax.requests and ax.results also take "
+            + "the registry wire format (byte 0, 4-byte schema id, Avro binary: what KafkaAvroSerializer writes): the writer "
+            + "schema is fetched by id (GET /schemas/ids/{id}), cached, and resolved against ax's schema. A record whose "
+            + "schema cannot be had (unknown id, registry down, incompatible) is REJECTED with the reason, not retried "
+            + "(README, Producing with a schema registry). Empty (default): no registry; such records are REJECTED.";
+    public static final String SCHEMA_REGISTRY_USER_INFO_CONFIG = "ax.schema.registry.basic.auth.user.info";
+    private static final String SCHEMA_REGISTRY_USER_INFO_DOC = "user:password for HTTP basic auth to the schema registry. "
+            + "Empty (default): no auth.";
+    public static final String SCHEMA_REGISTRY_TRUSTSTORE_CONFIG = "ax.schema.registry.ssl.truststore.location";
+    private static final String SCHEMA_REGISTRY_TRUSTSTORE_DOC = "Trust store for an https schema registry. Empty (default): "
+            + "the JVM's default trust.";
+    public static final String SCHEMA_REGISTRY_TRUSTSTORE_PASSWORD_CONFIG = "ax.schema.registry.ssl.truststore.password";
+    private static final String SCHEMA_REGISTRY_TRUSTSTORE_PASSWORD_DOC = "Password of the schema registry's trust store.";
+    public static final String SCHEMA_REGISTRY_TRUSTSTORE_TYPE_CONFIG = "ax.schema.registry.ssl.truststore.type";
+    private static final String SCHEMA_REGISTRY_TRUSTSTORE_TYPE_DOC = "Type of the schema registry's trust store (PKCS12, JKS).";
+    public static final String SCHEMA_REGISTRY_TIMEOUT_MS_CONFIG = "ax.schema.registry.timeout.ms";
+    private static final String SCHEMA_REGISTRY_TIMEOUT_MS_DOC = "Connect timeout and answer timeout of one schema registry "
+            + "call; the whole exchange is bounded by twice it. A fetch runs on the stream thread the first time an id is seen.";
+    public static final String SCHEMA_REGISTRY_BACKOFF_MS_CONFIG = "ax.schema.registry.failure.backoff.ms";
+    private static final String SCHEMA_REGISTRY_BACKOFF_MS_DOC = "After a failed registry call (unreachable, timeout, 5xx), "
+            + "records with an id not yet cached are REJECTED at once for this long, without calling the registry: a dead "
+            + "registry costs each stream thread at most one timeout per period. An id the registry answered 404 for is "
+            + "remembered as unknown for as long.";
+    public static final String SCHEMA_REGISTRY_CACHE_MAX_CONFIG = "ax.schema.registry.cache.max";
+    private static final String SCHEMA_REGISTRY_CACHE_MAX_DOC = "Most writer schemas (by id) kept in memory; the least "
+            + "recently used is dropped past it.";
+    public static final String OUTPUT_FORMAT_CONFIG = "ax.output.format";
+    private static final String OUTPUT_FORMAT_DOC = "Wire format of the dispatch and dead-letter records: single-object "
+            + "(default; Avro single-object encoding) or registry (byte 0, schema id, Avro binary, with the schemas registered "
+            + "at startup under <topic>-value in ax.schema.registry.url, which must be set; workers then need the registry "
+            + "too). ax.state stays JSON, ax.retry single-object.";
+    public static final String OUTPUT_FORMAT_SINGLE_OBJECT = "single-object";
+    public static final String OUTPUT_FORMAT_REGISTRY = "registry";
+
     public static final ConfigDef CONFIG = new ConfigDef()
             .define(BOOTSTRAP_SERVERS_CONFIG, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new ConfigDef.NonEmptyString(),
                     Importance.HIGH, BOOTSTRAP_SERVERS_DOC)
@@ -246,16 +282,56 @@ public final class AxConfig extends AbstractConfig {
             .define(HANGING_TXN_ABORT_CONFIG, Type.BOOLEAN, true, Importance.LOW, HANGING_TXN_ABORT_DOC)
             .define(HTTP_LISTEN_CONFIG, Type.STRING, "", HttpAddress.validator(), Importance.MEDIUM, HTTP_LISTEN_DOC)
             .define(HTTP_ADVERTISED_CONFIG, Type.STRING, "", HttpAddress.validator(), Importance.LOW, HTTP_ADVERTISED_DOC)
-            .define(HTTP_TOKEN_CONFIG, Type.PASSWORD, null, Importance.MEDIUM, HTTP_TOKEN_DOC);
+            .define(HTTP_TOKEN_CONFIG, Type.PASSWORD, null, Importance.MEDIUM, HTTP_TOKEN_DOC)
+            .define(SCHEMA_REGISTRY_URL_CONFIG, Type.STRING, "", Importance.MEDIUM, SCHEMA_REGISTRY_URL_DOC)
+            .define(SCHEMA_REGISTRY_USER_INFO_CONFIG, Type.PASSWORD, null, Importance.MEDIUM, SCHEMA_REGISTRY_USER_INFO_DOC)
+            .define(SCHEMA_REGISTRY_TRUSTSTORE_CONFIG, Type.STRING, "", Importance.LOW, SCHEMA_REGISTRY_TRUSTSTORE_DOC)
+            .define(SCHEMA_REGISTRY_TRUSTSTORE_PASSWORD_CONFIG, Type.PASSWORD, null, Importance.LOW, SCHEMA_REGISTRY_TRUSTSTORE_PASSWORD_DOC)
+            .define(SCHEMA_REGISTRY_TRUSTSTORE_TYPE_CONFIG, Type.STRING, "PKCS12", Importance.LOW, SCHEMA_REGISTRY_TRUSTSTORE_TYPE_DOC)
+            .define(SCHEMA_REGISTRY_TIMEOUT_MS_CONFIG, Type.LONG, 2_000L, Range.between(100, 60_000), Importance.LOW, SCHEMA_REGISTRY_TIMEOUT_MS_DOC)
+            .define(SCHEMA_REGISTRY_BACKOFF_MS_CONFIG, Type.LONG, 30_000L, Range.between(0, 3_600_000), Importance.LOW, SCHEMA_REGISTRY_BACKOFF_MS_DOC)
+            .define(SCHEMA_REGISTRY_CACHE_MAX_CONFIG, Type.INT, 1_000, Range.between(1, 100_000), Importance.LOW, SCHEMA_REGISTRY_CACHE_MAX_DOC)
+            .define(OUTPUT_FORMAT_CONFIG, Type.STRING, OUTPUT_FORMAT_SINGLE_OBJECT,
+                    ConfigDef.ValidString.in(OUTPUT_FORMAT_SINGLE_OBJECT, OUTPUT_FORMAT_REGISTRY), Importance.LOW, OUTPUT_FORMAT_DOC);
 
     public AxConfig(Map<?, ?> props) {
         super(CONFIG, props, false);
+        if (registryOutput() && getString(SCHEMA_REGISTRY_URL_CONFIG).isBlank()) {
+            throw new org.apache.kafka.common.config.ConfigException(OUTPUT_FORMAT_CONFIG, OUTPUT_FORMAT_REGISTRY,
+                    "needs " + SCHEMA_REGISTRY_URL_CONFIG);
+        }
+        try {
+            registrySettings();
+        } catch (IllegalArgumentException e) {
+            throw new org.apache.kafka.common.config.ConfigException(SCHEMA_REGISTRY_URL_CONFIG, getString(SCHEMA_REGISTRY_URL_CONFIG), e.getMessage());
+        }
         httpListen().ifPresent(listen -> {
             if (!listen.isLoopback() && httpToken().isEmpty()) {
                 throw new org.apache.kafka.common.config.ConfigException(HTTP_LISTEN_CONFIG, listen.toString(),
                         "listening on an address other than loopback needs " + HTTP_TOKEN_CONFIG + " (--http-token)");
             }
         });
+    }
+
+    /** The schema registry of {@code ax.schema.registry.*}, if its url is set. */
+    public java.util.Optional<io.ax.codec.RegistrySettings> registrySettings() {
+        String url = getString(SCHEMA_REGISTRY_URL_CONFIG);
+        if (url.isBlank()) {
+            return java.util.Optional.empty();
+        }
+        org.apache.kafka.common.config.types.Password userInfo = getPassword(SCHEMA_REGISTRY_USER_INFO_CONFIG);
+        org.apache.kafka.common.config.types.Password trustPassword = getPassword(SCHEMA_REGISTRY_TRUSTSTORE_PASSWORD_CONFIG);
+        String truststore = getString(SCHEMA_REGISTRY_TRUSTSTORE_CONFIG);
+        return java.util.Optional.of(new io.ax.codec.RegistrySettings(java.net.URI.create(url.strip()),
+                userInfo == null || userInfo.value().isEmpty() ? null : userInfo.value(), truststore.isBlank() ? null : truststore,
+                trustPassword == null ? null : trustPassword.value(), getString(SCHEMA_REGISTRY_TRUSTSTORE_TYPE_CONFIG),
+                java.time.Duration.ofMillis(getLong(SCHEMA_REGISTRY_TIMEOUT_MS_CONFIG)), getInt(SCHEMA_REGISTRY_CACHE_MAX_CONFIG),
+                java.time.Duration.ofMillis(getLong(SCHEMA_REGISTRY_BACKOFF_MS_CONFIG))));
+    }
+
+    /** Whether dispatches and dead letters are written in the registry wire format ({@code ax.output.format=registry}). */
+    public boolean registryOutput() {
+        return OUTPUT_FORMAT_REGISTRY.equals(getString(OUTPUT_FORMAT_CONFIG));
     }
 
     /** Where this instance's HTTP API listens, if it has one. */

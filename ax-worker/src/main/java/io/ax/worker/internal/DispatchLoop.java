@@ -90,7 +90,7 @@ public final class DispatchLoop implements Runnable {
         this.sink = parts.sink();
         this.heartbeats = parts.heartbeats();
         this.handlerThreads = parts.handlerThreads();
-        this.intake = new Intake(runner, reports, sink, parts.failUnknownJobTypes());
+        this.intake = new Intake(runner, reports, sink, parts.failUnknownJobTypes(), parts.dispatchCodec());
         this.lanes = new Lanes(parts.limits(), parts.backlogLimits(), handlerThreads, parts.clock(),
                 parts.priorityAging().toMillis(), execution -> runner.run(execution, completion -> fromOtherThreads.add(() -> apply(completion))));
         this.pollTimeout = pollTimeout;

@@ -1,6 +1,6 @@
 package io.ax.worker.internal;
 
-import io.ax.codec.WireCodec;
+import io.ax.codec.RegistryCodec;
 import io.ax.schema.DispatchKind;
 import io.ax.schema.DispatchTask;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,10 +27,17 @@ final class Intake {
     private final Reports reports;
     private final ReportSink sink;
     private final boolean failUnknownJobTypes;
+    private final RegistryCodec codec;
     private final AtomicLong skippedUnknownJobType = new AtomicLong();
     private final AtomicLong undecodable = new AtomicLong();
 
     Intake(ExecutionRunner runner, Reports reports, ReportSink sink, boolean failUnknownJobTypes) {
+        this(runner, reports, sink, failUnknownJobTypes, RegistryCodec.NONE);
+    }
+
+    /** @param codec decodes dispatches: single-object, or the registry wire format when it has a registry */
+    Intake(ExecutionRunner runner, Reports reports, ReportSink sink, boolean failUnknownJobTypes, RegistryCodec codec) {
+        this.codec = codec;
         this.runner = runner;
         this.reports = reports;
         this.sink = sink;
@@ -51,7 +58,7 @@ final class Intake {
         }
         DispatchTask task;
         try {
-            task = WireCodec.decodeBinary(record.value(), DispatchTask.class);
+            task = codec.decodeBinary(record.value(), DispatchTask.class);
         } catch (RuntimeException e) {
             return rejectUndecodable(record, headers, e, settled);
         }

@@ -1,6 +1,7 @@
 package io.ax.worker.internal;
 
 import io.ax.AxTopics;
+import io.ax.codec.RegistryCodec;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -11,13 +12,13 @@ import org.apache.kafka.clients.producer.Producer;
 
 /**
  * What a {@link DispatchLoop} is built from; assembled by {@code AxWorker.Builder} through {@link #builder()}, which
- * names each part. Every part is required but the metrics (none by default) and the priority aging (1 s).
+ * names each part. Every part is required but the metrics (none by default), the priority aging (1 s) and the dispatch codec (no registry).
  */
 public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, byte[]> producer, AxTopics topics,
                           ExecutionRunner runner, Reports reports, ReportSink sink, Heartbeats heartbeats,
                           ExecutorService handlerThreads, Map<String, Integer> limits, BacklogLimits backlogLimits,
                           boolean failUnknownJobTypes, Clock clock, Duration commitTimeout, WorkerMetrics metrics,
-                          Duration priorityAging) {
+                          Duration priorityAging, RegistryCodec dispatchCodec) {
     public WorkerParts {
         Objects.requireNonNull(consumer, "consumer");
         Objects.requireNonNull(producer, "producer");
@@ -33,6 +34,7 @@ public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, by
         Objects.requireNonNull(commitTimeout, "commitTimeout");
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(priorityAging, "priorityAging");
+        Objects.requireNonNull(dispatchCodec, "dispatchCodec");
     }
 
     public static Builder builder() {
@@ -56,6 +58,7 @@ public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, by
         private Duration commitTimeout;
         private WorkerMetrics metrics = WorkerMetrics.none();
         private Duration priorityAging = Duration.ofSeconds(1);
+        private RegistryCodec dispatchCodec = RegistryCodec.NONE;
 
         private Builder() {
         }
@@ -139,9 +142,15 @@ public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, by
         }
 
         /** @throws NullPointerException naming the first part not given */
+        /** How dispatches are decoded; without a registry (the default) a registry-format dispatch is undecodable. */
+        public Builder dispatchCodec(RegistryCodec dispatchCodec) {
+            this.dispatchCodec = dispatchCodec;
+            return this;
+        }
+
         public WorkerParts build() {
             return new WorkerParts(consumer, producer, topics, runner, reports, sink, heartbeats, handlerThreads, limits,
-                    backlogLimits, failUnknownJobTypes, clock, commitTimeout, metrics, priorityAging);
+                    backlogLimits, failUnknownJobTypes, clock, commitTimeout, metrics, priorityAging, dispatchCodec);
         }
     }
 }

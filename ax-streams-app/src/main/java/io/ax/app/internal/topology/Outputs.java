@@ -19,9 +19,16 @@ import org.apache.kafka.streams.processor.api.Record;
  */
 public final class Outputs {
     private final ProcessorContext<String, byte[]> context;
+    private final RegistryOutput registry;
 
     public Outputs(ProcessorContext<String, byte[]> context) {
+        this(context, null);
+    }
+
+    /** @param registry the registered schemas to write dispatches and dead letters with, or null for single-object */
+    public Outputs(ProcessorContext<String, byte[]> context, RegistryOutput registry) {
         this.context = context;
+        this.registry = registry;
     }
 
     /** Writes a dispatch (RUN or CANCEL) with the routing headers of DESIGN.md. */
@@ -32,7 +39,7 @@ public final class Outputs {
         headers.add(AxHeaders.ATTEMPT, utf8(Integer.toString(task.getAttempt())));
         headers.add(AxHeaders.JOB_TYPE, utf8(task.getJobType()));
         headers.add(AxHeaders.DUE_AT, utf8(Long.toString(task.getDueAtMs())));
-        context.forward(new Record<>(task.getTaskId(), WireCodec.encode(task), nowMs, headers), AxTopology.DISPATCH_SINK);
+        context.forward(new Record<>(task.getTaskId(), registry == null ? WireCodec.encode(task) : registry.dispatch(task), nowMs, headers), AxTopology.DISPATCH_SINK);
     }
 
     /** Writes the RETRY_WAITING log record the scheduler times the next attempt from. */
@@ -48,7 +55,8 @@ public final class Outputs {
         headers.add(AxHeaders.ATTEMPT, utf8(Integer.toString(dispatch.getAttempt())));
         headers.add(AxHeaders.JOB_TYPE, utf8(dispatch.getJobType()));
         headers.add(AxHeaders.ERROR, utf8(letter.getReason()));
-        context.forward(new Record<>(dispatch.getTaskId(), WireCodec.encode(letter), nowMs, headers), AxTopology.DEAD_LETTER_SINK);
+        context.forward(new Record<>(dispatch.getTaskId(),
+                registry == null ? WireCodec.encode(letter) : registry.deadLetter(letter), nowMs, headers), AxTopology.DEAD_LETTER_SINK);
     }
 
     /** Writes one JSON line to the state topic. */

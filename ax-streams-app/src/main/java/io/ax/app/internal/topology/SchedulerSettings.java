@@ -5,7 +5,9 @@ import io.ax.app.internal.core.RuleSettings;
 import io.ax.app.internal.inputs.ConsumerPositions;
 import io.ax.app.config.AxConfig;
 import io.ax.app.internal.metrics.SchedulerMetrics;
+import io.ax.codec.RegistryCodec;
 import io.ax.validation.ScheduleLimits;
+import java.time.Clock;
 
 /**
  * The parts of {@link AxConfig} the topology uses, as one immutable value.
@@ -18,12 +20,16 @@ import io.ax.validation.ScheduleLimits;
  *                        ({@link io.ax.app.internal.timer.TimingWheel})
  * @param metrics the instance's metrics, which every stream task records into
  * @param historyMaxEvents how many state changes each task's history keeps (see {@link io.ax.app.internal.store.TaskHistory})
+ * @param inputCodec decodes the inputs, with the schema registry of {@code ax.schema.registry.url} if one is set
+ * @param registryOutput the registered schema ids dispatches and dead letters are written with, or null for
+ *                       single-object encoding ({@code ax.output.format})
  */
 public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, int wheelSize, int maxWheelTimers,
                                 int fireBatchMax, long defaultTimeoutMs, long defaultBackoffMs, long maxBackoffMs,
                                 long retentionMs, long dispatchAheadMs, long misfireThresholdMs, ScheduleLimits limits, long maxClockSkewMs,
                                 ConsumerPositions positions, boolean adoptEnabled, int historyMaxEvents,
-                                long priorityAgingMs, SchedulerMetrics metrics) {
+                                long priorityAgingMs, SchedulerMetrics metrics, RegistryCodec inputCodec,
+                                RegistryOutput registryOutput) {
 
     /**
      * @param positions where the consumer stands on each input: {@link io.ax.app.internal.inputs.ConsumerView#POSITIONS}
@@ -36,7 +42,8 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
                 config.getLong(AxConfig.RETRY_BACKOFF_MAX_MS_CONFIG), config.getLong(AxConfig.RETENTION_MS_CONFIG),
                 config.getLong(AxConfig.DISPATCH_AHEAD_MS_CONFIG), config.getLong(AxConfig.MISFIRE_THRESHOLD_MS_CONFIG), config.limits(),
                 config.getLong(AxConfig.MAX_CLOCK_SKEW_MS_CONFIG), positions, config.getBoolean(AxConfig.ADOPT_ENABLED_CONFIG),
-                config.getInt(AxConfig.HISTORY_MAX_EVENTS_CONFIG), config.getLong(AxConfig.PRIORITY_AGING_MS_CONFIG), metrics);
+                config.getInt(AxConfig.HISTORY_MAX_EVENTS_CONFIG), config.getLong(AxConfig.PRIORITY_AGING_MS_CONFIG), metrics,
+                RegistryCodec.of(config.registrySettings(), Clock.systemUTC()), RegistryOutput.from(config));
     }
 
     /** The settings of the pure rules. */

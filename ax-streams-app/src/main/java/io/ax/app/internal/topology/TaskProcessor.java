@@ -88,7 +88,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         fireLateness = new FireLateness(context.metrics(), context.taskId().toString());
         metrics = new PartitionMetrics(settings.metrics(), context.taskId().partition(), indexStore, tasks, timers);
         decisions = new ApplyDecisions(tasks, index, new TaskHistory(indexStore, settings.historyMaxEvents()), timers,
-                new Outputs(context), fireLateness, metrics);
+                new Outputs(context, settings.registryOutput()), fireLateness, metrics);
         AxTopics topics = settings.topics();
         // Indexed as FireDueTimers.REQUESTS, FireDueTimers.RESULTS, then the retry log.
         inputs = new InputWatermarks(settings.positions(), context.taskId().partition(), settings.maxClockSkewMs(),
@@ -167,7 +167,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         requireKeyPartition(taskId, source);
         requireBoundedValue(record.value());
         if (input == FireDueTimers.REQUESTS) {
-            SpecificRecord request = WireCodec.decodeRequest(record.value());
+            SpecificRecord request = settings.inputCodec().decodeRequest(record.value());
             if (request instanceof CancelRequest cancel) {
                 ScheduleValidator.requireLength("reason", cancel.getReason(), ScheduleValidator.MAX_REASON_CHARS);
                 return new Input.Cancel(taskId, cancel, source);
@@ -195,7 +195,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             return new Input.Schedule(taskId, (ScheduleRequest) request, record.timestamp(), source);
         }
         if (input == FireDueTimers.RESULTS) {
-            ExecutionReport report = WireCodec.decodeReport(record.value());
+            ExecutionReport report = settings.inputCodec().decodeReport(record.value());
             ScheduleValidator.validateReport(report);
             return new Input.Report(taskId, report, source);
         }
