@@ -129,13 +129,20 @@ public final class TimingWheel {
             return 0;
         }
         // Every reached tick's timers in one list, so a backlog spread over many ticks fires by rank, not by tick.
-        List<WheelTimer> due = new ArrayList<>();
+        List<WheelTimer> due = null; // an idle tick (nothing reached) allocates nothing
         for (long tick = currentTick; tick <= Math.min(nowTick, currentTick + mask); tick++) {
             List<WheelTimer> slot = slots.get(slotOf(tick));
             if (!slot.isEmpty()) {
+                if (due == null) {
+                    due = new ArrayList<>(slot.size());
+                }
                 due.addAll(slot);
                 slot.clear();
             }
+        }
+        if (due == null) {
+            currentTick = nowTick + 1;
+            return 0;
         }
         due.sort(byRank); // stable: ties keep insertion order
         int n = Math.min(limit, due.size());
