@@ -3,7 +3,6 @@ package io.ax.app.internal.topology;
 import io.ax.AxMdc;
 import io.ax.app.internal.core.Decision;
 import io.ax.app.internal.core.Effect;
-import io.ax.app.internal.metrics.FireLateness;
 import io.ax.app.internal.metrics.PartitionMetrics;
 import io.ax.app.internal.store.TaskHistory;
 import io.ax.app.internal.store.TaskIndex;
@@ -35,18 +34,16 @@ final class ApplyDecisions {
     private final TaskIndex index;
     private final Timers timers;
     private final Outputs outputs;
-    private final FireLateness fireLateness;
     private final PartitionMetrics metrics;
     private final TaskHistory history;
 
     ApplyDecisions(TaskStore tasks, TaskIndex index, TaskHistory history, Timers timers, Outputs outputs,
-                   FireLateness fireLateness, PartitionMetrics metrics) {
+                   PartitionMetrics metrics) {
         this.tasks = tasks;
         this.index = index;
         this.history = history;
         this.timers = timers;
         this.outputs = outputs;
-        this.fireLateness = fireLateness;
         this.metrics = metrics;
     }
 
@@ -93,7 +90,6 @@ final class ApplyDecisions {
             } else if (effect instanceof Effect.Dispatch dispatch) {
                 outputs.dispatch(dispatch.task(), nowMs);
                 if (dispatch.task().getKind() == DispatchKind.RUN) {
-                    fireLateness.record(dispatch.task().getDueAtMs(), nowMs);
                     metrics.fired(dispatch.task(), nowMs - dispatch.task().getDueAtMs());
                 }
             } else if (effect instanceof Effect.Event event) {

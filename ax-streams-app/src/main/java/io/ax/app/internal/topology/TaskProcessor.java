@@ -6,7 +6,6 @@ import io.ax.app.internal.core.EventCode;
 import io.ax.app.internal.core.Input;
 import io.ax.app.internal.core.Rules;
 import io.ax.app.internal.inputs.InputWatermarks;
-import io.ax.app.internal.metrics.FireLateness;
 import io.ax.app.internal.metrics.PartitionMetrics;
 import io.ax.app.internal.store.AxStores;
 import io.ax.app.internal.store.TaskHistory;
@@ -61,7 +60,6 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     private TaskStore tasks;
     private Timers timers;
     private ApplyDecisions decisions;
-    private FireLateness fireLateness;
     private PartitionMetrics metrics;
     private InputWatermarks inputs;
     private long lastPunctuationMs;
@@ -85,10 +83,9 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         tasks = new TaskStore(taskStore);
         KeyValueStore<Bytes, byte[]> indexStore = context.getStateStore(AxStores.INDEX);
         TaskIndex index = new TaskIndex(indexStore);
-        fireLateness = new FireLateness(context.metrics(), context.taskId().toString());
         metrics = new PartitionMetrics(settings.metrics(), context.taskId().partition(), indexStore, tasks, timers);
         decisions = new ApplyDecisions(tasks, index, new TaskHistory(indexStore, settings.historyMaxEvents()), timers,
-                new Outputs(context, settings.registryOutput()), fireLateness, metrics);
+                new Outputs(context, settings.registryOutput()), metrics);
         AxTopics topics = settings.topics();
         // Indexed as FireDueTimers.REQUESTS, FireDueTimers.RESULTS, then the retry log.
         inputs = new InputWatermarks(settings.positions(), context.taskId().partition(), settings.maxClockSkewMs(),
@@ -283,9 +280,6 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     @Override
     public void close() {
         WakeUps.clear(this);
-        if (fireLateness != null) {
-            fireLateness.close();
-        }
         if (metrics != null) {
             metrics.close();
         }

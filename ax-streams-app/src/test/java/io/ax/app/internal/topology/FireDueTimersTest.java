@@ -42,9 +42,11 @@ class FireDueTimersTest {
             ax.request("late", "{\"jobType\":\"j\",\"delayMs\":0}");
             ax.advanceMs(100); // "late" was due at 0 and fires now, 100 ms late; "on-time" fires at its due time
             assertThat(ax.dispatches()).hasSize(2);
-            assertThat(ax.metric("fired-total")).isEqualTo(2);
-            assertThat(ax.metric("fire-lateness-max")).isEqualTo(100);
-            assertThat(ax.metric("fire-lateness-avg")).isEqualTo(50);
+            io.ax.app.internal.metrics.Scrape metrics = new io.ax.app.internal.metrics.Scrape(ax.metrics.scrape());
+            assertThat(metrics.value("ax_fired_total")).isEqualTo(2);
+            assertThat(metrics.value("ax_fire_lateness_seconds_max")).isEqualTo(0.1);
+            assertThat(metrics.value("ax_fire_lateness_seconds_sum") / metrics.value("ax_fire_lateness_seconds_count"))
+                    .as("average lateness, s").isEqualTo(0.05);
         }
     }
 

@@ -187,14 +187,6 @@ final class SchedulerHarness implements AutoCloseable {
         return deadLetter.readValuesToList().stream().map(v -> WireCodec.decodeBinary(v, DeadLetter.class)).toList();
     }
 
-    /** The value of one of the scheduler's own metrics (group ax-scheduler-metrics). */
-    double metric(String name) {
-        return driver.metrics().entrySet().stream()
-                .filter(e -> e.getKey().group().equals("ax-scheduler-metrics") && e.getKey().name().equals(name))
-                .map(e -> ((Number) e.getValue().metricValue()).doubleValue())
-                .findFirst().orElseThrow(() -> new AssertionError("no metric " + name));
-    }
-
     /** Size of the task store's record for this taskId as its changelog carries it (key + value bytes), or -1 if none. */
     long storedTaskBytes(String taskId) {
         StoredTask task = driver.<String, StoredTask>getKeyValueStore(AxStores.TASKS).get(taskId);
