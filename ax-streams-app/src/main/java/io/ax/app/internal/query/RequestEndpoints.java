@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -50,25 +51,19 @@ final class RequestEndpoints implements EndpointGroup {
     @Override
     public void register(RoutesConfig routes) {
         routes.post("/tasks", this::schedule);
-        routes.post("/tasks/{taskId}/cancel", ctx -> {
+        taskRequest(routes, "cancel", client::cancel);
+        taskRequest(routes, "replay", client::replay);
+        taskRequest(routes, "trigger", client::trigger);
+        taskRequest(routes, "pause", client::pause);
+        taskRequest(routes, "resume", client::resume);
+    }
+
+    /** {@code POST /tasks/{taskId}/<action>} with an optional {@code {"reason":…}}: one request of the client. */
+    private void taskRequest(RoutesConfig routes, String action,
+                             BiFunction<String, String, CompletableFuture<RecordMetadata>> send) {
+        routes.post("/tasks/{taskId}/" + action, ctx -> {
             String taskId = taskId(ctx);
-            accepted(ctx, taskId, client.cancel(taskId, reason(ctx)));
-        });
-        routes.post("/tasks/{taskId}/replay", ctx -> {
-            String taskId = taskId(ctx);
-            accepted(ctx, taskId, client.replay(taskId, reason(ctx)));
-        });
-        routes.post("/tasks/{taskId}/trigger", ctx -> {
-            String taskId = taskId(ctx);
-            accepted(ctx, taskId, client.trigger(taskId, reason(ctx)));
-        });
-        routes.post("/tasks/{taskId}/pause", ctx -> {
-            String taskId = taskId(ctx);
-            accepted(ctx, taskId, client.pause(taskId, reason(ctx)));
-        });
-        routes.post("/tasks/{taskId}/resume", ctx -> {
-            String taskId = taskId(ctx);
-            accepted(ctx, taskId, client.resume(taskId, reason(ctx)));
+            accepted(ctx, taskId, send.apply(taskId, reason(ctx)));
         });
     }
 
