@@ -142,7 +142,7 @@ class SchemaHistoryTest {
         assertThat(read.getRequest().getStartToCloseTimeoutMs()).isNull();
         assertThat(read.getRequest().getHeartbeatTimeoutMs()).isNull();
         assertThat(read.getExecution().getStartedAtMs()).isNull();
-        assertThat(read.getExecution().getRunDeadlineAtMs()).isNull();
+        assertThat(read.getExecution().getDeadlineAtMs()).isNull();
         assertThat(read).isEqualTo(task);
     }
 
