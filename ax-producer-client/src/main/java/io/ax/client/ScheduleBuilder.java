@@ -123,7 +123,8 @@ public final class ScheduleBuilder {
     /**
      * Periodic tasks only: what happens to an occurrence due while the previous execution is still in flight
      * (default {@link OverlapPolicy#SKIP}: it is SKIPPED; {@link OverlapPolicy#QUEUE_ONE}: one waits and runs when
-     * the previous execution ends, further ones are SKIPPED). Refused on a one-shot when the request is built.
+     * the previous execution ends, further ones are SKIPPED; {@link OverlapPolicy#ALLOW}: it runs beside the ones in
+     * flight, each its own execution, at most 10 in flight at once). Refused on a one-shot when the request is built.
      */
     public ScheduleBuilder overlap(OverlapPolicy overlap) {
         request.setOverlap(Objects.requireNonNull(overlap, "overlap"));

@@ -55,7 +55,7 @@ import org.apache.avro.specific.SpecificRecord;
  *       {@code cron} (optional {@code zone}); optional {@code priority}, {@code owner}, {@code timeoutMs},
  *       {@code maxRetries}, {@code backoffMs}, {@code backoffIntervalsMs}, {@code jitter}, {@code ifExists}; for
  *       periodic triggers {@code endAt}, {@code maxOccurrences}, {@code misfire} ({@code FIRE_ONCE|FIRE_ALL|SKIP}),
- *       {@code maxCatchUp}, {@code occurrenceJitterMs}, {@code overlap} ({@code SKIP|QUEUE_ONE}); timeout kinds
+ *       {@code maxCatchUp}, {@code occurrenceJitterMs}, {@code overlap} ({@code SKIP|QUEUE_ONE|ALLOW}); timeout kinds
  *       {@code scheduleToStartTimeoutMs}, {@code startToCloseTimeoutMs}, {@code heartbeatTimeoutMs}.</li>
  *   <li>cancel: {@code {"cancel":true,"reason":"..."}}; replay a dead-lettered task: {@code {"replay":true}}; run a
  *       pending task now: {@code {"trigger":true,"reason":"..."}}; pause and resume a periodic task:

@@ -78,8 +78,9 @@ public final class ScheduleCommand implements Callable<Integer> {
             + " while the scheduler was down: run one now (FIRE_ONCE, default), all in turn (FIRE_ALL), or none (SKIP).")
     MisfirePolicy misfire;
 
-    @Option(names = "--overlap", paramLabel = "SKIP|QUEUE_ONE", description = "--every/--cron: an occurrence due while the"
-            + " previous execution is still in flight is SKIPPED (SKIP, default), or one waits and runs when it ends (QUEUE_ONE).")
+    @Option(names = "--overlap", paramLabel = "SKIP|QUEUE_ONE|ALLOW", description = "--every/--cron: an occurrence due while the"
+            + " previous execution is still in flight is SKIPPED (SKIP, default), or one waits and runs when it ends (QUEUE_ONE),"
+            + " or it runs beside it, each its own execution, at most 10 in flight (ALLOW).")
     OverlapPolicy overlap;
 
     @Option(names = "--max-catch-up", paramLabel = "N", description = "With --misfire FIRE_ALL: at most N missed occurrences"

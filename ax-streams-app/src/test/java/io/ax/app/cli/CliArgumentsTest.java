@@ -36,7 +36,7 @@ class CliArgumentsTest {
             "end before first      | schedule t1 --job-type j --cron '0 2 * * *' --end-at 2020-01-01T00:00:00Z | is before the first occurrence",
             "jitter over interval  | schedule t1 --job-type j --every 10s --jitter 11s       | occurrenceJitterMs must be between 0 and 10000",
             "bad quartz cron       | schedule t1 --job-type j --cron '0 0 12 L * 5'          | bad cron expression",
-            "bad overlap           | schedule t1 --job-type j --every 1m --overlap ALLOW     | --overlap",
+            "bad overlap           | schedule t1 --job-type j --every 1m --overlap BESIDE    | --overlap",
             "overlap on one-shot   | schedule t1 --job-type j --in 5m --overlap QUEUE_ONE    | overlap goes with a periodic trigger",
             "no task id            | cancel                                                  | Missing required parameter: 'TASK'",
             "pause without task    | pause                                                   | Missing required parameter: 'TASK'",

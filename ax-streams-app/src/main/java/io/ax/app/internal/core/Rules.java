@@ -24,6 +24,10 @@ public final class Rules {
 
     public Decision decide(StoredTask current, Input input, long nowMs) {
         try {
+            if (current != null && !current.getAlongside().isEmpty()) {
+                // Overlap ALLOW: an input about an execution in flight beside the current one is decided for that one.
+                return Alongside.decide(current, input, task -> route(new Step(input.taskId(), nowMs, settings), task, input));
+            }
             return route(new Step(input.taskId(), nowMs, settings), current, input);
         } catch (InvalidRequestException e) {
             return reject(input, e, nowMs);

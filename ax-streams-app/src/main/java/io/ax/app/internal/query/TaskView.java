@@ -22,9 +22,11 @@ import java.util.Base64;
  * A stored task as the HTTP API shows it. The field names are a contract (camelCase, more may be added): {@code taskId,
  * state, jobType, owner, priority, timeoutMs, trigger, payload, retry, acceptedAt, nextDueAt, occurrences, finishedAt,
  * purgeAt, execution, attempts, partition, instance}, and only when set {@code pausedAt} (a paused periodic task),
- * {@code queuedDueAt} (an occurrence waiting for the execution in flight, overlap QUEUE_ONE), the timeout kinds
- * {@code scheduleToStartTimeoutMs, startToCloseTimeoutMs, heartbeatTimeoutMs} and the execution's {@code startedAt} and
- * {@code deadlineAt} (its phase's fixed deadline, see topology-docs/TIMEOUTS.md); times are ISO-8601 instants. A single task's answer adds its
+ * {@code queuedDueAt} (an occurrence waiting for the execution in flight, overlap QUEUE_ONE), {@code alongside} (the
+ * earlier executions in flight beside the current one, overlap ALLOW, oldest first, each as {@code execution}), the
+ * timeout kinds {@code scheduleToStartTimeoutMs, startToCloseTimeoutMs, heartbeatTimeoutMs} and the execution's
+ * {@code startedAt} and {@code deadlineAt} (its phase's fixed deadline, see topology-docs/TIMEOUTS.md); times are
+ * ISO-8601 instants. A single task's answer adds its
  * {@code history} ({@link HistoryView}); an execution's adds {@code latest}.
  */
 final class TaskView {
@@ -62,6 +64,10 @@ final class TaskView {
         json.put("purgeAt", instant(task.getPurgeAtMs()));
         StoredExecution execution = task.getExecution();
         json.set("execution", execution == null ? null : execution(execution));
+        if (!task.getAlongside().isEmpty()) {
+            ArrayNode alongside = json.putArray("alongside");
+            task.getAlongside().forEach(beside -> alongside.add(execution(beside)));
+        }
         ArrayNode attempts = json.putArray("attempts");
         if (execution != null) {
             for (AttemptError error : execution.getErrors()) {
