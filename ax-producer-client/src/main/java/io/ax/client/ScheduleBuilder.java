@@ -176,6 +176,33 @@ public final class ScheduleBuilder {
         return this;
     }
 
+    /**
+     * Schedule-to-start: an attempt not started by a worker this long after its dispatch times out, however long it
+     * waited in a busy worker's queue. Unset, {@link #timeout} applies until the start, as it always did.
+     */
+    public ScheduleBuilder scheduleToStartTimeout(Duration timeout) {
+        request.setScheduleToStartTimeoutMs(Millis.of(timeout, "scheduleToStartTimeoutMs"));
+        return this;
+    }
+
+    /**
+     * Start-to-close: the running-time limit of an attempt, from its start to its end; a heartbeat may extend it
+     * ({@code JobContext#heartbeat(Duration)}). Unset, running time is not limited (only silence is).
+     */
+    public ScheduleBuilder startToCloseTimeout(Duration timeout) {
+        request.setStartToCloseTimeoutMs(Millis.of(timeout, "startToCloseTimeoutMs"));
+        return this;
+    }
+
+    /**
+     * Heartbeat timeout: the longest silence between a running attempt's signs of life (start, heartbeats). Unset,
+     * {@link #timeout} is that limit, as it always was.
+     */
+    public ScheduleBuilder heartbeatTimeout(Duration timeout) {
+        request.setHeartbeatTimeoutMs(Millis.of(timeout, "heartbeatTimeoutMs"));
+        return this;
+    }
+
     /** Retries after the first attempt for retryable failures and timeouts; 0 never retries. Default 3. */
     public ScheduleBuilder maxRetries(int maxRetries) {
         request.setMaxRetries(maxRetries);

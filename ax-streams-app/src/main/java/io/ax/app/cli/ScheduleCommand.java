@@ -104,6 +104,18 @@ public final class ScheduleCommand implements Callable<Integer> {
             description = "An attempt with no sign of life for this long times out (default: the scheduler's, 5m).")
     Duration timeout;
 
+    @Option(names = "--schedule-to-start-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "An attempt not started by a worker this long after its dispatch times out (default: --timeout applies until the start).")
+    Duration scheduleToStartTimeout;
+
+    @Option(names = "--start-to-close-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "An attempt running (since STARTED) for longer times out; heartbeats may extend it (default: no limit).")
+    Duration startToCloseTimeout;
+
+    @Option(names = "--heartbeat-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "A running attempt silent (no heartbeat) for this long times out (default: --timeout).")
+    Duration heartbeatTimeout;
+
     @Option(names = "--max-retries", paramLabel = "N", description = "Retries after the first attempt (default 3).")
     Integer maxRetries;
 
@@ -183,6 +195,15 @@ public final class ScheduleCommand implements Callable<Integer> {
         }
         if (timeout != null) {
             request.timeout(timeout);
+        }
+        if (scheduleToStartTimeout != null) {
+            request.scheduleToStartTimeout(scheduleToStartTimeout);
+        }
+        if (startToCloseTimeout != null) {
+            request.startToCloseTimeout(startToCloseTimeout);
+        }
+        if (heartbeatTimeout != null) {
+            request.heartbeatTimeout(heartbeatTimeout);
         }
         if (maxRetries != null) {
             request.maxRetries(maxRetries);

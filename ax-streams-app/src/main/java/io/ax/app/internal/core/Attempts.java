@@ -14,23 +14,25 @@ final class Attempts {
     }
 
     /**
-     * {@code from} → TRIGGERED: dispatches {@code execution}'s current attempt and arms its timeout, measured
-     * from the dispatch (the first sign of life), or from the due time when the dispatch went out ahead of it
-     * (the worker holds it until then).
+     * {@code from} → TRIGGERED: dispatches {@code execution}'s current attempt and arms its timeout (silence, or
+     * schedule-to-start when the task sets it, see {@link Deadlines}), measured from the dispatch (the first sign of
+     * life), or from the due time when the dispatch went out ahead of it (the worker holds it until then).
      */
     static StoredExecution dispatch(Step step, StoredTask task, StoredExecution execution, TaskState from, String reason) {
         long nowMs = step.nowMs();
         long dueAtMs = from == TaskState.RETRY_WAITING ? execution.getRetryAtMs() : execution.getDueAtMs();
         long signMs = Math.max(nowMs, dueAtMs);
-        long timeoutAtMs = signMs + step.timeoutMs(task);
         StoredExecution triggered = StoredExecution.newBuilder(execution)
                 .setState(TaskState.TRIGGERED)
                 .setFiredAtMs(nowMs)
                 .setLastSignMs(signMs)
-                .setTimeoutAtMs(timeoutAtMs)
                 .setRetryAtMs(null)
                 .setWorkerId(null) // the new attempt's worker reports its own
+                .setStartedAtMs(null)
+                .setDeadlineAtMs(Deadlines.onDispatch(task, signMs))
                 .build();
+        long timeoutAtMs = Deadlines.next(step, task, triggered).atMs();
+        triggered.setTimeoutAtMs(timeoutAtMs);
         step.setTimer(timeoutAtMs, task.getRequest().getPriority(), TimerKind.TIMEOUT);
         step.dispatch(Dispatches.run(task, triggered, dueAtMs, step.settings().defaultTimeoutMs(), nowMs));
         step.transition(task, triggered, from, reason);

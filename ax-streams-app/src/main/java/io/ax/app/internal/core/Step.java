@@ -91,9 +91,24 @@ final class Step {
 
     /** The fired execution moves from {@code from} to its current state. */
     void transition(StoredTask task, StoredExecution execution, TaskState from, String reason) {
+        transition(task, execution, from, reason, null);
+    }
+
+    /** A transition with the code that counts it in metrics (a TIMED_OUT's kind of limit). */
+    void transition(StoredTask task, StoredExecution execution, TaskState from, String reason, EventCode code) {
         StateMachine.requireLegal(from, execution.getState());
-        event(base(task).setExecutionId(execution.getExecutionId()).setAttempt(execution.getAttempt())
+        effects.add(new Effect.Event(base(task).setExecutionId(execution.getExecutionId()).setAttempt(execution.getAttempt())
                 .setFrom(from == null ? null : from.name()).setTo(execution.getState()).setDueAtMs(execution.getDueAtMs())
+                .setReason(reason).build(), code));
+    }
+
+    /**
+     * The running execution stays RUNNING with a new deadline (from = to = RUNNING, not a transition): a heartbeat
+     * extended its start-to-close limit.
+     */
+    void extended(StoredTask task, StoredExecution execution, String reason) {
+        event(base(task).setExecutionId(execution.getExecutionId()).setAttempt(execution.getAttempt())
+                .setFrom(TaskState.RUNNING.name()).setTo(TaskState.RUNNING).setDueAtMs(execution.getDueAtMs())
                 .setReason(reason).build());
     }
 

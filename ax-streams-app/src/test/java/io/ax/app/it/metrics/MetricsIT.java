@@ -212,7 +212,7 @@ class MetricsIT {
         assertThat(s.value("ax_requests_rejected_total", "input", "request") - before.value("ax_requests_rejected_total", "input", "request"))
                 .as("not decodable as a request").isEqualTo(1);
         assertThat(s.value("ax_dead_letters_total", "job_type", "flaky")).isEqualTo(5);
-        assertThat(s.value("ax_timeouts_total", "job_type", "orphan")).isEqualTo(2);
+        assertThat(s.value("ax_timeouts_total", "job_type", "orphan", "kind", "timeout")).isEqualTo(2);
         assertThat(s.value("ax_retries_total", "job_type", "orphan")).isEqualTo(1);
         assertThat(s.value("ax_executions_failed_total", "job_type", "orphan")).isEqualTo(2);
         assertThat(s.value("ax_executions_succeeded_total", "job_type", "slow")).isEqualTo(1);
