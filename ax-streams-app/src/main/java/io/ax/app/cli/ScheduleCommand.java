@@ -82,6 +82,10 @@ public final class ScheduleCommand implements Callable<Integer> {
             + " previous execution is still in flight is SKIPPED (SKIP, default), or one waits and runs when it ends (QUEUE_ONE).")
     OverlapPolicy overlap;
 
+    @Option(names = "--calendar", paramLabel = "NAME", description = "--every/--cron: the exclusion calendar (ax calendar set)"
+            + " whose excluded occurrences are SKIPPED; it must exist.")
+    String calendar;
+
     @Option(names = "--max-catch-up", paramLabel = "N", description = "With --misfire FIRE_ALL: at most N missed occurrences"
             + " wait to run (default 100).")
     Integer maxCatchUp;
@@ -209,6 +213,9 @@ public final class ScheduleCommand implements Callable<Integer> {
         }
         if (jitter != null) {
             request.occurrenceJitter(jitter);
+        }
+        if (calendar != null) {
+            request.calendar(calendar);
         }
         return request;
     }

@@ -33,6 +33,7 @@ final class AcceptScheduleRequest {
             return step.unchanged();
         }
         if (replacing) {
+            CalendarExclusions.maybeReportRun(step, existing, "the task was replaced");
             CancelTask.endLive(step, existing, TaskState.CANCELLED, "replaced by the request at offset " + input.source().getOffset());
         }
         StoredTask task = StoredTask.newBuilder()
