@@ -188,11 +188,19 @@ public final class ExclusionCalendar {
             if (inWindow(time, window)) {
                 // The window ends today, or tomorrow when it wraps midnight and we stand in its evening part.
                 LocalDate endDate = window[1].isAfter(window[0]) || time.isBefore(window[1]) ? date : date.plusDays(1);
-                long windowEnd = ZonedDateTime.of(endDate, window[1], zone).toInstant().toEpochMilli();
+                long windowEnd = instantOf(LocalDateTime.of(endDate, window[1]));
                 end = Math.max(end, Math.max(instantMs + 1, windowEnd));
             }
         }
         return end;
+    }
+
+    /** A local time as an instant; one in a gap (clocks forward) is the first instant after the gap. */
+    private long instantOf(LocalDateTime local) {
+        if (zone.getRules().getValidOffsets(local).isEmpty()) {
+            return zone.getRules().getTransition(local).getInstant().toEpochMilli();
+        }
+        return ZonedDateTime.of(local, zone).toInstant().toEpochMilli();
     }
 
     private long startOf(LocalDate date) {
