@@ -56,12 +56,20 @@ public record AxTopics(String prefix) {
         return prefix + "quarantine";
     }
 
+    /**
+     * Exclusion calendars accepted by the scheduler (key = calendar name, value = the CalendarRequest, a tombstone when
+     * deleted): compacted, read whole by every instance as a global store. Written by the scheduler only.
+     */
+    public String calendars() {
+        return prefix + "calendars";
+    }
+
     /** The topics the scheduler reads, which must share one partition count. */
     public List<String> coPartitioned() {
         return List.of(requests(), results(), retry());
     }
 
     public List<String> all() {
-        return List.of(requests(), dispatch(), results(), retry(), state(), deadLetter(), quarantine());
+        return List.of(requests(), dispatch(), results(), retry(), state(), deadLetter(), quarantine(), calendars());
     }
 }

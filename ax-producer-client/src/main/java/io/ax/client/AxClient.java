@@ -87,6 +87,25 @@ public final class AxClient implements AutoCloseable {
         return new ScheduleBuilder(taskId, sender, validator);
     }
 
+    /**
+     * Starts describing the exclusion calendar {@code name} (created, or replaced whole); nothing is sent before
+     * {@link CalendarBuilder#set()}.
+     */
+    public CalendarBuilder calendar(String name) {
+        return new CalendarBuilder(name, sender);
+    }
+
+    /**
+     * Deletes the exclusion calendar {@code name}. Tasks naming it run unexcluded from their next occurrence on; the
+     * outcome appears on the state topic: ACCEPTED, or IGNORED when there is no such calendar.
+     *
+     * @throws InvalidRequestException when the name is empty, too long or has control characters
+     */
+    public CompletableFuture<RecordMetadata> deleteCalendar(String name) {
+        io.ax.validation.CalendarValidator.validateName(name);
+        return sender.send(name, io.ax.schema.CalendarRequest.newBuilder().setDelete(true).build());
+    }
+
     /** Same as {@link #cancel(String, String)} without a reason. */
     public CompletableFuture<RecordMetadata> cancel(String taskId) {
         return cancel(taskId, null);

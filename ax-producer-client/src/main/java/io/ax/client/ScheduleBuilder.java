@@ -131,6 +131,16 @@ public final class ScheduleBuilder {
         return this;
     }
 
+    /**
+     * Periodic tasks only: the exclusion calendar (created with {@link AxClient#calendar(String)}) whose excluded
+     * occurrences are SKIPPED instead of run. The calendar must exist when the scheduler receives this request (else
+     * REJECTED "unknown calendar"): set it first and wait for its ACCEPTED event.
+     */
+    public ScheduleBuilder calendar(String name) {
+        request.setCalendar(Objects.requireNonNull(name, "name"));
+        return this;
+    }
+
     /** With {@link MisfirePolicy#FIRE_ALL}: at most this many missed occurrences (1-10000, default 100) wait to run. */
     public ScheduleBuilder maxCatchUp(int maxCatchUp) {
         request.setMaxCatchUp(maxCatchUp);

@@ -126,7 +126,8 @@ public final class ScheduleValidator {
                     : request.getMaxOccurrences() != null ? "maxOccurrences"
                     : request.getOccurrenceJitterMs() != 0 ? "occurrenceJitterMs"
                     : request.getMisfire() != MisfirePolicy.FIRE_ONCE ? "misfire"
-                    : request.getOverlap() != OverlapPolicy.SKIP ? "overlap" : null;
+                    : request.getOverlap() != OverlapPolicy.SKIP ? "overlap"
+                    : request.getCalendar() != null ? "calendar" : null;
             if (option != null) {
                 throw new InvalidRequestException(option, option + " goes with a periodic trigger (everyMs or cron) only");
             }
@@ -138,6 +139,9 @@ public final class ScheduleValidator {
                 throw new InvalidRequestException("endAt", "endAt " + Instant.ofEpochMilli(request.getEndAtMs())
                         + " is before startAt " + Instant.ofEpochMilli(interval.getStartAtMs()));
             }
+        }
+        if (request.getCalendar() != null) {
+            CalendarValidator.validateName(request.getCalendar());
         }
         if (request.getMaxOccurrences() != null && request.getMaxOccurrences() < 1) {
             throw new InvalidRequestException("maxOccurrences", "maxOccurrences must be >= 1: " + request.getMaxOccurrences());

@@ -83,6 +83,10 @@ public final class ScheduleCommand implements Callable<Integer> {
             + " or it runs beside it, each its own execution, at most 10 in flight (ALLOW).")
     OverlapPolicy overlap;
 
+    @Option(names = "--calendar", paramLabel = "NAME", description = "--every/--cron: the exclusion calendar (ax calendar set)"
+            + " whose excluded occurrences are SKIPPED; it must exist.")
+    String calendar;
+
     @Option(names = "--max-catch-up", paramLabel = "N", description = "With --misfire FIRE_ALL: at most N missed occurrences"
             + " wait to run (default 100).")
     Integer maxCatchUp;
@@ -231,6 +235,9 @@ public final class ScheduleCommand implements Callable<Integer> {
         }
         if (jitter != null) {
             request.occurrenceJitter(jitter);
+        }
+        if (calendar != null) {
+            request.calendar(calendar);
         }
         return request;
     }

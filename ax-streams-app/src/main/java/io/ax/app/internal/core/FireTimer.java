@@ -50,6 +50,13 @@ final class FireTimer {
         boolean inFlight = previous != null && StateMachine.isInFlight(previous.getState());
         MisfirePolicy misfire = task.getRequest().getMisfire();
         boolean periodic = !(task.getRequest().getTrigger() instanceof AtTrigger);
+        String exclusion = periodic ? CalendarExclusions.exclusionOf(step, task, dueAtMs) : null;
+        if (exclusion != null) {
+            // Excluded by the task's calendar as it stands now: not run, whatever overlap and misfire say.
+            CalendarExclusions.excluded(step, task, dueAtMs, exclusion);
+            return nextOccurrence(step, task, dueAtMs);
+        }
+        CalendarExclusions.maybeReportRun(step, task, "the occurrence due " + Instant.ofEpochMilli(dueAtMs) + " is not excluded");
         if (inFlight && periodic && misfire == MisfirePolicy.FIRE_ALL && dueAtMs <= previous.getFiredAtMs()) {
             // A missed occurrence, already due when the execution in flight was dispatched: it waits for that one to
             // end (Step#save sets its timer again then), rather than being skipped as an overlap.
@@ -86,17 +93,22 @@ final class FireTimer {
                     .setFiredAtMs(nowMs)
                     .setLastSignMs(nowMs)
                     .build();
-            String reason = null;
+            String reason = periodic ? CalendarExclusions.missingCalendarNote(step, task) : null;
             if (inFlight) {
                 // Overlap ALLOW: the one in flight goes on beside this one, followed by its own executionId (Alongside).
                 List<StoredExecution> alongside = new ArrayList<>(task.getAlongside());
                 alongside.add(previous);
                 task.setAlongside(alongside);
-                reason = "overlap ALLOW: runs beside " + alongside.size() + " execution(s) in flight (latest "
+                reason = (reason == null ? "" : reason + "; ") + "overlap ALLOW: runs beside " + alongside.size() + " execution(s) in flight (latest "
                         + previous.getExecutionId() + ", " + previous.getState() + ")";
             }
             task.setExecution(Attempts.dispatch(step, task, execution, TaskState.PENDING, reason));
         }
+        return nextOccurrence(step, task, dueAtMs);
+    }
+
+    /** The occurrence due at {@code dueAtMs} is done with (run, held or skipped): count it, time the next, save. */
+    private static Decision nextOccurrence(Step step, StoredTask task, long dueAtMs) {
         // The task is this decision's own decoded copy: changed in place, saved once.
         task.setOccurrences(task.getOccurrences() + 1);
         task.setNextDueAtMs(null);

@@ -17,18 +17,25 @@ import io.ax.schema.StoredTask;
  */
 public final class Rules {
     private final RuleSettings settings;
+    private final CalendarLookup calendars;
 
     public Rules(RuleSettings settings) {
+        this(settings, CalendarLookup.NONE);
+    }
+
+    /** @param calendars the exclusion calendars periodic tasks may name (read as they stand at each decision) */
+    public Rules(RuleSettings settings, CalendarLookup calendars) {
         this.settings = settings;
+        this.calendars = calendars;
     }
 
     public Decision decide(StoredTask current, Input input, long nowMs) {
         try {
             if (current != null && !current.getAlongside().isEmpty()) {
                 // Overlap ALLOW: an input about an execution in flight beside the current one is decided for that one.
-                return Alongside.decide(current, input, task -> route(new Step(input.taskId(), nowMs, settings), task, input));
+                return Alongside.decide(current, input, task -> route(new Step(input.taskId(), nowMs, settings, calendars), task, input));
             }
-            return route(new Step(input.taskId(), nowMs, settings), current, input);
+            return route(new Step(input.taskId(), nowMs, settings, calendars), current, input);
         } catch (InvalidRequestException e) {
             return reject(input, e, nowMs);
         } catch (IllegalTransitionException e) {
@@ -87,6 +94,9 @@ public final class Rules {
         }
         if (input instanceof Input.Resume resume) {
             return ResumeTask.decide(step, current, resume);
+        }
+        if (input instanceof Input.Calendar) {
+            throw new IllegalArgumentException("a calendar request concerns no task: ApplyCalendarRequest applies it");
         }
         if (input instanceof Input.Adopt adopt) {
             return AdoptTask.decide(step, current, adopt);

@@ -26,12 +26,23 @@ final class Step {
     private final String taskId;
     private final long nowMs;
     private final RuleSettings settings;
+    private final CalendarLookup calendars;
     private final List<Effect> effects = new ArrayList<>();
 
     Step(String taskId, long nowMs, RuleSettings settings) {
+        this(taskId, nowMs, settings, CalendarLookup.NONE);
+    }
+
+    Step(String taskId, long nowMs, RuleSettings settings, CalendarLookup calendars) {
         this.taskId = taskId;
         this.nowMs = nowMs;
         this.settings = settings;
+        this.calendars = calendars;
+    }
+
+    /** The exclusion calendars as they stand now. */
+    CalendarLookup calendars() {
+        return calendars;
     }
 
     String taskId() {
@@ -131,6 +142,14 @@ final class Step {
                 .setSkipped(count > 1 ? count : null).setLastDueAtMs(count > 1 ? lastDueAtMs : null).setReason(reason).build());
     }
 
+    /** {@link #skipped}, of occurrences the task's exclusion calendar {@code calendar} excluded. */
+    void skippedByCalendar(StoredTask task, String executionId, long dueAtMs, long count, Long lastDueAtMs, String reason,
+                           String calendar) {
+        event(base(task).setExecutionId(executionId).setTo(TaskState.SKIPPED).setDueAtMs(dueAtMs)
+                .setSkipped(count > 1 ? count : null).setLastDueAtMs(count > 1 ? lastDueAtMs : null).setReason(reason)
+                .setCalendar(calendar).build());
+    }
+
     /**
      * The pending occurrence due at {@code dueAtMs} stays PENDING but is held (from = to = PENDING, not a transition):
      * queued behind the execution in flight (overlap QUEUE_ONE), or not to fire because the task was paused.
@@ -178,6 +197,7 @@ final class Step {
     Decision save(StoredTask task) {
         maybeRunQueuedOccurrence(task);
         maybeReleaseHeldOccurrence(task);
+        maybeEndCalendarRun(task);
         if (task.getFinishedAtMs() == null && !Liveness.isLive(task)) {
             long purgeAtMs = nowMs + settings.retentionMs();
             task.setFinishedAtMs(nowMs);
@@ -185,6 +205,21 @@ final class Step {
             setTimer(purgeAtMs, 0, TimerKind.PURGE);
         }
         return new Decision(taskId, Decision.Store.SAVE, task, effects());
+    }
+
+    /**
+     * Excluded occurrences counted by {@link CalendarExclusions} are reported once the task times no further
+     * occurrence (cancelled, replaced, paused, schedule ended): nothing counted is left unreported.
+     */
+    private void maybeEndCalendarRun(StoredTask task) {
+        if (task.getCalendarSkips() == null) {
+            return;
+        }
+        if (task.getCancelled() || task.getNextDueAtMs() == null) {
+            CalendarExclusions.maybeReportRun(this, task, "the task times no further occurrence");
+        } else if (task.getPausedAtMs() != null) {
+            CalendarExclusions.maybeReportRun(this, task, "the task was paused");
+        }
     }
 
     /**

@@ -121,6 +121,9 @@ public final class TopicSetup {
         if (name.equals(topics.deadLetter()) || name.equals(topics.quarantine())) {
             configs.put(TopicConfig.RETENTION_MS_CONFIG, "-1");
         }
+        if (name.equals(topics.calendars())) {
+            configs.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
+        }
         return topic.configs(configs);
     }
 

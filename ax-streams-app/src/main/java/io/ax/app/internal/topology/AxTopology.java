@@ -17,7 +17,9 @@ import org.apache.kafka.streams.Topology;
  * ax.results ──┼─► ax-scheduler (tasks, timers, ──┼─► ax.state
  *              │   task index)                    │
  * ax.retry ────┘     └ wall-clock punctuator      ├─► ax.retry (read back: times the retry)
- *                                                 └─► ax.dead-letter
+ *                                                 ├─► ax.dead-letter
+ *                                                 └─► ax.calendars ─► global store ax-calendars
+ *                                                     (every instance; the scheduler reads calendars from it)
  * </pre>
  */
 public final class AxTopology {
@@ -29,6 +31,9 @@ public final class AxTopology {
     public static final String STATE_SINK = "ax-state-sink";
     public static final String RETRY_SINK = "ax-retry-sink";
     public static final String DEAD_LETTER_SINK = "ax-dead-letter-sink";
+    public static final String CALENDARS_SINK = "ax-calendars-sink";
+    public static final String CALENDARS_SOURCE = "ax-calendars-source";
+    public static final String CALENDARS_UPDATER = "ax-calendars-updater";
 
     private AxTopology() {
     }
@@ -61,6 +66,9 @@ public final class AxTopology {
         topology.addSink(RETRY_SINK, topics.retry(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
         topology.addSink(DEAD_LETTER_SINK, topics.deadLetter(), Serdes.String().serializer(), Serdes.ByteArray().serializer(),
                 SCHEDULER);
+        topology.addSink(CALENDARS_SINK, topics.calendars(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
+        topology.addGlobalStore(AxStores.calendars(), CALENDARS_SOURCE, Serdes.String().deserializer(),
+                Serdes.ByteArray().deserializer(), topics.calendars(), CALENDARS_UPDATER, CalendarStoreUpdater::new);
         return topology;
     }
 }

@@ -17,6 +17,7 @@ import io.ax.app.internal.timer.TimingWheel;
 import io.ax.app.internal.timer.WakeUps;
 import io.ax.codec.WireCodec;
 import io.ax.schema.AdoptRequest;
+import io.ax.schema.CalendarRequest;
 import io.ax.schema.CancelRequest;
 import io.ax.schema.ExecutionReport;
 import io.ax.schema.PauseRequest;
@@ -55,7 +56,8 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     private static final int BACKFILL_BATCH = 2_000;
 
     private final SchedulerSettings settings;
-    private final Rules rules;
+    private Rules rules;
+    private ApplyCalendarRequest calendarRequests;
     private ProcessorContext<String, byte[]> context;
     private TaskStore tasks;
     private Timers timers;
@@ -68,13 +70,14 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
 
     public TaskProcessor(SchedulerSettings settings) {
         this.settings = settings;
-        this.rules = new Rules(settings.rules());
     }
 
     @Override
     public void init(ProcessorContext<String, byte[]> context) {
         this.context = context;
         long nowMs = context.currentSystemTimeMs();
+        CalendarStore calendars = new CalendarStore(context.getStateStore(AxStores.CALENDARS));
+        rules = new Rules(settings.rules(), calendars);
         timers = new Timers(new TimerIndex(context.getStateStore(AxStores.TIMERS)),
                 new TimingWheel(settings.tickMs(), settings.wheelSize(), nowMs, settings.priorityAgingMs()), settings.maxWheelTimers(),
                 settings.dispatchAheadMs());
@@ -84,6 +87,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         KeyValueStore<Bytes, byte[]> indexStore = context.getStateStore(AxStores.INDEX);
         TaskIndex index = new TaskIndex(indexStore);
         metrics = new PartitionMetrics(settings.metrics(), context.taskId().partition(), indexStore, tasks, timers);
+        calendarRequests = new ApplyCalendarRequest(context, calendars, metrics);
         decisions = new ApplyDecisions(tasks, index, new TaskHistory(indexStore, settings.historyMaxEvents()), timers,
                 new Outputs(context, settings.registryOutput()), metrics);
         AxTopics topics = settings.topics();
@@ -117,6 +121,10 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         long nowMs = context.currentSystemTimeMs();
         try {
             Input decoded = decode(record, source, input);
+            if (decoded instanceof Input.Calendar calendar) {
+                calendarRequests.apply(calendar.taskId(), calendar.request(), source, nowMs);
+                return;
+            }
             decisions.apply(rules.decide(tasks.get(decoded.taskId()), decoded, nowMs), nowMs, metricsInput(decoded));
         } catch (InvalidRequestException e) {
             EventCode code = e instanceof WrongPartitionException ? EventCode.WRONG_PARTITION : Rules.codeOf(e);
@@ -184,6 +192,9 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             if (request instanceof ResumeRequest resume) {
                 ScheduleValidator.requireLength("reason", resume.getReason(), ScheduleValidator.MAX_REASON_CHARS);
                 return new Input.Resume(taskId, resume, source);
+            }
+            if (request instanceof CalendarRequest calendar) {
+                return new Input.Calendar(taskId, calendar, source);
             }
             if (request instanceof AdoptRequest adopt) {
                 requireAdoptEnabled();

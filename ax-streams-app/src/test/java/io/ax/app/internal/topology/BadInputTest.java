@@ -96,7 +96,7 @@ class BadInputTest {
             byte[] dispatch = WireCodec.encode(DispatchTask.newBuilder().setKind(DispatchKind.RUN).setTaskId("x")
                     .setExecutionId("e").setAttempt(1).setJobType("j").setDueAtMs(0).setFiredAtMs(0).setTimeoutMs(1).build());
             ax.requestBytes("x", dispatch);
-            assertRejected(ax.events().get(0), "ax.requests", 0, "x", "expected a ScheduleRequest, CancelRequest, ReplayRequest, TriggerRequest, PauseRequest or ResumeRequest");
+            assertRejected(ax.events().get(0), "ax.requests", 0, "x", "expected a ScheduleRequest, CancelRequest, ReplayRequest, TriggerRequest, PauseRequest, ResumeRequest or CalendarRequest");
         }
     }
 
