@@ -56,6 +56,8 @@ final class ApplyExecutionReport {
         StoredExecution next = StoredExecution.newBuilder(execution).setState(target).setLastSignMs(step.nowMs()).build();
         if (StateMachine.isFinal(target)) {
             next = Attempts.disarm(step, next);
+        } else if (target == TaskState.RUNNING) {
+            FlowControl.started(step, next);
         }
         step.transition(task, next, execution.getState(), worker);
         return next;

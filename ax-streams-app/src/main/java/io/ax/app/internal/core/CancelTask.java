@@ -53,6 +53,11 @@ final class CancelTask {
                 step.dispatch(Dispatches.cancel(task, execution, step.settings().defaultTimeoutMs(), step.nowMs()));
             }
             ended.setExecution(cancelled);
+        } else if (FlowControl.isHeld(execution)) {
+            // Held by flow control before its first dispatch: PENDING → CANCELLED, and its place at the gates is given up.
+            StoredExecution cancelled = StoredExecution.newBuilder(FlowControl.release(step, execution)).setState(to).build();
+            step.transition(task, cancelled, execution.getState(), reason + " (it was held by flow control)");
+            ended.setExecution(cancelled);
         }
         return ended.build();
     }

@@ -15,7 +15,7 @@ public final class Liveness {
             return false;
         }
         return task.getNextDueAtMs() != null || task.getQueuedDueAtMs() != null
-                || (task.getExecution() != null && StateMachine.isInFlight(task.getExecution().getState()));
+                || FlowControl.isBusy(task.getExecution());
     }
 
     /** A short description of where a finished task ended, for IGNORED reasons. */

@@ -17,14 +17,21 @@ import io.ax.schema.StoredTask;
  */
 public final class Rules {
     private final RuleSettings settings;
+    private final FlowLimits flow;
 
     public Rules(RuleSettings settings) {
+        this(settings, FlowLimits.NONE);
+    }
+
+    /** @param flow the flow-control limits in force (topology-docs/FLOW-CONTROL.md) */
+    public Rules(RuleSettings settings, FlowLimits flow) {
         this.settings = settings;
+        this.flow = flow;
     }
 
     public Decision decide(StoredTask current, Input input, long nowMs) {
         try {
-            return route(new Step(input.taskId(), nowMs, settings), current, input);
+            return route(new Step(input.taskId(), nowMs, settings, flow), current, input);
         } catch (InvalidRequestException e) {
             return reject(input, e, nowMs);
         } catch (IllegalTransitionException e) {
@@ -83,6 +90,9 @@ public final class Rules {
         }
         if (input instanceof Input.Resume resume) {
             return ResumeTask.decide(step, current, resume);
+        }
+        if (input instanceof Input.Granted grant) {
+            return FlowControl.grant(step, current, grant);
         }
         if (input instanceof Input.Adopt adopt) {
             return AdoptTask.decide(step, current, adopt);

@@ -27,11 +27,22 @@ final class Step {
     private final long nowMs;
     private final RuleSettings settings;
     private final List<Effect> effects = new ArrayList<>();
+    private final FlowLimits flow;
 
     Step(String taskId, long nowMs, RuleSettings settings) {
+        this(taskId, nowMs, settings, FlowLimits.NONE);
+    }
+
+    Step(String taskId, long nowMs, RuleSettings settings, FlowLimits flow) {
         this.taskId = taskId;
         this.nowMs = nowMs;
         this.settings = settings;
+        this.flow = flow;
+    }
+
+    /** The flow-control limits in force. */
+    FlowLimits flowLimits() {
+        return flow;
     }
 
     String taskId() {
@@ -72,6 +83,10 @@ final class Step {
 
     void deadLetter(io.ax.schema.DeadLetter letter) {
         effects.add(new Effect.DeadLetter(letter));
+    }
+
+    void flow(FlowMessage message) {
+        effects.add(new Effect.Flow(message));
     }
 
     // ---- state events ----
@@ -123,6 +138,16 @@ final class Step {
     void held(StoredTask task, String executionId, long dueAtMs, String reason) {
         event(base(task).setExecutionId(executionId).setAttempt(1).setFrom(TaskState.PENDING.name()).setTo(TaskState.PENDING)
                 .setDueAtMs(dueAtMs).setReason(reason).build());
+    }
+
+    /**
+     * The execution stays in its state (PENDING or RETRY_WAITING) but is held by flow control (from = to, not a
+     * transition): it waits for a grant from its gates.
+     */
+    void flowHeld(StoredTask task, StoredExecution execution, String reason) {
+        event(base(task).setExecutionId(execution.getExecutionId()).setAttempt(execution.getAttempt())
+                .setFrom(execution.getState().name()).setTo(execution.getState()).setDueAtMs(execution.getDueAtMs())
+                .setReason(reason).build());
     }
 
     /** Input that changes nothing: a duplicate request, a cancel of an unknown task, a stale report. */
@@ -181,7 +206,7 @@ final class Step {
         if (!task.getCatchUpHeld() || task.getCancelled() || task.getNextDueAtMs() == null || task.getPausedAtMs() != null) {
             return;
         }
-        if (task.getExecution() != null && StateMachine.isInFlight(task.getExecution().getState())) {
+        if (FlowControl.isBusy(task.getExecution())) {
             return;
         }
         task.setCatchUpHeld(false);
@@ -199,7 +224,7 @@ final class Step {
             return;
         }
         StoredExecution previous = task.getExecution();
-        if (previous != null && StateMachine.isInFlight(previous.getState())) {
+        if (FlowControl.isBusy(previous)) {
             return;
         }
         task.setQueuedDueAtMs(null);

@@ -52,6 +52,7 @@ public final class SchedulerMetrics {
     private final MultiGauge lastLateFire;
     private final AtomicReference<KafkaStreams.State> streamsState = new AtomicReference<>(KafkaStreams.State.CREATED);
     private final Map<String, Long> restoreRemaining = new ConcurrentHashMap<>();
+    private final io.ax.app.internal.flow.LimitErrors limitErrors = new io.ax.app.internal.flow.LimitErrors();
 
     public SchedulerMetrics(MetricsSettings settings) {
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -83,6 +84,14 @@ public final class SchedulerMetrics {
         Gauge.builder("ax.restore.remaining.records", restoreRemaining,
                         remaining -> remaining.values().stream().mapToLong(Long::longValue).sum())
                 .description("Changelog records still to restore before this instance's tasks run").register(registry);
+        Gauge.builder("ax.flow.limit.records.refused", limitErrors, io.ax.app.internal.flow.LimitErrors::count)
+                .description("Records of the limits topic refused (bad key, JSON or field; the previous limits stay) since start")
+                .register(registry);
+    }
+
+    /** The limits records this instance refused (topology-docs/FLOW-CONTROL.md). */
+    public io.ax.app.internal.flow.LimitErrors limitErrors() {
+        return limitErrors;
     }
 
     public MetricsSettings settings() {
