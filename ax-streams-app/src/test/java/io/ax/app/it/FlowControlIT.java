@@ -1,0 +1,141 @@
+package io.ax.app.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ax.AxTopics;
+import io.ax.FlowLimit;
+import io.ax.app.AxScheduler;
+import io.ax.app.broker.EmbeddedKafkaBroker;
+import io.ax.app.config.AxConfig;
+import io.ax.client.AxClient;
+import io.ax.worker.AxWorker;
+import io.ax.worker.Result;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A cluster-wide limit held exactly (topology-docs/FLOW-CONTROL.md): two scheduler instances share six partitions; a job
+ * type limited to N executions in flight has many tasks due at once on every partition; the worker counts how many of
+ * that type run at once. Exactly N is reached, never more, and every task succeeds.
+ */
+@Tag("integration")
+class FlowControlIT {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final Clock CLOCK = Clock.systemUTC();
+    private static final int LIMIT = 5;
+    private static final int TASKS = 80;
+    private static EmbeddedKafkaBroker broker;
+
+    @BeforeAll
+    static void startBroker() {
+        broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults());
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        broker.close();
+    }
+
+    private static AxConfig config(String instance, Path stateDir) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(AxConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+        props.put(AxConfig.APPLICATION_ID_CONFIG, "it-flow");
+        props.put(AxConfig.TOPIC_PREFIX_CONFIG, "flow.");
+        props.put(AxConfig.TOPIC_PARTITIONS_CONFIG, 6);
+        props.put(AxConfig.INSTANCE_NAME_CONFIG, instance);
+        props.put(AxConfig.STATE_DIR_CONFIG, stateDir.resolve(instance).toString());
+        return new AxConfig(props);
+    }
+
+    private static JsonNode json(byte[] value) {
+        try {
+            return MAPPER.readTree(value);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Set<String> succeeded(TopicRecorder state) {
+        return state.seen().stream().map(s -> json(s.record().value())).filter(e -> "SUCCESS".equals(e.path("to").asText()))
+                .map(e -> e.get("taskId").asText()).collect(Collectors.toSet());
+    }
+
+    @Test
+    void shouldHoldAClusterWideMaxInFlightExactlyAcrossTwoInstances(@TempDir Path stateDir) throws Exception {
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger mostAtOnce = new AtomicInteger();
+        Map<String, Boolean> ran = new ConcurrentHashMap<>();
+        AxConfig first = config("flow-a", stateDir);
+        AxTopics topics = first.topics();
+        try (AxScheduler a = AxScheduler.start(first);
+             AxScheduler b = AxScheduler.start(config("flow-b", stateDir));
+             TopicRecorder state = new TopicRecorder(broker.bootstrapServers(), topics.state(), CLOCK);
+             AxClient client = AxClient.builder().bootstrapServers(broker.bootstrapServers()).topics(topics).build();
+             AxWorker worker = AxWorker.builder().bootstrapServers(broker.bootstrapServers()).topics(topics)
+                     .groupId("flow.workers").concurrency(4 * LIMIT)
+                     .handler("charge-card", 4 * LIMIT, context -> {
+                         int now = running.incrementAndGet();
+                         mostAtOnce.accumulateAndGet(now, Math::max);
+                         try {
+                             Thread.sleep(150); // the work itself: holds its slot for a while
+                         } finally {
+                             running.decrementAndGet();
+                         }
+                         ran.put(context.taskId(), true);
+                         return Result.success();
+                     })
+                     .handler("email", context -> Result.success()).build()) {
+            a.awaitRunning(Duration.ofMinutes(2));
+            b.awaitRunning(Duration.ofMinutes(2));
+            worker.start();
+            client.setLimit("type:charge-card", FlowLimit.none().withMaxInFlight(LIMIT)).join();
+            await().atMost(Duration.ofSeconds(30)).until(() -> a.limits().containsKey("type:charge-card")
+                    && b.limits().containsKey("type:charge-card"));
+            assertThat(a.limits()).containsEntry("type:charge-card", "{\"maxInFlight\":" + LIMIT + "}");
+
+            Instant due = CLOCK.instant().plusSeconds(2);
+            List<CompletableFuture<?>> acks = new ArrayList<>();
+            for (int i = 0; i < TASKS; i++) {
+                acks.add(client.schedule("charge-" + i).jobType("charge-card").at(due).submit());
+                acks.add(client.schedule("email-" + i).jobType("email").at(due).submit());
+            }
+            CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).join();
+
+            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> succeeded(state).size() == 2 * TASKS);
+            System.out.printf("RESULT flow maxInFlight=%d tasks=%d most_running_at_once=%d%n", LIMIT, TASKS, mostAtOnce.get());
+            assertThat(mostAtOnce.get()).as("the limit is reached and never passed").isEqualTo(LIMIT);
+            assertThat(ran).hasSize(TASKS);
+
+            List<JsonNode> events = state.seen().stream().map(s -> json(s.record().value())).toList();
+            assertThat(events).filteredOn(e -> e.path("reason").asText().startsWith("held: type:charge-card has " + LIMIT + " of " + LIMIT))
+                    .as("held tasks are visible with the limit that holds them").isNotEmpty();
+            assertThat(events).filteredOn(e -> e.get("taskId").asText().startsWith("email-"))
+                    .as("the ungated type is never held").noneMatch(e -> e.path("reason").asText().startsWith("held"));
+            Set<Integer> partitions = state.seen().stream().filter(s -> s.record().key().startsWith("charge-"))
+                    .map(s -> s.record().partition()).collect(Collectors.toSet());
+            assertThat(partitions).as("the limited tasks are spread over every partition").hasSize(6);
+        }
+    }
+}
