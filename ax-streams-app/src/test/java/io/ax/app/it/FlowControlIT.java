@@ -9,6 +9,7 @@ import io.ax.AxTopics;
 import io.ax.FlowLimit;
 import io.ax.app.AxScheduler;
 import io.ax.app.broker.EmbeddedKafkaBroker;
+import io.ax.app.cli.Cli;
 import io.ax.app.config.AxConfig;
 import io.ax.client.AxClient;
 import io.ax.worker.AxWorker;
@@ -44,7 +45,7 @@ class FlowControlIT {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Clock CLOCK = Clock.systemUTC();
     private static final int LIMIT = 5;
-    private static final int TASKS = 80;
+    private static final int TASKS = 40;
     private static EmbeddedKafkaBroker broker;
 
     @BeforeAll
@@ -98,7 +99,7 @@ class FlowControlIT {
                          int now = running.incrementAndGet();
                          mostAtOnce.accumulateAndGet(now, Math::max);
                          try {
-                             Thread.sleep(150); // the work itself: holds its slot for a while
+                             Thread.sleep(600); // the work: holds its slot longer than a grant takes to reach the next worker
                          } finally {
                              running.decrementAndGet();
                          }
@@ -136,6 +137,43 @@ class FlowControlIT {
             Set<Integer> partitions = state.seen().stream().filter(s -> s.record().key().startsWith("charge-"))
                     .map(s -> s.record().partition()).collect(Collectors.toSet());
             assertThat(partitions).as("the limited tasks are spread over every partition").hasSize(6);
+
+            shouldSetShowAndRefuseLimitsFromTheCli(a, b);
         }
+    }
+
+    /** {@code ./ax limits}: set, show, a bad record refused (counted by each instance, the previous value kept), remove. */
+    private static void shouldSetShowAndRefuseLimitsFromTheCli(AxScheduler a, AxScheduler b) throws Exception {
+        String[] connect = {"--bootstrap", broker.bootstrapServers(), "--topic-prefix", "flow."};
+        Cli.Run set = Cli.run(concat(new String[] {"limits", "set", "owner:acme", "--max-in-flight", "3", "--weight", "2"}, connect));
+        assertThat(set.exitCode()).as(set.err()).isZero();
+        assertThat(set.out()).startsWith("limits of owner:acme set to {\"maxInFlight\":3,\"weight\":2}");
+        Cli.Run wrongKind = Cli.run(concat(new String[] {"limits", "set", "type:email", "--weight", "2"}, connect));
+        assertThat(wrongKind.exitCode()).isEqualTo(2);
+        assertThat(wrongKind.err()).contains("a type key takes [maxInFlight, maxPerSecond, maxNotStarted], not weight");
+        try (org.apache.kafka.clients.producer.KafkaProducer<String, String> raw = new org.apache.kafka.clients.producer.KafkaProducer<>(
+                Map.of("bootstrap.servers", broker.bootstrapServers()), new org.apache.kafka.common.serialization.StringSerializer(),
+                new org.apache.kafka.common.serialization.StringSerializer())) {
+            raw.send(new org.apache.kafka.clients.producer.ProducerRecord<>("flow.limits", "type:charge-card", "{\"maxInFlight\":0}")).get();
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> a.metrics().limitErrors().count() == 1 && b.metrics().limitErrors().count() == 1);
+        assertThat(b.limits()).containsEntry("type:charge-card", "{\"maxInFlight\":" + LIMIT + "}")
+                .containsEntry("owner:acme", "{\"maxInFlight\":3,\"weight\":2}");
+        Cli.Run show = Cli.run(concat(new String[] {"limits", "show", "--json"}, connect));
+        assertThat(show.exitCode()).as(show.err()).isZero();
+        JsonNode shown = MAPPER.readTree(show.out());
+        assertThat(shown.get("limits").get("type:charge-card").get("maxInFlight").asInt()).isEqualTo(LIMIT);
+        assertThat(shown.get("refused")).singleElement().satisfies(r -> {
+            assertThat(r.get("key").asText()).isEqualTo("type:charge-card");
+            assertThat(r.get("reason").asText()).isEqualTo("maxInFlight must be between 1 and 1000000: 0");
+        });
+        assertThat(Cli.run(concat(new String[] {"limits", "remove", "owner:acme"}, connect)).exitCode()).isZero();
+        await().atMost(Duration.ofSeconds(30)).until(() -> !a.limits().containsKey("owner:acme") && !b.limits().containsKey("owner:acme"));
+    }
+
+    private static String[] concat(String[] first, String[] second) {
+        String[] all = java.util.Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, all, first.length, second.length);
+        return all;
     }
 }
