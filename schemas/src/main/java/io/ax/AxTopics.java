@@ -74,9 +74,9 @@ public record AxTopics(String prefix) {
         return prefix + "flow-grants";
     }
 
-    /** The topics the scheduler reads, which must share one partition count. */
+    /** The topics the scheduler reads, which must share one partition count (and so must {@link #flowGrants()}). */
     public List<String> coPartitioned() {
-        return List.of(requests(), results(), retry(), flowGrants());
+        return List.of(requests(), results(), retry());
     }
 
     public List<String> all() {

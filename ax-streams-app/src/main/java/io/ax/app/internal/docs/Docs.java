@@ -174,7 +174,11 @@ public final class Docs {
                 + "announces the next occurrence `PENDING` with its reason, and an update ends the old one `PENDING → CANCELLED`.\n"
                 + "`PENDING → TRIGGERED` happens when the due time is reached, or at once on a trigger request (run now,\n"
                 + "`{\"trigger\":true}`): a one-shot fires then, due then; a periodic task runs one extra occurrence\n"
-                + "(`PENDING`, then `TRIGGERED`) and its next regular one stays due as it was.\n\n"
+                + "(`PENDING`, then `TRIGGERED`) and its next regular one stays due as it was.\n"
+                + "Flow control ([FLOW-CONTROL.md](FLOW-CONTROL.md)) holds an execution of a limited job type or owner in its\n"
+                + "state: `PENDING → PENDING` (or `RETRY_WAITING → RETRY_WAITING` for a retry) with the reason `held: ...`\n"
+                + "naming the gate and the limit that holds it; the `TRIGGERED` event that ends the wait says which gates\n"
+                + "granted it and after how long.\n\n"
                 + "```mermaid\nstateDiagram-v2\n    [*] --> PENDING\n");
         Map<TaskState, Set<TaskState>> table = StateMachine.table();
         table.forEach((from, targets) -> targets.forEach(to -> md.append("    ").append(from).append(" --> ").append(to).append('\n')));
