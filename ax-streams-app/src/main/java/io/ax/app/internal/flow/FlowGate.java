@@ -3,6 +3,7 @@ package io.ax.app.internal.flow;
 import io.ax.FlowLimit;
 import io.ax.InvalidRequestException;
 import io.ax.app.internal.core.FlowMessage;
+import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.codec.JsonForms;
 import io.ax.schema.StateChange;
 import java.time.Duration;
@@ -46,10 +47,14 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
     private final String stateSink;
     private final StoreFlowLimits limits = new StoreFlowLimits();
     private final Set<String> active = new LinkedHashSet<>();
+    private final SchedulerMetrics metrics;
+    /** Every gate this stream task has touched, for the metrics and to forget them when it closes. */
+    private final Set<String> known = new LinkedHashSet<>();
     private ProcessorContext<String, byte[]> context;
     private GateStore gates;
 
-    public FlowGate(String flowSink, String grantsSink, String stateSink) {
+    public FlowGate(String flowSink, String grantsSink, String stateSink, SchedulerMetrics metrics) {
+        this.metrics = metrics;
         this.flowSink = flowSink;
         this.grantsSink = grantsSink;
         this.stateSink = stateSink;
@@ -64,6 +69,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
             if (state.waiting > 0) {
                 active.add(gate);
             }
+            published(gate, state);
         });
         context.schedule(Duration.ofMillis(PUNCTUATE_MS), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
     }
@@ -91,6 +97,17 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
         if (state.waiting > 0) {
             active.add(gate);
         }
+        published(gate, state);
+    }
+
+    private void published(String gate, GateStore.State state) {
+        known.add(gate);
+        metrics.flowGate(gate, state.inFlight, state.waiting);
+    }
+
+    @Override
+    public void close() {
+        known.forEach(gate -> metrics.flowGate(gate, -1, 0));
     }
 
     private void acquire(String gate, GateStore.State state, FlowMessage message, long nowMs) {
@@ -117,6 +134,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
         grantWhileAllowed(gate, state, nowMs);
         if (gates.waiting(gate, message.executionId()) != null) {
             held(message, heldReason(gate, state));
+            metrics.flowHeld(gate);
         }
     }
 
@@ -164,6 +182,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
             GateStore.State state = gates.state(gate);
             if (state.waiting > 0 && grantWhileAllowed(gate, state, wallClockMs) > 0) {
                 gates.putState(gate, state);
+                published(gate, state);
             }
             if (state.waiting <= 0) {
                 active.remove(gate);

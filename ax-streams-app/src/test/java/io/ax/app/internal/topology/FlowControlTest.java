@@ -48,6 +48,8 @@ class FlowControlTest {
                     .anyMatch(r -> r.startsWith("held: waiting for a slot at type:charge-card (flow control)"));
             assertThat(events).filteredOn(e -> e.get("to").asText().equals("TRIGGERED")).hasSize(2)
                     .allSatisfy(e -> assertThat(e.get("reason").asText()).startsWith("granted by type:charge-card after waiting 0 ms"));
+            assertThat(ax.metrics.scrape()).contains("ax_flow_in_flight{gate=\"type:charge-card\"} 2.0",
+                    "ax_flow_waiting{gate=\"type:charge-card\"} 2.0", "ax_flow_held_total{gate=\"type:charge-card\"} 2.0");
 
             Dispatched done = first.get(0);
             ax.advanceMs(250);
