@@ -59,10 +59,14 @@ class FlowControlIT {
     }
 
     private static AxConfig config(String instance, Path stateDir) {
+        return config("flow", instance, stateDir);
+    }
+
+    private static AxConfig config(String name, String instance, Path stateDir) {
         Map<String, Object> props = new HashMap<>();
         props.put(AxConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
-        props.put(AxConfig.APPLICATION_ID_CONFIG, "it-flow");
-        props.put(AxConfig.TOPIC_PREFIX_CONFIG, "flow.");
+        props.put(AxConfig.APPLICATION_ID_CONFIG, "it-" + name);
+        props.put(AxConfig.TOPIC_PREFIX_CONFIG, name + ".");
         props.put(AxConfig.TOPIC_PARTITIONS_CONFIG, 6);
         props.put(AxConfig.INSTANCE_NAME_CONFIG, instance);
         props.put(AxConfig.STATE_DIR_CONFIG, stateDir.resolve(instance).toString());
@@ -148,6 +152,61 @@ class FlowControlIT {
             assertThat(partitions).as("the limited tasks are spread over every partition").hasSize(6);
 
             shouldSetShowAndRefuseLimitsFromTheCli(a, b);
+        }
+    }
+
+    /**
+     * A rebalance in the middle: one of the two instances stops while executions hold slots and others wait. Its task
+     * partitions and gates move to the other instance (restored from their changelogs); grants pause meanwhile, and the
+     * limit still holds: never more than N at once, every task runs once to SUCCESS.
+     */
+    @Test
+    void shouldKeepTheLimitWhenAnInstanceLeavesMidway(@TempDir Path stateDir) throws Exception {
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger mostAtOnce = new AtomicInteger();
+        Map<String, Integer> runs = new ConcurrentHashMap<>();
+        AxConfig first = config("flowr", "flowr-a", stateDir);
+        AxTopics topics = first.topics();
+        try (AxScheduler a = AxScheduler.start(first);
+             TopicRecorder state = new TopicRecorder(broker.bootstrapServers(), topics.state(), CLOCK);
+             AxClient client = AxClient.builder().bootstrapServers(broker.bootstrapServers()).topics(topics).build();
+             AxWorker worker = AxWorker.builder().bootstrapServers(broker.bootstrapServers()).topics(topics)
+                     .groupId("flowr.workers").concurrency(4 * LIMIT)
+                     .handler("charge-card", 4 * LIMIT, context -> {
+                         mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
+                         try {
+                             Thread.sleep(400);
+                         } finally {
+                             running.decrementAndGet();
+                         }
+                         runs.merge(context.taskId(), 1, Integer::sum);
+                         return Result.success();
+                     }).build()) {
+            AxScheduler b = AxScheduler.start(config("flowr", "flowr-b", stateDir));
+            try {
+                a.awaitRunning(Duration.ofMinutes(2));
+                b.awaitRunning(Duration.ofMinutes(2));
+                worker.start();
+                client.setLimit("type:charge-card", FlowLimit.none().withMaxInFlight(LIMIT)).join();
+                await().atMost(Duration.ofSeconds(30)).until(() -> a.limits().containsKey("type:charge-card")
+                        && b.limits().containsKey("type:charge-card"));
+                Instant due = CLOCK.instant().plusSeconds(2);
+                List<CompletableFuture<?>> acks = new ArrayList<>();
+                for (int i = 0; i < TASKS; i++) {
+                    acks.add(client.schedule("charge-" + i).jobType("charge-card").at(due).submit());
+                }
+                CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).join();
+                await().atMost(Duration.ofSeconds(60)).until(() -> succeeded(state).size() >= TASKS / 4);
+            } finally {
+                b.close();
+            }
+            int beforeLeaving = succeeded(state).size();
+            assertThat(beforeLeaving).as("the instance leaves midway").isLessThan(TASKS);
+            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() -> succeeded(state).size() == TASKS);
+            System.out.printf("RESULT flow-rebalance maxInFlight=%d tasks=%d succeeded_before_leave=%d most_running_at_once=%d%n",
+                    LIMIT, TASKS, beforeLeaving, mostAtOnce.get());
+            assertThat(mostAtOnce.get()).as("the limit holds through the rebalance").isEqualTo(LIMIT);
+            assertThat(runs).hasSize(TASKS).allSatisfy((taskId, count) -> assertThat(count).as(taskId).isEqualTo(1));
         }
     }
 
