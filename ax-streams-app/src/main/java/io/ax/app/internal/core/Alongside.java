@@ -13,7 +13,8 @@ import java.util.function.Function;
  * fired; the earlier ones still in flight are {@code StoredTask.alongside}, oldest first, at most {@link #MAX} − 1.
  *
  * <p>Each is followed exactly as the current one is, by the same transition classes: an input that concerns an
- * execution alongside (a report or a retry record with its executionId, its TIMEOUT or RETRY timer) is decided on a
+ * execution alongside (a report, a retry record or a flow-control grant with its executionId, its TIMEOUT or RETRY
+ * timer) is decided on a
  * view of the task in which that execution is the current one and the others, the real current first, are alongside;
  * the outcome is turned back (the real current in its place; the one decided on stays alongside while in flight and
  * leaves the list when it ends). A timer due at the same millisecond for two executions is one timer key: it is
@@ -37,6 +38,9 @@ final class Alongside {
         }
         if (input instanceof Input.RetryLogged retry) {
             return execution.getExecutionId().equals(retry.retry().getExecutionId());
+        }
+        if (input instanceof Input.Granted grant) {
+            return execution.getExecutionId().equals(grant.executionId());
         }
         if (input instanceof Input.TimerFired timer) {
             return switch (timer.kind()) {

@@ -61,6 +61,7 @@ final class ApplyExecutionReport {
             next = Attempts.disarm(step, next);
         } else if (target == TaskState.RUNNING) {
             next = started(step, task, next);
+            FlowControl.started(step, next);
         }
         step.transition(task, next, execution.getState(), worker);
         return next;

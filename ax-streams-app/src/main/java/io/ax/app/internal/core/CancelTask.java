@@ -53,6 +53,11 @@ final class CancelTask {
                 step.dispatch(Dispatches.cancel(task, execution, step.settings().defaultTimeoutMs(), step.nowMs()));
             }
             ended.setExecution(cancelled);
+        } else if (FlowControl.isHeld(execution)) {
+            // Held by flow control before its first dispatch: PENDING → CANCELLED, and its place at the gates is given up.
+            StoredExecution cancelled = StoredExecution.newBuilder(FlowControl.release(step, execution)).setState(to).build();
+            step.transition(task, cancelled, execution.getState(), reason + " (it was held by flow control)");
+            ended.setExecution(cancelled);
         }
         for (StoredExecution beside : task.getAlongside()) {
             // Overlap ALLOW: the earlier executions still in flight end with the task, each with its own event and signal.

@@ -16,6 +16,8 @@ public enum EventCode {
     STALE_REPORT("stale-report"),
     /** A retry record for an attempt the execution no longer waits for. */
     STALE_RETRY("stale-retry"),
+    /** A flow-control grant for an execution that no longer waits for it (its slots are released). */
+    STALE_GRANT("stale-grant"),
     /** A request for a task the scheduler does not know. */
     UNKNOWN_TASK("unknown-task"),
     /** A request for a task that has ended. */

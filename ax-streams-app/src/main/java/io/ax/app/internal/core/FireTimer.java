@@ -47,7 +47,7 @@ final class FireTimer {
         long nowMs = step.nowMs();
         String executionId = ExecutionIds.of(task.getTaskId(), task.getIncarnation(), dueAtMs);
         StoredExecution previous = task.getExecution();
-        boolean inFlight = previous != null && StateMachine.isInFlight(previous.getState());
+        boolean inFlight = FlowControl.isBusy(previous);
         MisfirePolicy misfire = task.getRequest().getMisfire();
         boolean periodic = !(task.getRequest().getTrigger() instanceof AtTrigger);
         String exclusion = periodic ? CalendarExclusions.exclusionOf(step, task, dueAtMs) : null;
@@ -120,7 +120,7 @@ final class FireTimer {
     private static Decision fireRetry(Step step, StoredTask task, long dueAtMs) {
         StoredExecution execution = task.getExecution();
         if (execution == null || execution.getState() != TaskState.RETRY_WAITING || execution.getRetryAtMs() == null
-                || execution.getRetryAtMs() != dueAtMs) {
+                || execution.getRetryAtMs() != dueAtMs || FlowControl.isHeld(execution)) {
             return step.unchanged();
         }
         StoredExecution next = StoredExecution.newBuilder(execution).setAttempt(execution.getAttempt() + 1).build();

@@ -16,7 +16,7 @@ public final class Liveness {
             return false;
         }
         return task.getNextDueAtMs() != null || task.getQueuedDueAtMs() != null
-                || (task.getExecution() != null && StateMachine.isInFlight(task.getExecution().getState()))
+                || FlowControl.isBusy(task.getExecution())
                 || Alongside.anyInFlight(task);
     }
 

@@ -28,21 +28,28 @@ final class Step {
     private final RuleSettings settings;
     private final CalendarLookup calendars;
     private final List<Effect> effects = new ArrayList<>();
+    private final FlowLimits flow;
 
     Step(String taskId, long nowMs, RuleSettings settings) {
-        this(taskId, nowMs, settings, CalendarLookup.NONE);
+        this(taskId, nowMs, settings, CalendarLookup.NONE, FlowLimits.NONE);
     }
 
-    Step(String taskId, long nowMs, RuleSettings settings, CalendarLookup calendars) {
+    Step(String taskId, long nowMs, RuleSettings settings, CalendarLookup calendars, FlowLimits flow) {
         this.taskId = taskId;
         this.nowMs = nowMs;
         this.settings = settings;
         this.calendars = calendars;
+        this.flow = flow;
     }
 
     /** The exclusion calendars as they stand now. */
     CalendarLookup calendars() {
         return calendars;
+    }
+
+    /** The flow-control limits in force. */
+    FlowLimits flowLimits() {
+        return flow;
     }
 
     String taskId() {
@@ -83,6 +90,10 @@ final class Step {
 
     void deadLetter(io.ax.schema.DeadLetter letter) {
         effects.add(new Effect.DeadLetter(letter));
+    }
+
+    void flow(FlowMessage message) {
+        effects.add(new Effect.Flow(message));
     }
 
     // ---- state events ----
@@ -159,6 +170,16 @@ final class Step {
                 .setDueAtMs(dueAtMs).setReason(reason).build());
     }
 
+    /**
+     * The execution stays in its state (PENDING or RETRY_WAITING) but is held by flow control (from = to, not a
+     * transition): it waits for a grant from its gates.
+     */
+    void flowHeld(StoredTask task, StoredExecution execution, String reason) {
+        event(base(task).setExecutionId(execution.getExecutionId()).setAttempt(execution.getAttempt())
+                .setFrom(execution.getState().name()).setTo(execution.getState()).setDueAtMs(execution.getDueAtMs())
+                .setReason(reason).build());
+    }
+
     /** Input that changes nothing: a duplicate request, a cancel of an unknown task, a stale report. */
     void ignored(EventCode code, StoredTask task, String executionId, Integer attempt, String reason, SourceRecord source) {
         StateChange.Builder change = task != null ? base(task) : StateChange.newBuilder().setTaskId(taskId).setAtMs(nowMs);
@@ -231,7 +252,7 @@ final class Step {
         if (!task.getCatchUpHeld() || task.getCancelled() || task.getNextDueAtMs() == null || task.getPausedAtMs() != null) {
             return;
         }
-        if (task.getExecution() != null && StateMachine.isInFlight(task.getExecution().getState())) {
+        if (FlowControl.isBusy(task.getExecution())) {
             return;
         }
         task.setCatchUpHeld(false);
@@ -249,7 +270,7 @@ final class Step {
             return;
         }
         StoredExecution previous = task.getExecution();
-        if (previous != null && StateMachine.isInFlight(previous.getState())) {
+        if (FlowControl.isBusy(previous)) {
             return;
         }
         task.setQueuedDueAtMs(null);

@@ -192,6 +192,10 @@ public final class Docs {
                 + "Nor is `RUNNING → RUNNING`: a heartbeat asking for more running time (`extendMs`) moved the attempt's\n"
                 + "start-to-close deadline, which the reason states. `TIMED_OUT` says in its reason which limit ended the\n"
                 + "attempt (silence, schedule-to-start, start-to-close or heartbeat; see [TIMEOUTS.md](TIMEOUTS.md)).\n\n"
+                + "Flow control ([FLOW-CONTROL.md](FLOW-CONTROL.md)) holds an execution of a limited job type or owner in its\n"
+                + "state: `PENDING → PENDING` (or `RETRY_WAITING → RETRY_WAITING` for a retry) with the reason `held: ...`\n"
+                + "naming the gate and the limit that holds it; the `TRIGGERED` event that ends the wait says which gates\n"
+                + "granted it and after how long.\n\n"
                 + "```mermaid\nstateDiagram-v2\n    [*] --> PENDING\n");
         Map<TaskState, Set<TaskState>> table = StateMachine.table();
         table.forEach((from, targets) -> targets.forEach(to -> md.append("    ").append(from).append(" --> ").append(to).append('\n')));

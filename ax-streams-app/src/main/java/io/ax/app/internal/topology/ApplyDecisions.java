@@ -105,6 +105,8 @@ final class ApplyDecisions {
                 refused |= event.change().getTo() == TaskState.REJECTED || event.change().getTo() == TaskState.IGNORED;
             } else if (effect instanceof Effect.Retry retry) {
                 outputs.retry(retry.taskId(), retry.record(), nowMs);
+            } else if (effect instanceof Effect.Flow flow) {
+                outputs.flow(flow.message(), nowMs);
             } else if (effect instanceof Effect.DeadLetter letter) {
                 outputs.deadLetter(letter.letter(), nowMs);
                 metrics.deadLettered(letter.letter().getDispatch().getJobType());

@@ -156,6 +156,9 @@ class MetricsIT {
     void shouldShowWhatTheTasksDidOnBothEndpointsAndServeExactlyTheDocumentedMetrics() throws Exception {
         Scrape before = scrape(schedulerPort); // the other tests' tasks count too: compare with what was there
         try (AxClient client = AxClient.builder().bootstrapServers(broker.bootstrapServers()).topics(topics).build()) {
+            // Flow control: at most 2 flaky executions in flight, so some of the 5 below wait (ax_flow_*).
+            client.setLimit("type:flaky", io.ax.FlowLimit.none().withMaxInFlight(2)).join();
+            await().atMost(Duration.ofSeconds(30)).until(() -> scheduler.limits().containsKey("type:flaky"));
             List<CompletableFuture<?>> acks = new ArrayList<>();
             for (int i = 0; i < 5; i++) {
                 acks.add(client.schedule("mail-" + i).jobType("email").after(Duration.ZERO).owner("growth").submit());
