@@ -56,6 +56,14 @@ public sealed interface Input {
     record RetryLogged(String taskId, RetryRecord retry, SourceRecord source) implements Input {
     }
 
+    /**
+     * The final state of a task this one waits for ({@code after}), reported by that task's partition over ax.deps:
+     * SUCCESS, FAILED, CANCELLED, or PURGED (purged before this one asked).
+     */
+    record DependencyOutcome(String taskId, String upstream, String outcome, String executionId, SourceRecord source)
+            implements Input {
+    }
+
     /** A timer of the task came due (it may be stale: the task moved on since it was set). */
     record TimerFired(String taskId, TimerKind kind, long dueAtMs) implements Input {
         @Override

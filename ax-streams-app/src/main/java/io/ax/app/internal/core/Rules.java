@@ -84,6 +84,9 @@ public final class Rules {
         if (input instanceof Input.Resume resume) {
             return ResumeTask.decide(step, current, resume);
         }
+        if (input instanceof Input.DependencyOutcome outcome) {
+            return AwaitDependencies.onOutcome(step, current, outcome);
+        }
         if (input instanceof Input.Adopt adopt) {
             return AdoptTask.decide(step, current, adopt);
         }

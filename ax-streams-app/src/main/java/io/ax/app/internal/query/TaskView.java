@@ -22,7 +22,8 @@ import java.util.Base64;
  * A stored task as the HTTP API shows it. The field names are a contract (camelCase, more may be added): {@code taskId,
  * state, jobType, owner, priority, timeoutMs, trigger, payload, retry, acceptedAt, nextDueAt, occurrences, finishedAt,
  * purgeAt, execution, attempts, partition, instance}, and only when set {@code pausedAt} (a paused periodic task) and
- * {@code queuedDueAt} (an occurrence waiting for the execution in flight, overlap QUEUE_ONE); times are ISO-8601 instants. A single task's answer adds its
+ * {@code queuedDueAt} (an occurrence waiting for the execution in flight, overlap QUEUE_ONE) and {@code after} (a task
+ * with dependencies: each condition, the state reported for it and whether it is met); times are ISO-8601 instants. A single task's answer adds its
  * {@code history} ({@link HistoryView}); an execution's adds {@code latest}.
  */
 final class TaskView {
@@ -52,6 +53,9 @@ final class TaskView {
         if (task.getQueuedDueAtMs() != null) {
             json.put("queuedDueAt", instant(task.getQueuedDueAtMs()));
         }
+        if (!request.getAfter().isEmpty()) {
+            json.set("after", after(task));
+        }
         json.put("cancelled", task.getCancelled());
         json.put("finishedAt", instant(task.getFinishedAtMs()));
         json.put("purgeAt", instant(task.getPurgeAtMs()));
@@ -68,6 +72,42 @@ final class TaskView {
         json.put("partition", partition);
         json.put("instance", instance);
         return json;
+    }
+
+    /**
+     * What a task with dependencies waits for: each task with its condition and, once reported, the state it ended in
+     * and whether that meets the condition; the delay, the wait timeout and whether it runs anyway.
+     */
+    private static ObjectNode after(StoredTask task) {
+        ScheduleRequest request = task.getRequest();
+        ObjectNode json = MAPPER.createObjectNode();
+        ArrayNode conditions = json.putArray("conditions");
+        int waiting = 0;
+        for (io.ax.schema.Dependency dependency : request.getAfter()) {
+            String outcome = task.getDependencyOutcomes().get(dependency.getTaskId());
+            ObjectNode condition = conditions.addObject().put("taskId", dependency.getTaskId()).put("on", dependency.getOn().name())
+                    .put("outcome", outcome);
+            if (outcome == null) {
+                waiting++;
+                condition.putNull("met");
+            } else {
+                condition.put("met", outcomeMeets(dependency.getOn(), outcome));
+            }
+        }
+        json.put("waitingFor", waiting);
+        json.put("afterDelayMs", request.getAfterDelayMs());
+        json.put("afterTimeoutMs", request.getAfterTimeoutMs());
+        json.put("afterRunAnyway", request.getAfterRunAnyway());
+        json.put("waitTimeoutAt", instant(task.getWaitTimeoutAtMs()));
+        return json;
+    }
+
+    private static boolean outcomeMeets(io.ax.schema.DependencyCondition on, String outcome) {
+        return switch (on) {
+            case SUCCESS -> "SUCCESS".equals(outcome);
+            case FAILURE -> "FAILED".equals(outcome);
+            case COMPLETED -> !"PURGED".equals(outcome);
+        };
     }
 
     private static ObjectNode execution(StoredExecution execution) {

@@ -16,8 +16,9 @@ import org.apache.kafka.streams.Topology;
  * ax.requests ─┐                                  ┌─► ax.dispatch
  * ax.results ──┼─► ax-scheduler (tasks, timers, ──┼─► ax.state
  *              │   task index)                    │
- * ax.retry ────┘     └ wall-clock punctuator      ├─► ax.retry (read back: times the retry)
- *                                                 └─► ax.dead-letter
+ * ax.retry ────┤     └ wall-clock punctuator      ├─► ax.retry (read back: times the retry)
+ * ax.deps ─────┘                                  ├─► ax.dead-letter
+ *                                                 └─► ax.deps (read back: dependencies across partitions)
  * </pre>
  */
 public final class AxTopology {
@@ -29,6 +30,8 @@ public final class AxTopology {
     public static final String STATE_SINK = "ax-state-sink";
     public static final String RETRY_SINK = "ax-retry-sink";
     public static final String DEAD_LETTER_SINK = "ax-dead-letter-sink";
+    public static final String DEPS_SOURCE = "ax-deps-source";
+    public static final String DEPS_SINK = "ax-deps-sink";
 
     private AxTopology() {
     }
@@ -52,7 +55,9 @@ public final class AxTopology {
         topology.addSource(REQUESTS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.requests());
         topology.addSource(RESULTS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.results());
         topology.addSource(RETRY_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.retry());
-        topology.addProcessor(SCHEDULER, () -> new TaskProcessor(settings), REQUESTS_SOURCE, RESULTS_SOURCE, RETRY_SOURCE);
+        topology.addSource(DEPS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.deps());
+        topology.addProcessor(SCHEDULER, () -> new TaskProcessor(settings), REQUESTS_SOURCE, RESULTS_SOURCE, RETRY_SOURCE,
+                DEPS_SOURCE);
         topology.addStateStore(AxStores.tasks(settings.maxInputBytes()), SCHEDULER);
         topology.addStateStore(AxStores.timers(), SCHEDULER);
         topology.addStateStore(AxStores.index(), SCHEDULER);
@@ -61,6 +66,7 @@ public final class AxTopology {
         topology.addSink(RETRY_SINK, topics.retry(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
         topology.addSink(DEAD_LETTER_SINK, topics.deadLetter(), Serdes.String().serializer(), Serdes.ByteArray().serializer(),
                 SCHEDULER);
+        topology.addSink(DEPS_SINK, topics.deps(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
         return topology;
     }
 }
