@@ -44,6 +44,11 @@ public final class ScheduleValidator {
      * record (and the work per outcome) small.
      */
     public static final int MAX_DEPENDENCIES = 100;
+    /**
+     * Most characters the taskIds of one request's {@code after} may have together: the stored task keeps them twice
+     * (the request and the outcomes reported), within the room every stored task has beside its payload.
+     */
+    public static final int MAX_DEPENDENCY_ID_CHARS = 4096;
     private static final Pattern JOB_TYPE = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
     private final ScheduleLimits limits;
@@ -110,8 +115,10 @@ public final class ScheduleValidator {
                     + "; wait for more through intermediate tasks (topology-docs/WORKFLOWS.md)");
         }
         java.util.Set<String> seen = new java.util.HashSet<>();
+        int idChars = 0;
         for (io.ax.schema.Dependency dependency : after) {
             String id = dependency.getTaskId();
+            idChars += id == null ? 0 : id.length();
             if (id == null || id.isBlank()) {
                 throw new InvalidRequestException("after", "after: a taskId is blank");
             }
@@ -125,6 +132,10 @@ public final class ScheduleValidator {
             if (!seen.add(id)) {
                 throw new InvalidRequestException("after", "after: taskId " + Quote.of(id) + " is named twice");
             }
+        }
+        if (idChars > MAX_DEPENDENCY_ID_CHARS) {
+            throw new InvalidRequestException("after", "after: the taskIds named have " + idChars + " chars together, more than "
+                    + MAX_DEPENDENCY_ID_CHARS);
         }
         if (request.getAfterDelayMs() < 0 || request.getAfterDelayMs() > MAX_DELAY_MS) {
             throw new InvalidRequestException("afterDelayMs", "afterDelayMs must be between 0 and " + MAX_DELAY_MS + ": "

@@ -142,6 +142,10 @@ public final class Docs {
                 + "| `occurrenceJitterMs` (periodic only) | 0-" + ScheduleValidator.MAX_OCCURRENCE_JITTER_MS
                 + " ms, and at most `everyMs` |\n"
                 + "| `misfire` other than `FIRE_ONCE` | periodic only |\n"
+                + "| `after` (one-shot only) | " + ScheduleValidator.MAX_DEPENDENCIES + " tasks, each a valid taskId other than the"
+                + " task's own, none twice, " + ScheduleValidator.MAX_DEPENDENCY_ID_CHARS + " chars of taskIds together;"
+                + " a larger fan-in goes through intermediate tasks ([WORKFLOWS.md](WORKFLOWS.md)) |\n"
+                + "| `afterDelayMs` / `afterTimeoutMs` | 0 / 1 ms up to " + ScheduleValidator.MAX_DELAY_MS + " ms; with `after` only |\n"
                 + "| cancel, replay and trigger `reason` | " + ScheduleValidator.MAX_REASON_CHARS + " chars |\n"
                 + "| report `executionId`, `workerId`; retry record `executionId` | " + ScheduleValidator.MAX_ID_CHARS + " chars |\n"
                 + "| report `progress` | " + ScheduleValidator.MAX_PROGRESS_CHARS + " chars |\n"
@@ -174,8 +178,13 @@ public final class Docs {
                 + "announces the next occurrence `PENDING` with its reason, and an update ends the old one `PENDING → CANCELLED`.\n"
                 + "`PENDING → TRIGGERED` happens when the due time is reached, or at once on a trigger request (run now,\n"
                 + "`{\"trigger\":true}`): a one-shot fires then, due then; a periodic task runs one extra occurrence\n"
-                + "(`PENDING`, then `TRIGGERED`) and its next regular one stays due as it was.\n\n"
-                + "```mermaid\nstateDiagram-v2\n    [*] --> PENDING\n");
+                + "(`PENDING`, then `TRIGGERED`) and its next regular one stays due as it was.\n"
+                + "A task whose request names tasks to wait for (`after`, [WORKFLOWS.md](WORKFLOWS.md)) starts `WAITING`, with\n"
+                + "no execution yet; it moves to `PENDING` (due then, or `afterDelayMs` later, or at its own trigger's time)\n"
+                + "once every condition is met, or to `CANCELLED` when one can no longer be met, its wait timed out\n"
+                + "(`afterTimeoutMs`) or it was cancelled; each reason says which. `WAITING → WAITING` is not a transition: a\n"
+                + "condition met, naming what it still waits for.\n\n"
+                + "```mermaid\nstateDiagram-v2\n    [*] --> PENDING\n    [*] --> WAITING\n");
         Map<TaskState, Set<TaskState>> table = StateMachine.table();
         table.forEach((from, targets) -> targets.forEach(to -> md.append("    ").append(from).append(" --> ").append(to).append('\n')));
         table.forEach((from, targets) -> {
@@ -183,7 +192,7 @@ public final class Docs {
                 md.append("    ").append(from).append(" --> [*]\n");
             }
         });
-        md.append("```\n\n| from | to |\n|---|---|\n| (new) | PENDING |\n");
+        md.append("```\n\n| from | to |\n|---|---|\n| (new) | PENDING, WAITING |\n");
         table.forEach((from, targets) -> md.append("| ").append(from).append(" | ")
                 .append(targets.isEmpty() ? "(final)" : targets.stream().map(Enum::name).collect(Collectors.joining(", ")))
                 .append(" |\n"));

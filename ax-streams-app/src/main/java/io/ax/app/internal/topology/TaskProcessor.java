@@ -261,7 +261,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         return null;
     }
 
-    private static final java.util.Set<String> OUTCOMES = java.util.Set.of("SUCCESS", "FAILED", "CANCELLED", "PURGED");
+    private static final java.util.List<String> OUTCOMES = java.util.List.of("SUCCESS", "FAILED", "CANCELLED", "PURGED");
 
     /**
      * An adopt hands over a task in any state with the executionId it names, which an ordinary producer must not be

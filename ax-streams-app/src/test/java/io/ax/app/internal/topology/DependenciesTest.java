@@ -236,11 +236,10 @@ class DependenciesTest {
             List<JsonNode> events = ax.events();
             for (String task : List.of("x", "y")) {
                 List<JsonNode> ended = eventsOf(events, task);
-                assertThat(ended.get(0)).satisfies(e -> {
-                    assertThat(fromTo(e)).isEqualTo("WAITING->CANCELLED");
-                    assertThat(e.get("reason").asText()).isEqualTo("wait timed out after 10000 ms (afterTimeoutMs): still waiting for "
-                            + (task.equals("x") ? "y" : "x") + " (SUCCESS)");
-                });
+                JsonNode first = ended.get(0);
+                assertThat(fromTo(first)).isEqualTo("WAITING->CANCELLED");
+                assertThat(first.get("reason").asText()).isEqualTo("wait timed out after 10000 ms (afterTimeoutMs): still waiting for "
+                        + (task.equals("x") ? "y" : "x") + " (SUCCESS)");
                 // Both timed out in one tick, so each then hears that the other ended: too late, and said so.
                 assertThat(ended.subList(1, ended.size())).allSatisfy(e -> assertThat(e.get("to").asText()).isEqualTo("IGNORED"));
             }
