@@ -16,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
@@ -52,8 +51,16 @@ final class Dependencies {
     private final TaskStore tasks;
     private final Outputs outputs;
     private final long retentionMs;
-    /** Whether a sweep may be owed (true after an assignment: one may have been left by the previous owner). */
-    private boolean sweepOwed = true;
+    /**
+     * The upstream ids whose sweep is owed, in the order they were owed: the sweep markers' keys, kept here so that a
+     * sweep never range-scans the marker key space, where every finished task leaves a deleted key (RocksDB walks over
+     * deleted keys until they are compacted away: a scan per finished task would cost the number of tasks finished
+     * before it). Loaded from the store once per assignment ({@link #loadOwed}).
+     */
+    private final java.util.LinkedHashSet<String> owed = new java.util.LinkedHashSet<>();
+    private boolean owedLoaded;
+    /** Where the last tombstone expiry stopped: the next starts there, not over the tombstones it deleted. */
+    private Bytes expiredUpTo = Bytes.wrap(new byte[] {PURGED_BY_TIME});
 
     Dependencies(KeyValueStore<Bytes, byte[]> store, TaskStore tasks, Outputs outputs, long retentionMs) {
         this.store = store;
@@ -76,13 +83,16 @@ final class Dependencies {
     /** This partition's task ended: its subscribers are told, by {@link #sweep}. */
     void finished(String upstream, String outcome, String executionId) {
         store.put(Bytes.wrap(sweepKey(upstream)), encodeSweep(NOTIFY, outcome, executionId, ""));
-        sweepOwed = true;
+        owe(upstream);
     }
 
     /** This partition's task was purged: its subscriptions go (by {@link #sweep}), a tombstone answers later ones. */
     void purged(String upstream, long nowMs) {
-        store.put(Bytes.wrap(sweepKey(upstream)), encodeSweep(DROP, "", null, ""));
-        sweepOwed = true;
+        byte[] owed = store.get(Bytes.wrap(sweepKey(upstream)));
+        if (owed == null || decodeSweep(owed).mode() != NOTIFY) {
+            store.put(Bytes.wrap(sweepKey(upstream)), encodeSweep(DROP, "", null, ""));
+        } // else the notifications still owed go out first; that sweep then drops the subscriptions (see sweep)
+        owe(upstream);
         store.put(Bytes.wrap(key(PURGED, upstream)), ByteBuffer.allocate(Long.BYTES).putLong(nowMs).array());
         store.put(purgedByTimeKey(nowMs, upstream), EMPTY);
     }
@@ -127,22 +137,18 @@ final class Dependencies {
      * sweep cut short goes on from its cursor at the next call. Returns how many were handled.
      */
     int sweep(long nowMs, int budget) {
-        if (!sweepOwed) {
-            return 0;
-        }
+        loadOwed();
         int handled = 0;
-        List<KeyValue<Bytes, byte[]>> sweeps = new ArrayList<>();
-        try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(new byte[] {SWEEP}), Bytes.wrap(new byte[] {SWEEP, (byte) 0xFF}))) {
-            while (it.hasNext() && sweeps.size() < budget) {
-                sweeps.add(it.next());
+        java.util.Iterator<String> upstreams = owed.iterator();
+        while (upstreams.hasNext() && handled < budget) {
+            String upstream = upstreams.next();
+            Bytes markerKey = Bytes.wrap(sweepKey(upstream));
+            byte[] marker = store.get(markerKey);
+            if (marker == null) {
+                upstreams.remove();
+                continue;
             }
-        }
-        for (KeyValue<Bytes, byte[]> owed : sweeps) {
-            if (handled >= budget) {
-                return handled;
-            }
-            String upstream = new String(owed.key.get(), 1, owed.key.get().length - 1, StandardCharsets.UTF_8);
-            Sweep sweep = decodeSweep(owed.value);
+            Sweep sweep = decodeSweep(marker);
             String cursor = sweep.cursor();
             boolean done = true;
             byte[] prefix = subscriberPrefix(upstream);
@@ -169,27 +175,53 @@ final class Dependencies {
                 }
             }
             drop.forEach(store::delete);
-            if (done) {
-                store.delete(owed.key);
+            if (!done) {
+                store.put(markerKey, encodeSweep(sweep.mode(), sweep.outcome(), sweep.executionId(), cursor));
+            } else if (sweep.mode() == NOTIFY && store.get(Bytes.wrap(key(PURGED, upstream))) != null) {
+                // Purged while its notifications were going out: now its subscriptions go, from the start.
+                store.put(markerKey, encodeSweep(DROP, "", null, ""));
             } else {
-                store.put(owed.key, encodeSweep(sweep.mode(), sweep.outcome(), sweep.executionId(), cursor));
-                return handled;
+                store.delete(markerKey);
+                upstreams.remove();
             }
         }
-        if (handled < budget) {
-            sweepOwed = false;
-        }
         return handled;
+    }
+
+    private void owe(String upstream) {
+        loadOwed();
+        owed.remove(upstream); // a newer sweep (a replay's outcome) goes to the back
+        owed.add(upstream);
+    }
+
+    /** The sweeps a previous owner of this partition left owed: one scan per assignment. */
+    private void loadOwed() {
+        if (owedLoaded) {
+            return;
+        }
+        owedLoaded = true;
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(new byte[] {SWEEP}), Bytes.wrap(new byte[] {SWEEP, (byte) 0xFF}))) {
+            while (it.hasNext()) {
+                byte[] key = it.next().key.get();
+                owed.add(new String(key, 1, key.length - 1, StandardCharsets.UTF_8));
+            }
+        }
     }
 
     /** Tombstones older than the retention go, a bounded batch per call. */
     void expireTombstones(long nowMs) {
         List<Bytes> expired = new ArrayList<>();
         Bytes to = purgedByTimeKey(nowMs - retentionMs, "");
-        try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(new byte[] {PURGED_BY_TIME}), to)) {
+        if (expiredUpTo.compareTo(to) > 0) {
+            return;
+        }
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(expiredUpTo, to)) {
             while (it.hasNext() && expired.size() < EXPIRE_BATCH) {
                 expired.add(it.next().key);
             }
+        }
+        if (!expired.isEmpty()) {
+            expiredUpTo = expired.get(expired.size() - 1);
         }
         for (Bytes key : expired) {
             String taskId = new String(key.get(), 1 + Long.BYTES, key.get().length - 1 - Long.BYTES, StandardCharsets.UTF_8);

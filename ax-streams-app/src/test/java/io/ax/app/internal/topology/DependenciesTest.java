@@ -108,6 +108,29 @@ class DependenciesTest {
         }
     }
 
+    /**
+     * 1,500 dependents: more than one sweep sends (1,000 per step), so the rest go out from the sweep's cursor in the
+     * steps that follow (here the records the first batch fed back; otherwise the next punctuation). Each exactly once.
+     */
+    @Test
+    void shouldNotifyEveryDependentOfAFanOutLargerThanOneSweepOnce() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            for (int i = 0; i < 1_500; i++) {
+                ax.request("many-" + i, after(on("root", "SUCCESS")));
+            }
+            ax.request("root", ONE_SHOT);
+            Dispatched root = fire(ax).get("root");
+            ax.discardEvents();
+            report(ax, root, "SUCCEEDED");
+            ax.advanceMs(10);
+            List<JsonNode> released = ax.events().stream().filter(e -> fromTo(e).equals("WAITING->PENDING")).toList();
+            assertThat(released).hasSize(1_500);
+            assertThat(released.stream().map(e -> e.get("taskId").asText()).distinct()).hasSize(1_500);
+            assertThat(ax.dispatches()).hasSize(1_500);
+            assertThat(ax.indexContents().keySet()).as("no sweep left owed").noneMatch(k -> k.get()[0] == 'n');
+        }
+    }
+
     @Test
     void shouldCancelADependentWhoseConditionCanNoLongerBeMetAndCascade() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
