@@ -82,13 +82,21 @@ public record AxTopics(String prefix) {
         return prefix + "flow-grants";
     }
 
+    /**
+     * DependencySignal: the dependency protocol between the partitions of a task and of the tasks it waits for
+     * (internal, written and read by the scheduler; see topology-docs/WORKFLOWS.md).
+     */
+    public String deps() {
+        return prefix + "deps";
+    }
+
     /** The topics the scheduler reads, which must share one partition count (and so must {@link #flowGrants()}). */
     public List<String> coPartitioned() {
-        return List.of(requests(), results(), retry());
+        return List.of(requests(), results(), retry(), deps());
     }
 
     public List<String> all() {
         return List.of(requests(), dispatch(), results(), retry(), state(), deadLetter(), quarantine(), calendars(), limits(),
-                flow(), flowGrants());
+                flow(), flowGrants(), deps());
     }
 }

@@ -6,6 +6,8 @@ import io.ax.client.internal.RequestSender;
 import io.ax.schema.AtTrigger;
 import io.ax.schema.CronTrigger;
 import io.ax.schema.DelayTrigger;
+import io.ax.schema.Dependency;
+import io.ax.schema.DependencyCondition;
 import io.ax.schema.IfExists;
 import io.ax.schema.IntervalTrigger;
 import io.ax.schema.MisfirePolicy;
@@ -27,7 +29,8 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
  * Describes one task to schedule, from {@link AxClient#schedule(String)}: a {@link #jobType(String) job type},
- * exactly one trigger ({@link #at}, {@link #after}, {@link #every}, {@link #cron}) and optional settings;
+ * exactly one trigger ({@link #at}, {@link #after(Duration)}, {@link #every}, {@link #cron}) or tasks to wait for
+ * ({@link #after(String, DependencyCondition)}), and optional settings;
  * {@link #submit()} validates and sends it.
  *
  * <p>Unset options take the schema's defaults: priority 4, 3 retries, the scheduler's timeout and backoff,
@@ -41,6 +44,7 @@ public final class ScheduleBuilder {
     private String jobType;
     private Object trigger;
     private String triggerCall;
+    private final List<Dependency> dependencies = new ArrayList<>();
 
     ScheduleBuilder(String taskId, RequestSender sender, ScheduleValidator validator) {
         this.taskId = taskId;
@@ -236,6 +240,39 @@ public final class ScheduleBuilder {
     }
 
     /**
+     * Waits for the task {@code taskId} (on any partition, known yet or not) to end in the state {@code on} names:
+     * the task is WAITING until every such condition holds, then due (at once, {@link #afterDelay} later, or at its
+     * own trigger's time, whichever is later). A condition that can no longer hold cancels it, unless
+     * {@link #runAnywayWhenUnmet()}. One-shot tasks only; without a trigger of its own the task is due once the
+     * conditions are met. At most 100 per task. See topology-docs/WORKFLOWS.md.
+     */
+    public ScheduleBuilder after(String taskId, DependencyCondition on) {
+        dependencies.add(new Dependency(Objects.requireNonNull(taskId, "taskId"), Objects.requireNonNull(on, "on")));
+        return this;
+    }
+
+    /** How long after the last condition is met the task is due (default 0). */
+    public ScheduleBuilder afterDelay(Duration delay) {
+        request.setAfterDelayMs(Millis.of(delay, "afterDelayMs"));
+        return this;
+    }
+
+    /** The most the task waits for its conditions, from its acceptance (default one day); then it ends CANCELLED. */
+    public ScheduleBuilder afterTimeout(Duration timeout) {
+        request.setAfterTimeoutMs(Millis.of(timeout, "afterTimeoutMs"));
+        return this;
+    }
+
+    /**
+     * A condition that can no longer be met (the task waited for ended otherwise, or was purged) counts as settled
+     * instead of cancelling this task: it runs once every condition is met or settled so (a clean-up step).
+     */
+    public ScheduleBuilder runAnywayWhenUnmet() {
+        request.setAfterRunAnyway(true);
+        return this;
+    }
+
+    /**
      * What the scheduler does if a live task with this taskId exists: keep it (default), replace it (its execution in
      * flight is cancelled), or, for a periodic task, {@link IfExists#UPDATE} its schedule (the execution in flight
      * keeps running; the next occurrence is timed from the new trigger).
@@ -255,11 +292,12 @@ public final class ScheduleBuilder {
         if (jobType == null) {
             throw new IllegalStateException(describe() + " has no jobType: call jobType(...) before submit()");
         }
-        if (trigger == null) {
+        if (trigger == null && dependencies.isEmpty()) {
             throw new IllegalStateException(describe()
                     + " has no trigger: call one of at(...), after(...), every(...) or cron(...) before submit()");
         }
-        ScheduleRequest built = request.setJobType(jobType).setTrigger(trigger).build();
+        ScheduleRequest built = request.setJobType(jobType).setTrigger(trigger != null ? trigger : new DelayTrigger(0L))
+                .setAfter(new ArrayList<>(dependencies)).build();
         validator.validate(taskId, built);
         requireAnOccurrenceBeforeTheEnd(built);
         return built;

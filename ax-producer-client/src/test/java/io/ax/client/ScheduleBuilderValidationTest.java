@@ -27,6 +27,28 @@ class ScheduleBuilderValidationTest {
             new ScheduleLimits(16, 1000));
 
     @Test
+    void shouldBuildATaskThatWaitsForOthersWithoutATriggerOfItsOwn() {
+        io.ax.schema.ScheduleRequest built = client.schedule("report").jobType("report")
+                .after("extract", io.ax.schema.DependencyCondition.SUCCESS).after("cleanup-old", io.ax.schema.DependencyCondition.COMPLETED)
+                .afterDelay(Duration.ofSeconds(5)).afterTimeout(Duration.ofHours(2)).runAnywayWhenUnmet().build();
+        assertThat(built.getAfter()).extracting(d -> d.getTaskId() + ":" + d.getOn()).containsExactly("extract:SUCCESS", "cleanup-old:COMPLETED");
+        assertThat(built.getTrigger()).isEqualTo(new io.ax.schema.DelayTrigger(0L));
+        assertThat(built.getAfterDelayMs()).isEqualTo(5000);
+        assertThat(built.getAfterTimeoutMs()).isEqualTo(7_200_000);
+        assertThat(built.getAfterRunAnyway()).isTrue();
+    }
+
+    @Test
+    void shouldRejectATaskThatWaitsForItselfOrTwiceForOneTask() {
+        assertRejected(() -> client.schedule("t1").jobType("j").after("t1", io.ax.schema.DependencyCondition.SUCCESS).submit(),
+                "after", "after: a task cannot wait for itself: \"t1\"");
+        assertRejected(() -> client.schedule("t1").jobType("j").after("a", io.ax.schema.DependencyCondition.SUCCESS)
+                .after("a", io.ax.schema.DependencyCondition.FAILURE).submit(), "after", "after: taskId \"a\" is named twice");
+        assertRejected(() -> client.schedule("t1").jobType("j").every(Duration.ofMinutes(1))
+                .after("a", io.ax.schema.DependencyCondition.SUCCESS).submit(), "after", "after goes with a one-shot task");
+    }
+
+    @Test
     void shouldRejectNegativeDelay() {
         assertRejected(() -> client.schedule("t1").jobType("email").after(Duration.ofSeconds(-1)).submit(),
                 "delayMs", "delayMs must be between 0 and");

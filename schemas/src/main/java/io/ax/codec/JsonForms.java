@@ -17,6 +17,8 @@ import io.ax.schema.DailyWindow;
 import io.ax.schema.DateRange;
 import io.ax.schema.CronTrigger;
 import io.ax.schema.DelayTrigger;
+import io.ax.schema.Dependency;
+import io.ax.schema.DependencyCondition;
 import io.ax.schema.ExecutionReport;
 import io.ax.schema.IfExists;
 import io.ax.schema.IntervalTrigger;
@@ -59,7 +61,10 @@ import org.apache.avro.specific.SpecificRecord;
  *       {@code maxRetries}, {@code backoffMs}, {@code backoffIntervalsMs}, {@code jitter}, {@code ifExists}; for
  *       periodic triggers {@code endAt}, {@code maxOccurrences}, {@code misfire} ({@code FIRE_ONCE|FIRE_ALL|SKIP}),
  *       {@code maxCatchUp}, {@code occurrenceJitterMs}, {@code overlap} ({@code SKIP|QUEUE_ONE|ALLOW}); timeout kinds
- *       {@code scheduleToStartTimeoutMs}, {@code startToCloseTimeoutMs}, {@code heartbeatTimeoutMs}.</li>
+ *       {@code scheduleToStartTimeoutMs}, {@code startToCloseTimeoutMs}, {@code heartbeatTimeoutMs}; to wait for other
+ *       tasks {@code "after":[{"taskId":"A","on":"SUCCESS|FAILURE|COMPLETED"}]} with optional {@code afterDelayMs},
+ *       {@code afterTimeoutMs}, {@code afterRunAnyway} (a request with {@code after} and no trigger is due once they are
+ *       met).</li>
  *   <li>cancel: {@code {"cancel":true,"reason":"..."}}; replay a dead-lettered task: {@code {"replay":true}}; run a
  *       pending task now: {@code {"trigger":true,"reason":"..."}}; pause and resume a periodic task:
  *       {@code {"pause":true,"reason":"..."}}, {@code {"resume":true,"reason":"..."}}.</li>
@@ -88,7 +93,9 @@ public final class JsonForms {
     private static final Set<String> SCHEDULE_FIELDS = Set.of("jobType", "at", "delayMs", "everyMs", "startAt", "cron",
             "zone", "payload", "priority", "owner", "timeoutMs", "maxRetries", "backoffMs", "backoffIntervalsMs", "jitter", "ifExists",
             "endAt", "maxOccurrences", "misfire", "maxCatchUp", "occurrenceJitterMs", "overlap",
-            "scheduleToStartTimeoutMs", "startToCloseTimeoutMs", "heartbeatTimeoutMs", "calendar");
+            "scheduleToStartTimeoutMs", "startToCloseTimeoutMs", "heartbeatTimeoutMs", "calendar",
+            "after", "afterDelayMs", "afterTimeoutMs", "afterRunAnyway");
+    private static final Set<String> DEPENDENCY_FIELDS = Set.of("taskId", "on");
     private static final int MAX_LIST_ENTRIES = 100;
     private static final Set<String> CANCEL_FIELDS = Set.of("cancel", "reason");
     private static final Set<String> REPLAY_FIELDS = Set.of("replay", "reason");
@@ -266,6 +273,7 @@ public final class JsonForms {
             request.setIfExists(parseEnum("ifExists", IfExists.class, ifExists));
         }
         parsePeriodicOptions(node, request);
+        parseDependencies(node, request);
         return request.build();
     }
 
@@ -294,8 +302,52 @@ public final class JsonForms {
         request.setCalendar(optionalText(node, "calendar"));
     }
 
+    /**
+     * {@code "after":[{"taskId":"A","on":"SUCCESS"}, ...]} ({@code on} defaults to SUCCESS), {@code afterDelayMs},
+     * {@code afterTimeoutMs}, {@code afterRunAnyway}: the validator checks the rules beyond the form.
+     */
+    private static void parseDependencies(ObjectNode node, ScheduleRequest.Builder request) {
+        if (node.has("after") && !node.get("after").isNull()) {
+            JsonNode after = node.get("after");
+            if (!after.isArray()) {
+                throw new InvalidRequestException("after", "after must be an array of {\"taskId\":...,\"on\":...}: " + quote(after));
+            }
+            if (after.size() > io.ax.validation.ScheduleValidator.MAX_DEPENDENCIES) {
+                throw new InvalidRequestException("after", "after names " + after.size() + " tasks, more than "
+                        + io.ax.validation.ScheduleValidator.MAX_DEPENDENCIES + "; wait for more through intermediate tasks"
+                        + " (topology-docs/WORKFLOWS.md)");
+            }
+            List<Dependency> dependencies = new ArrayList<>();
+            for (JsonNode element : after) {
+                if (!element.isObject()) {
+                    throw new InvalidRequestException("after", "after must be an array of {\"taskId\":...,\"on\":...}: " + quote(element));
+                }
+                ObjectNode dependency = (ObjectNode) element;
+                rejectUnknown(dependency, DEPENDENCY_FIELDS, "after entry");
+                String on = optionalText(dependency, "on");
+                dependencies.add(new Dependency(requiredText(dependency, "taskId"),
+                        on == null ? DependencyCondition.SUCCESS : parseEnum("on", DependencyCondition.class, on)));
+            }
+            request.setAfter(dependencies);
+        }
+        Long afterDelayMs = optionalLong(node, "afterDelayMs");
+        if (afterDelayMs != null) {
+            request.setAfterDelayMs(afterDelayMs);
+        }
+        Long afterTimeoutMs = optionalLong(node, "afterTimeoutMs");
+        if (afterTimeoutMs != null) {
+            request.setAfterTimeoutMs(afterTimeoutMs);
+        }
+        if (node.has("afterRunAnyway")) {
+            request.setAfterRunAnyway(requiredBoolean(node, "afterRunAnyway"));
+        }
+    }
+
     private static Object parseTrigger(ObjectNode node) {
         List<String> triggers = List.of("at", "delayMs", "everyMs", "cron").stream().filter(node::has).toList();
+        if (triggers.isEmpty() && node.has("after")) {
+            return new DelayTrigger(0L); // a task that waits for others needs no trigger of its own: due once they are met
+        }
         if (triggers.size() != 1) {
             throw new InvalidRequestException("trigger", triggers.isEmpty()
                     ? "missing trigger: give one of at, delayMs, everyMs, cron"

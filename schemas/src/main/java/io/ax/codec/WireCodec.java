@@ -57,6 +57,7 @@ public final class WireCodec {
             AdoptRequest.class, decoderFor(AdoptRequest.getClassSchema()),
             TriggerRequest.class, decoderFor(TriggerRequest.getClassSchema())));
 
+
     private static final Map<Schema, BinaryMessageEncoder<SpecificRecord>> ENCODERS = new ConcurrentHashMap<>();
 
     private WireCodec() {
@@ -72,6 +73,7 @@ public final class WireCodec {
         all.put(PauseRequest.class, decoderFor(PauseRequest.getClassSchema()));
         all.put(ResumeRequest.class, decoderFor(ResumeRequest.getClassSchema()));
         all.put(io.ax.schema.CalendarRequest.class, decoderFor(io.ax.schema.CalendarRequest.getClassSchema()));
+        all.put(io.ax.schema.DependencySignal.class, decoderFor(io.ax.schema.DependencySignal.getClassSchema()));
         return Map.copyOf(all);
     }
 

@@ -38,6 +38,17 @@ public final class ScheduleValidator {
     public static final long MAX_OCCURRENCE_JITTER_MS = 3_600_000L;
     /** Largest {@code maxCatchUp} (misfire FIRE_ALL). */
     public static final int MAX_CATCH_UP = 10_000;
+    /**
+     * Most tasks one request may wait for ({@code after}). A larger fan-in goes through intermediate tasks (see
+     * topology-docs/WORKFLOWS.md): each outcome a waiting task records rewrites its stored task, so the bound keeps that
+     * record (and the work per outcome) small.
+     */
+    public static final int MAX_DEPENDENCIES = 100;
+    /**
+     * Most characters the taskIds of one request's {@code after} may have together: the stored task keeps them twice
+     * (the request and the outcomes reported), within the room every stored task has beside its payload.
+     */
+    public static final int MAX_DEPENDENCY_ID_CHARS = 4096;
     private static final Pattern JOB_TYPE = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
     private final ScheduleLimits limits;
@@ -84,6 +95,59 @@ public final class ScheduleValidator {
         validateTimeoutKind("startToCloseTimeoutMs", request.getStartToCloseTimeoutMs());
         validateTimeoutKind("heartbeatTimeoutMs", request.getHeartbeatTimeoutMs());
         validateRetryPolicy(request);
+        validateDependencies(taskId, request);
+    }
+
+    /** {@code after}, {@code afterDelayMs}, {@code afterTimeoutMs}: bounded, no self-dependency, no duplicates. */
+    private static void validateDependencies(String taskId, ScheduleRequest request) {
+        java.util.List<io.ax.schema.Dependency> after = request.getAfter();
+        if (after.isEmpty()) {
+            String option = request.getAfterDelayMs() != 0 ? "afterDelayMs"
+                    : request.getAfterTimeoutMs() != 86_400_000L ? "afterTimeoutMs"
+                    : request.getAfterRunAnyway() ? "afterRunAnyway" : null;
+            if (option != null) {
+                throw new InvalidRequestException(option, option + " goes with after (the tasks to wait for) only");
+            }
+            return;
+        }
+        if (request.getTrigger() instanceof IntervalTrigger || request.getTrigger() instanceof CronTrigger) {
+            throw new InvalidRequestException("after", "after goes with a one-shot task (at or delayMs) only, not with everyMs or cron");
+        }
+        if (after.size() > MAX_DEPENDENCIES) {
+            throw new InvalidRequestException("after", "after names " + after.size() + " tasks, more than " + MAX_DEPENDENCIES
+                    + "; wait for more through intermediate tasks (topology-docs/WORKFLOWS.md)");
+        }
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        int idChars = 0;
+        for (io.ax.schema.Dependency dependency : after) {
+            String id = dependency.getTaskId();
+            idChars += id == null ? 0 : id.length();
+            if (id == null || id.isBlank()) {
+                throw new InvalidRequestException("after", "after: a taskId is blank");
+            }
+            if (id.length() > MAX_TASK_ID_CHARS || id.chars().anyMatch(Character::isISOControl)) {
+                throw new InvalidRequestException("after", "after: taskId " + Quote.of(id) + " is longer than " + MAX_TASK_ID_CHARS
+                        + " chars or has control characters");
+            }
+            if (id.equals(taskId)) {
+                throw new InvalidRequestException("after", "after: a task cannot wait for itself: " + Quote.of(id));
+            }
+            if (!seen.add(id)) {
+                throw new InvalidRequestException("after", "after: taskId " + Quote.of(id) + " is named twice");
+            }
+        }
+        if (idChars > MAX_DEPENDENCY_ID_CHARS) {
+            throw new InvalidRequestException("after", "after: the taskIds named have " + idChars + " chars together, more than "
+                    + MAX_DEPENDENCY_ID_CHARS);
+        }
+        if (request.getAfterDelayMs() < 0 || request.getAfterDelayMs() > MAX_DELAY_MS) {
+            throw new InvalidRequestException("afterDelayMs", "afterDelayMs must be between 0 and " + MAX_DELAY_MS + ": "
+                    + request.getAfterDelayMs());
+        }
+        if (request.getAfterTimeoutMs() < 1 || request.getAfterTimeoutMs() > MAX_DELAY_MS) {
+            throw new InvalidRequestException("afterTimeoutMs", "afterTimeoutMs must be between 1 and " + MAX_DELAY_MS + ": "
+                    + request.getAfterTimeoutMs());
+        }
     }
 
     /** The timeout kinds (schedule-to-start, start-to-close, heartbeat) take the bounds of timeoutMs. */

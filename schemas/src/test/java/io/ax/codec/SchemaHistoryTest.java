@@ -182,7 +182,7 @@ class SchemaHistoryTest {
                 continue;
             }
             check(problems, file, "backward (current reads " + file + ")", now, released);
-            check(problems, file, "forward (" + file + " reads current)", released, now);
+            check(problems, file, "forward (" + file + " reads current)", released, withoutWaiting(now));
         }
         assertThat(problems).as("schema changes that break a released version").isEmpty();
     }
@@ -199,6 +199,18 @@ class SchemaHistoryTest {
 
         assertThat(problems).hasSize(1);
         assertThat(problems.get(0)).contains("R-v1.avsc", "backward", "READER_FIELD_MISSING_DEFAULT", "b");
+    }
+
+    /**
+     * The one forward incompatibility accepted: TaskState's WAITING symbol (topology-docs/WORKFLOWS.md, "Upgrade"). No
+     * writer puts it into Avro: StoredExecution.state holds execution states only (a WAITING task has no execution),
+     * and StateChange is written to ax.state as JSON. So the forward check runs against the current schema without
+     * that one symbol; any other incompatibility still fails.
+     */
+    private static Schema withoutWaiting(Schema schema) {
+        String json = schema.toString();
+        String stripped = json.replace(",\"SKIPPED\",\"WAITING\"]", ",\"SKIPPED\"]");
+        return stripped.equals(json) ? schema : new Schema.Parser().parse(stripped);
     }
 
     private static void check(List<String> problems, String file, String direction, Schema reader, Schema writer) {

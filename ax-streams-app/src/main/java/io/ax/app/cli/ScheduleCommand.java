@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ax.AxTopics;
 import io.ax.client.AxClient;
 import io.ax.client.ScheduleBuilder;
+import io.ax.schema.DependencyCondition;
 import io.ax.schema.IfExists;
 import io.ax.schema.MisfirePolicy;
 import io.ax.schema.OverlapPolicy;
@@ -12,6 +13,8 @@ import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -42,7 +45,7 @@ public final class ScheduleCommand implements Callable<Integer> {
     @Option(names = "--job-type", required = true, paramLabel = "J", description = "Selects the worker handler.")
     String jobType;
 
-    @ArgGroup(exclusive = true, multiplicity = "1")
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
     When when;
 
     static final class When {
@@ -132,6 +135,23 @@ public final class ScheduleCommand implements Callable<Integer> {
             + " periodic task's schedule (its execution in flight keeps running).")
     IfExists ifExists;
 
+    @Option(names = "--after", paramLabel = "TASK[:SUCCESS|FAILURE|COMPLETED]", description = "Wait for this task to end"
+            + " so (default SUCCESS); repeat for more (at most 100). Without --in/--at the task is due once all are met"
+            + " (topology-docs/WORKFLOWS.md).")
+    List<String> after = new ArrayList<>();
+
+    @Option(names = "--after-delay", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "With --after: due this long after the last condition is met (default 0).")
+    Duration afterDelay;
+
+    @Option(names = "--after-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "With --after: the most it waits (default 1d); then CANCELLED.")
+    Duration afterTimeout;
+
+    @Option(names = "--run-anyway", description = "With --after: a condition that can no longer be met counts as settled"
+            + " instead of cancelling the task.")
+    boolean runAnyway;
+
     @Option(names = "--json", description = "Print what Kafka acknowledged as one JSON object.")
     boolean json;
 
@@ -156,6 +176,16 @@ public final class ScheduleCommand implements Callable<Integer> {
     }
 
     private void requireArgumentsMakeSense() {
+        if (when == null && after.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "Missing required argument (specify one of these): --in, --at,"
+                    + " --every, --cron, or --after");
+        }
+        if (when == null) {
+            when = new When();
+        }
+        for (String condition : after) {
+            conditionOf(condition);
+        }
         if (zone != null && when.cron == null) {
             throw new ParameterException(spec.commandLine(), "--zone is for --cron only");
         }
@@ -177,6 +207,25 @@ public final class ScheduleCommand implements Callable<Integer> {
         }
     }
 
+    /** {@code TASK} or {@code TASK:SUCCESS|FAILURE|COMPLETED}; the last colon splits, so a taskId may hold colons. */
+    private DependencyCondition conditionOf(String condition) {
+        int colon = condition.lastIndexOf(':');
+        if (colon < 0) {
+            return DependencyCondition.SUCCESS;
+        }
+        try {
+            return DependencyCondition.valueOf(condition.substring(colon + 1).toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '--after': '" + condition
+                    + "': the condition after the last ':' must be SUCCESS, FAILURE or COMPLETED");
+        }
+    }
+
+    private static String taskOf(String condition) {
+        int colon = condition.lastIndexOf(':');
+        return colon < 0 ? condition : condition.substring(0, colon);
+    }
+
     private ScheduleBuilder describe(ScheduleBuilder request) {
         request.jobType(jobType);
         if (when.in != null) {
@@ -185,8 +234,20 @@ public final class ScheduleCommand implements Callable<Integer> {
             request.at(when.at);
         } else if (when.every != null) {
             request.every(when.every);
-        } else {
+        } else if (when.cron != null) {
             request.cron(when.cron, zone != null ? zone : "UTC");
+        }
+        for (String condition : after) {
+            request.after(taskOf(condition), conditionOf(condition));
+        }
+        if (afterDelay != null) {
+            request.afterDelay(afterDelay);
+        }
+        if (afterTimeout != null) {
+            request.afterTimeout(afterTimeout);
+        }
+        if (runAnyway) {
+            request.runAnywayWhenUnmet();
         }
         if (payload != null) {
             request.payload(payload);

@@ -48,6 +48,9 @@ final class AcceptScheduleRequest {
                 .setFinishedAtMs(null)
                 .setPurgeAtMs(null)
                 .build();
+        if (!request.getAfter().isEmpty()) {
+            return AwaitDependencies.accept(step, task, replacing);
+        }
         step.setTimer(firstDueMs, request.getPriority(), TimerKind.OCCURRENCE);
         step.pending(task, ExecutionIds.of(input.taskId(), task.getIncarnation(), firstDueMs), firstDueMs,
                 replacing ? "replaces the live task (ifExists=REPLACE)" : null);

@@ -6,7 +6,7 @@ import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
 
 /**
- * PENDING / TRIGGERED / RUNNING / RETRY_WAITING → CANCELLED. A fired execution also gets a CANCEL signal on
+ * WAITING / PENDING / TRIGGERED / RUNNING / RETRY_WAITING → CANCELLED. A fired execution also gets a CANCEL signal on
  * {@code ax.dispatch}, so a worker running it can stop; its later reports are recorded as ignored.
  * Cancelling an unknown or finished task is answered with IGNORED on {@code ax.state}.
  */
@@ -33,6 +33,9 @@ final class CancelTask {
      */
     static StoredTask endLive(Step step, StoredTask task, TaskState to, String reason) {
         StoredTask.Builder ended = StoredTask.newBuilder(task).setCancelled(true);
+        if (task.getWaitTimeoutAtMs() != null) {
+            AwaitDependencies.endWait(step, task, ended, to, reason);
+        }
         Long nextDueAtMs = task.getNextDueAtMs();
         if (nextDueAtMs != null) {
             step.unsetTimer(nextDueAtMs, TimerKind.OCCURRENCE);

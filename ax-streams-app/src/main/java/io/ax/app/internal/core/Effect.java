@@ -40,4 +40,19 @@ public sealed interface Effect {
     /** Write a failed execution to the dead-letter topic. */
     record DeadLetter(io.ax.schema.DeadLetter letter) implements Effect {
     }
+
+    /** Ask the partition of {@code upstream} to report its final state to {@code dependent} (ax.deps, keyed by upstream). */
+    record Subscribe(String upstream, String dependent) implements Effect {
+    }
+
+    /** {@code dependent} waits for {@code upstream} no more (ax.deps, keyed by upstream). */
+    record Unsubscribe(String upstream, String dependent) implements Effect {
+    }
+
+    /**
+     * {@code taskId} reached its end in {@code outcome} (SUCCESS, FAILED, CANCELLED): the tasks waiting for it are told.
+     * {@code executionId} is its last execution's, or null when it never ran.
+     */
+    record Finished(String taskId, String outcome, String executionId) implements Effect {
+    }
 }

@@ -17,7 +17,8 @@ import java.util.List;
  *   <li>OCCURRENCE: PENDING → TRIGGERED, and a periodic task's next occurrence is timed;</li>
  *   <li>RETRY: RETRY_WAITING → TRIGGERED with attempt + 1 and the same executionId;</li>
  *   <li>TIMEOUT: a silent execution → TIMED_OUT ({@link TimeOutSilentExecution});</li>
- *   <li>PURGE: a finished task's retention ended: it leaves the store.</li>
+ *   <li>PURGE: a finished task's retention ended: it leaves the store;</li>
+ *   <li>DEPENDENCY_WAIT: a WAITING task's wait timed out ({@link AwaitDependencies}).</li>
  * </ul>
  * A timer that no longer matches its task (cancelled, replaced, moved, finished) is a stale copy: nothing
  * happens; so is an occurrence timer of a paused task. Overlap policy, when a periodic occurrence comes due while the
@@ -36,6 +37,7 @@ final class FireTimer {
             case RETRY -> fireRetry(step, task, timer.dueAtMs());
             case TIMEOUT -> TimeOutSilentExecution.decide(step, task, timer.dueAtMs());
             case PURGE -> purge(step, task, timer.dueAtMs());
+            case DEPENDENCY_WAIT -> AwaitDependencies.onWaitTimeout(step, task, timer.dueAtMs());
         };
     }
 

@@ -71,6 +71,14 @@ public sealed interface Input {
             implements Input {
     }
 
+    /**
+     * The final state of a task this one waits for ({@code after}), reported by that task's partition over ax.deps:
+     * SUCCESS, FAILED, CANCELLED, or PURGED (purged before this one asked).
+     */
+    record DependencyOutcome(String taskId, String upstream, String outcome, String executionId, SourceRecord source)
+            implements Input {
+    }
+
     /** A timer of the task came due (it may be stale: the task moved on since it was set). */
     record TimerFired(String taskId, TimerKind kind, long dueAtMs) implements Input {
         @Override

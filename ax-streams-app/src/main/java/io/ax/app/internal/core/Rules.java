@@ -106,6 +106,9 @@ public final class Rules {
         if (input instanceof Input.Granted grant) {
             return FlowControl.grant(step, current, grant);
         }
+        if (input instanceof Input.DependencyOutcome outcome) {
+            return AwaitDependencies.onOutcome(step, current, outcome);
+        }
         if (input instanceof Input.Adopt adopt) {
             return AdoptTask.decide(step, current, adopt);
         }

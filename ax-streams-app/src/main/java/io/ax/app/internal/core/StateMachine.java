@@ -8,6 +8,7 @@ import static io.ax.schema.TaskState.RUNNING;
 import static io.ax.schema.TaskState.SUCCESS;
 import static io.ax.schema.TaskState.TIMED_OUT;
 import static io.ax.schema.TaskState.TRIGGERED;
+import static io.ax.schema.TaskState.WAITING;
 
 import io.ax.schema.ReportStatus;
 import io.ax.schema.TaskState;
@@ -24,6 +25,8 @@ import java.util.Set;
  *
  * <pre>
  * (new)          → PENDING                                                   waiting for its due time
+ * (new)          → WAITING                                                   waiting for the tasks it names (after)
+ * WAITING        → PENDING, CANCELLED                                        conditions met; or unmet, timed out, cancelled
  * PENDING        → TRIGGERED, CANCELLED
  * TRIGGERED      → RUNNING, SUCCESS, RETRY_WAITING, FAILED, TIMED_OUT, CANCELLED     in flight
  * RUNNING        → SUCCESS, RETRY_WAITING, FAILED, TIMED_OUT, CANCELLED              in flight
@@ -35,7 +38,7 @@ import java.util.Set;
 public final class StateMachine {
     /** What a state is, beyond where it may go. */
     public enum Kind {
-        /** Accepted, its timer set, not fired yet. */
+        /** Accepted, not fired yet: its timer set (PENDING), or waiting for other tasks (WAITING). */
         WAITING,
         /** Fired and not finished: the worker side owns it, or it waits for its next attempt. */
         IN_FLIGHT,
@@ -51,6 +54,7 @@ public final class StateMachine {
     private static final Map<TaskState, Row> TABLE = new EnumMap<>(TaskState.class);
 
     static {
+        TABLE.put(WAITING, new Row(Kind.WAITING, EnumSet.of(PENDING, CANCELLED)));
         TABLE.put(PENDING, new Row(Kind.WAITING, EnumSet.of(TRIGGERED, CANCELLED)));
         TABLE.put(TRIGGERED, new Row(Kind.IN_FLIGHT, EnumSet.of(RUNNING, SUCCESS, RETRY_WAITING, FAILED, TIMED_OUT, CANCELLED)));
         TABLE.put(RUNNING, new Row(Kind.IN_FLIGHT, EnumSet.of(SUCCESS, RETRY_WAITING, FAILED, TIMED_OUT, CANCELLED)));
@@ -73,7 +77,7 @@ public final class StateMachine {
     /** Whether {@code from → to} is in the table; {@code from == null} is a new execution. */
     public static boolean isLegal(TaskState from, TaskState to) {
         if (from == null) {
-            return to == PENDING;
+            return to == PENDING || to == WAITING;
         }
         Row row = TABLE.get(from);
         return row != null && row.targets().contains(to);

@@ -96,7 +96,34 @@ final class Step {
         effects.add(new Effect.Flow(message));
     }
 
+    /** Ask {@code upstream}'s partition for its final state (this task waits for it). */
+    void subscribe(String upstream) {
+        effects.add(new Effect.Subscribe(upstream, taskId));
+    }
+
+    /** This task waits for {@code upstream} no more. */
+    void unsubscribe(String upstream) {
+        effects.add(new Effect.Unsubscribe(upstream, taskId));
+    }
+
     // ---- state events ----
+
+    /** (new) → WAITING: accepted, waiting for the tasks its request names ({@code after}); no execution yet. */
+    void waiting(StoredTask task, String reason) {
+        event(base(task).setTo(TaskState.WAITING).setReason(reason).build());
+    }
+
+    /** A WAITING task recorded a met (or settled) condition and still waits: from = to = WAITING, not a transition. */
+    void stillWaiting(StoredTask task, String reason) {
+        event(base(task).setFrom(TaskState.WAITING.name()).setTo(TaskState.WAITING).setReason(reason).build());
+    }
+
+    /** WAITING → {@code to} (PENDING with its due time, or CANCELLED). */
+    void waitEnded(StoredTask task, String executionId, Long dueAtMs, TaskState to, String reason) {
+        StateMachine.requireLegal(TaskState.WAITING, to);
+        event(base(task).setExecutionId(executionId).setAttempt(executionId == null ? null : 1)
+                .setFrom(TaskState.WAITING.name()).setTo(to).setDueAtMs(dueAtMs).setReason(reason).build());
+    }
 
     /** A new execution is pending (its timer is set). */
     void pending(StoredTask task, String executionId, long dueAtMs, String reason) {
@@ -224,6 +251,8 @@ final class Step {
             task.setFinishedAtMs(nowMs);
             task.setPurgeAtMs(purgeAtMs);
             setTimer(purgeAtMs, 0, TimerKind.PURGE);
+            effects.add(new Effect.Finished(taskId, AwaitDependencies.outcomeOf(task),
+                    task.getExecution() == null ? null : task.getExecution().getExecutionId()));
         }
         return new Decision(taskId, Decision.Store.SAVE, task, effects());
     }

@@ -152,6 +152,10 @@ public final class Docs {
                 + " daily windows, a " + io.ax.calendar.ExclusionCalendar.MAX_DESCRIPTION_CHARS + "-char description; an IANA zone;"
                 + " ISO dates 1970-9999, a range's from not after its to; windows HH:mm[:ss], from and to different; something left"
                 + " unexcluded in the next " + io.ax.validation.CalendarValidator.LOOK_AHEAD_DAYS + " days |\n"
+                + "| `after` (one-shot only) | " + ScheduleValidator.MAX_DEPENDENCIES + " tasks, each a valid taskId other than the"
+                + " task's own, none twice, " + ScheduleValidator.MAX_DEPENDENCY_ID_CHARS + " chars of taskIds together;"
+                + " a larger fan-in goes through intermediate tasks ([WORKFLOWS.md](WORKFLOWS.md)) |\n"
+                + "| `afterDelayMs` / `afterTimeoutMs` | 0 / 1 ms up to " + ScheduleValidator.MAX_DELAY_MS + " ms; with `after` only |\n"
                 + "| cancel, replay and trigger `reason` | " + ScheduleValidator.MAX_REASON_CHARS + " chars |\n"
                 + "| report `executionId`, `workerId`; retry record `executionId` | " + ScheduleValidator.MAX_ID_CHARS + " chars |\n"
                 + "| report `progress` | " + ScheduleValidator.MAX_PROGRESS_CHARS + " chars |\n"
@@ -196,7 +200,12 @@ public final class Docs {
                 + "state: `PENDING → PENDING` (or `RETRY_WAITING → RETRY_WAITING` for a retry) with the reason `held: ...`\n"
                 + "naming the gate and the limit that holds it; the `TRIGGERED` event that ends the wait says which gates\n"
                 + "granted it and after how long.\n\n"
-                + "```mermaid\nstateDiagram-v2\n    [*] --> PENDING\n");
+                + "A task whose request names tasks to wait for (`after`, [WORKFLOWS.md](WORKFLOWS.md)) starts `WAITING`, with\n"
+                + "no execution yet; it moves to `PENDING` (due then, or `afterDelayMs` later, or at its own trigger's time)\n"
+                + "once every condition is met, or to `CANCELLED` when one can no longer be met, its wait timed out\n"
+                + "(`afterTimeoutMs`) or it was cancelled; each reason says which. `WAITING → WAITING` is not a transition: a\n"
+                + "condition met, naming what it still waits for.\n\n"
+                + "```mermaid\nstateDiagram-v2\n    [*] --> PENDING\n    [*] --> WAITING\n");
         Map<TaskState, Set<TaskState>> table = StateMachine.table();
         table.forEach((from, targets) -> targets.forEach(to -> md.append("    ").append(from).append(" --> ").append(to).append('\n')));
         table.forEach((from, targets) -> {
@@ -204,7 +213,7 @@ public final class Docs {
                 md.append("    ").append(from).append(" --> [*]\n");
             }
         });
-        md.append("```\n\n| from | to |\n|---|---|\n| (new) | PENDING |\n");
+        md.append("```\n\n| from | to |\n|---|---|\n| (new) | PENDING, WAITING |\n");
         table.forEach((from, targets) -> md.append("| ").append(from).append(" | ")
                 .append(targets.isEmpty() ? "(final)" : targets.stream().map(Enum::name).collect(Collectors.joining(", ")))
                 .append(" |\n"));

@@ -25,7 +25,8 @@ import java.util.Base64;
  * {@code queuedDueAt} (an occurrence waiting for the execution in flight, overlap QUEUE_ONE), {@code alongside} (the
  * earlier executions in flight beside the current one, overlap ALLOW, oldest first, each as {@code execution}), the
  * timeout kinds {@code scheduleToStartTimeoutMs, startToCloseTimeoutMs, heartbeatTimeoutMs} and the execution's
- * {@code startedAt} and {@code deadlineAt} (its phase's fixed deadline, see topology-docs/TIMEOUTS.md); times are
+ * {@code startedAt} and {@code deadlineAt} (its phase's fixed deadline, see topology-docs/TIMEOUTS.md), {@code after} (a
+ * task with dependencies: each condition, the state reported for it and whether it is met); times are
  * ISO-8601 instants. A single task's answer adds its
  * {@code history} ({@link HistoryView}); an execution's adds {@code latest}.
  */
@@ -59,6 +60,9 @@ final class TaskView {
         if (task.getQueuedDueAtMs() != null) {
             json.put("queuedDueAt", instant(task.getQueuedDueAtMs()));
         }
+        if (!request.getAfter().isEmpty()) {
+            json.set("after", after(task));
+        }
         json.put("cancelled", task.getCancelled());
         json.put("finishedAt", instant(task.getFinishedAtMs()));
         json.put("purgeAt", instant(task.getPurgeAtMs()));
@@ -79,6 +83,42 @@ final class TaskView {
         json.put("partition", partition);
         json.put("instance", instance);
         return json;
+    }
+
+    /**
+     * What a task with dependencies waits for: each task with its condition and, once reported, the state it ended in
+     * and whether that meets the condition; the delay, the wait timeout and whether it runs anyway.
+     */
+    private static ObjectNode after(StoredTask task) {
+        ScheduleRequest request = task.getRequest();
+        ObjectNode json = MAPPER.createObjectNode();
+        ArrayNode conditions = json.putArray("conditions");
+        int waiting = 0;
+        for (io.ax.schema.Dependency dependency : request.getAfter()) {
+            String outcome = task.getDependencyOutcomes().get(dependency.getTaskId());
+            ObjectNode condition = conditions.addObject().put("taskId", dependency.getTaskId()).put("on", dependency.getOn().name())
+                    .put("outcome", outcome);
+            if (outcome == null) {
+                waiting++;
+                condition.putNull("met");
+            } else {
+                condition.put("met", outcomeMeets(dependency.getOn(), outcome));
+            }
+        }
+        json.put("waitingFor", waiting);
+        json.put("afterDelayMs", request.getAfterDelayMs());
+        json.put("afterTimeoutMs", request.getAfterTimeoutMs());
+        json.put("afterRunAnyway", request.getAfterRunAnyway());
+        json.put("waitTimeoutAt", instant(task.getWaitTimeoutAtMs()));
+        return json;
+    }
+
+    private static boolean outcomeMeets(io.ax.schema.DependencyCondition on, String outcome) {
+        return switch (on) {
+            case SUCCESS -> "SUCCESS".equals(outcome);
+            case FAILURE -> "FAILED".equals(outcome);
+            case COMPLETED -> !"PURGED".equals(outcome);
+        };
     }
 
     private static ObjectNode execution(StoredExecution execution) {

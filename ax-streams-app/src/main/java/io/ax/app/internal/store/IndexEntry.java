@@ -25,13 +25,16 @@ public record IndexEntry(TaskState state, String jobType, String owner, String e
 
     /**
      * The state of a task as a whole, which the query API shows and the state index files it under: CANCELLED when
-     * cancelled; the latest execution's state while it is in flight (TRIGGERED, RUNNING, RETRY_WAITING); PENDING while
+     * cancelled; WAITING while it waits for the tasks its request names ({@code after}); the latest execution's state while it is in flight (TRIGGERED, RUNNING, RETRY_WAITING); PENDING while
      * an occurrence is ahead and none is in flight (so a periodic task whose last run failed is PENDING, its
      * {@code execution} telling how the last run ended); otherwise how the latest execution ended (SUCCESS, FAILED).
      */
     public static TaskState stateOf(StoredTask task) {
         if (task.getCancelled()) {
             return TaskState.CANCELLED;
+        }
+        if (task.getWaitTimeoutAtMs() != null) {
+            return TaskState.WAITING;
         }
         TaskState execution = task.getExecution() == null ? null : task.getExecution().getState();
         if (execution != null && StateMachine.isInFlight(execution)) {

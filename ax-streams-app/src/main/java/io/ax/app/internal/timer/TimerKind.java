@@ -12,7 +12,9 @@ public enum TimerKind {
     /** A fired execution may have gone silent: check its last sign of life. */
     TIMEOUT,
     /** A finished task's retention has ended: remove it from the stores. */
-    PURGE;
+    PURGE,
+    /** A WAITING task's wait for the tasks it names ({@code after}) has timed out. */
+    DEPENDENCY_WAIT;
 
     private static final TimerKind[] BY_CODE = values();
 

@@ -36,6 +36,7 @@ final class ApplyDecisions {
     private final Outputs outputs;
     private final PartitionMetrics metrics;
     private final TaskHistory history;
+    private Dependencies dependencies;
 
     ApplyDecisions(TaskStore tasks, TaskIndex index, TaskHistory history, Timers timers, Outputs outputs,
                    PartitionMetrics metrics) {
@@ -45,6 +46,11 @@ final class ApplyDecisions {
         this.timers = timers;
         this.outputs = outputs;
         this.metrics = metrics;
+    }
+
+    /** Where the dependency effects go (set once, by the processor that owns both). */
+    void dependencies(Dependencies dependencies) {
+        this.dependencies = dependencies;
     }
 
     /**
@@ -110,6 +116,12 @@ final class ApplyDecisions {
             } else if (effect instanceof Effect.DeadLetter letter) {
                 outputs.deadLetter(letter.letter(), nowMs);
                 metrics.deadLettered(letter.letter().getDispatch().getJobType());
+            } else if (effect instanceof Effect.Subscribe subscribe) {
+                dependencies.subscribe(subscribe.upstream(), subscribe.dependent(), nowMs);
+            } else if (effect instanceof Effect.Unsubscribe unsubscribe) {
+                dependencies.unsubscribe(unsubscribe.upstream(), unsubscribe.dependent(), nowMs);
+            } else if (effect instanceof Effect.Finished finished) {
+                dependencies.finished(finished.taskId(), finished.outcome(), finished.executionId());
             }
         }
         if (!refused && REQUESTS.contains(input)) {
@@ -119,10 +131,14 @@ final class ApplyDecisions {
             case SAVE -> {
                 tasks.put(decision.task());
                 index.save(decision.task());
+                if ("schedule".equals(input) && !refused) {
+                    dependencies.maybeForgetPurged(decision.taskId());
+                }
             }
             case DELETE -> {
                 tasks.remove(decision.taskId());
                 index.remove(decision.taskId());
+                dependencies.purged(decision.taskId(), nowMs);
             }
             case UNCHANGED -> { }
         }

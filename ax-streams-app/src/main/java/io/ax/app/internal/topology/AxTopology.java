@@ -20,8 +20,9 @@ import org.apache.kafka.streams.Topology;
  * ax.requests ─┐                                  ┌─► ax.dispatch
  * ax.results ──┼─► ax-scheduler (tasks, timers, ──┼─► ax.state
  *              │   task index)                    │
- * ax.retry ────┘     └ wall-clock punctuator      ├─► ax.retry (read back: times the retry)
- *                                                 ├─► ax.dead-letter
+ * ax.retry ────┤     └ wall-clock punctuator      ├─► ax.retry (read back: times the retry)
+ * ax.deps ─────┘                                  ├─► ax.dead-letter
+ *                                                 ├─► ax.deps (read back: dependencies across partitions)
  *                                                 └─► ax.calendars ─► global store ax-calendars
  *                                                     (every instance; the scheduler reads calendars from it)
  * </pre>
@@ -47,6 +48,8 @@ public final class AxTopology {
     public static final String GATE_FLOW_SINK = "ax-flow-gate-flow-sink";
     public static final String GATE_GRANTS_SINK = "ax-flow-gate-grants-sink";
     public static final String GATE_STATE_SINK = "ax-flow-gate-state-sink";
+    public static final String DEPS_SOURCE = "ax-deps-source";
+    public static final String DEPS_SINK = "ax-deps-sink";
 
     private AxTopology() {
     }
@@ -71,8 +74,9 @@ public final class AxTopology {
         topology.addSource(RESULTS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.results());
         topology.addSource(RETRY_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.retry());
         topology.addSource(FLOW_GRANTS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.flowGrants());
+        topology.addSource(DEPS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.deps());
         topology.addProcessor(SCHEDULER, () -> new TaskProcessor(settings), REQUESTS_SOURCE, RESULTS_SOURCE, RETRY_SOURCE,
-                FLOW_GRANTS_SOURCE);
+                FLOW_GRANTS_SOURCE, DEPS_SOURCE);
         topology.addStateStore(AxStores.tasks(settings.maxInputBytes()), SCHEDULER);
         topology.addStateStore(AxStores.timers(), SCHEDULER);
         topology.addStateStore(AxStores.index(), SCHEDULER);
@@ -86,6 +90,7 @@ public final class AxTopology {
                 Serdes.ByteArray().deserializer(), topics.calendars(), CALENDARS_UPDATER, CalendarStoreUpdater::new);
         topology.addSink(FLOW_SINK, topics.flow(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
         addFlowControl(topology, settings);
+        topology.addSink(DEPS_SINK, topics.deps(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
         return topology;
     }
 

@@ -71,6 +71,11 @@ public final class Outputs {
                 new RecordHeaders()), AxTopology.STATE_SINK);
     }
 
+    /** Writes a message of the dependency protocol to ax.deps, keyed by the task whose partition must read it. */
+    public void deps(String key, io.ax.schema.DependencySignal signal) {
+        context.forward(new Record<>(key, WireCodec.encode(signal), signal.getAtMs(), new RecordHeaders()), AxTopology.DEPS_SINK);
+    }
+
     private static byte[] utf8(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }

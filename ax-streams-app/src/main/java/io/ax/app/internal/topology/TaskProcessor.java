@@ -22,6 +22,8 @@ import io.ax.codec.WireCodec;
 import io.ax.schema.AdoptRequest;
 import io.ax.schema.CalendarRequest;
 import io.ax.schema.CancelRequest;
+import io.ax.schema.DependencySignal;
+import io.ax.schema.DependencySignalKind;
 import io.ax.schema.ExecutionReport;
 import io.ax.schema.PauseRequest;
 import io.ax.schema.ReplayRequest;
@@ -55,6 +57,12 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 public final class TaskProcessor implements Processor<String, byte[], String, byte[]> {
     private static final int RETRY_LOG = 2;
+    /** Input index of ax.deps, the dependency protocol (see {@link Dependencies}). */
+    private static final int DEPS = 3;
+    /** Notifications owed to waiting tasks sent per punctuation (and after a record that ended a task). */
+    private static final int NOTIFY_BATCH = 1_000;
+    /** How often expired tombstones of purged tasks are removed, ms. */
+    private static final long TOMBSTONE_EXPIRY_EVERY_MS = 60_000;
     /** Tasks indexed per punctuation while the indexes catch up with a task store written without them. */
     private static final int BACKFILL_BATCH = 2_000;
 
@@ -71,6 +79,8 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     private long lastPunctuationMs;
     private boolean indexComplete;
     private long publishedWakeUpMs = Long.MAX_VALUE;
+    private Dependencies dependencies;
+    private long tombstonesExpiredAtMs = Long.MIN_VALUE;
 
     public TaskProcessor(SchedulerSettings settings) {
         this.settings = settings;
@@ -95,15 +105,19 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         calendarRequests = new ApplyCalendarRequest(context, calendars, metrics);
         decisions = new ApplyDecisions(tasks, index, new TaskHistory(indexStore, settings.historyMaxEvents()), timers,
                 new Outputs(context, settings.registryOutput()), metrics);
+        dependencies = new Dependencies(indexStore, tasks, new Outputs(context, settings.registryOutput()), settings.rules().retentionMs());
+        decisions.dependencies(dependencies);
         AxTopics topics = settings.topics();
         // Indexed as FireDueTimers.REQUESTS, FireDueTimers.RESULTS, then the retry log.
         inputs = new InputWatermarks(settings.positions(), context.taskId().partition(), settings.maxClockSkewMs(),
-                topics.requests(), topics.results(), topics.retry());
+                topics.requests(), topics.results(), topics.retry(), topics.deps());
         FireDueTimers fireDueTimers = new FireDueTimers(rules, tasks, timers, decisions, inputs, settings.fireBatchMax());
         lastPunctuationMs = nowMs;
         context.schedule(Duration.ofMillis(settings.tickMs()), PunctuationType.WALL_CLOCK_TIME, wallClockMs -> {
             maybeBackfillIndex(index, taskStore);
             fireDueTimers.punctuate(wallClockMs);
+            dependencies.sweep(wallClockMs, NOTIFY_BATCH);
+            maybeExpireTombstones(wallClockMs);
             metrics.maybeRefresh(wallClockMs);
             lastPunctuationMs = wallClockMs;
             publishWakeUp();
@@ -134,7 +148,11 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
                 calendarRequests.apply(calendar.taskId(), calendar.request(), source, nowMs);
                 return;
             }
+            if (decoded == null) {
+                return; // a subscription, kept by Dependencies
+            }
             decisions.apply(rules.decide(tasks.get(decoded.taskId()), decoded, nowMs), nowMs, metricsInput(decoded));
+            dependencies.sweep(nowMs, NOTIFY_BATCH);
         } catch (InvalidRequestException e) {
             EventCode code = e instanceof WrongPartitionException ? EventCode.WRONG_PARTITION : Rules.codeOf(e);
             decisions.apply(rules.reject(record.key(), code, e.getMessage(), source, nowMs), nowMs, metricsInput(input));
@@ -179,12 +197,23 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         if (input instanceof Input.Granted) {
             return "grant";
         }
+        if (input instanceof Input.DependencyOutcome) {
+            return "dependency";
+        }
         return input instanceof Input.Report ? "report" : "retry";
+    }
+
+    private void maybeExpireTombstones(long wallClockMs) {
+        if (wallClockMs - tombstonesExpiredAtMs >= TOMBSTONE_EXPIRY_EVERY_MS) {
+            tombstonesExpiredAtMs = wallClockMs;
+            dependencies.expireTombstones(wallClockMs);
+        }
     }
 
     /** The {@code input} label of a record that could not be decoded, by the topic it came from. */
     private static String metricsInput(int topic) {
-        return topic == FireDueTimers.REQUESTS ? "request" : topic == FireDueTimers.RESULTS ? "report" : "retry";
+        return topic == FireDueTimers.REQUESTS ? "request" : topic == FireDueTimers.RESULTS ? "report"
+                : topic == DEPS ? "dependency" : "retry";
     }
 
     /** A record on another partition than its key's. */
@@ -236,10 +265,43 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             ScheduleValidator.validateReport(report);
             return new Input.Report(taskId, report, source);
         }
+        if (input == DEPS) {
+            return decodeDependencySignal(taskId, record.value(), source);
+        }
         RetryRecord retry = WireCodec.decodeBinary(record.value(), RetryRecord.class);
         ScheduleValidator.validateRetry(retry);
         return new Input.RetryLogged(taskId, retry, source);
     }
+
+    /**
+     * A message of the dependency protocol: a NOTIFY becomes an input for the rules (keyed by the task that waits); a
+     * SUBSCRIBE or UNSUBSCRIBE (keyed by the task waited for) is kept by {@link Dependencies}, and null returned.
+     */
+    private Input decodeDependencySignal(String taskId, byte[] value, SourceRecord source) {
+        DependencySignal signal = WireCodec.decodeBinary(value, DependencySignal.class);
+        ScheduleValidator.validateTaskId(signal.getUpstream());
+        ScheduleValidator.validateTaskId(signal.getDependent());
+        String keyedBy = signal.getKind() == DependencySignalKind.NOTIFY ? signal.getDependent() : signal.getUpstream();
+        if (!keyedBy.equals(taskId)) {
+            throw new InvalidRequestException("taskId", signal.getKind() + " must be keyed by " + Quote.of(keyedBy) + ", not " + Quote.of(taskId));
+        }
+        long nowMs = context.currentSystemTimeMs();
+        switch (signal.getKind()) {
+            case SUBSCRIBE -> dependencies.onSubscribe(signal.getUpstream(), signal.getDependent(), nowMs);
+            case UNSUBSCRIBE -> dependencies.onUnsubscribe(signal.getUpstream(), signal.getDependent());
+            case NOTIFY -> {
+                String outcome = signal.getOutcome();
+                if (outcome == null || !OUTCOMES.contains(outcome)) {
+                    throw new InvalidRequestException("outcome", "NOTIFY outcome must be one of " + OUTCOMES + ": " + Quote.of(outcome));
+                }
+                ScheduleValidator.requireLength("executionId", signal.getExecutionId(), ScheduleValidator.MAX_ID_CHARS);
+                return new Input.DependencyOutcome(taskId, signal.getUpstream(), outcome, signal.getExecutionId(), source);
+            }
+        }
+        return null;
+    }
+
+    private static final java.util.List<String> OUTCOMES = java.util.List.of("SUCCESS", "FAILED", "CANCELLED", "PURGED");
 
     /**
      * An adopt hands over a task in any state with the executionId it names, which an ordinary producer must not be
@@ -255,6 +317,9 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     private int inputIndex(String topic) {
         if (topic.equals(settings.topics().requests())) {
             return FireDueTimers.REQUESTS;
+        }
+        if (topic.equals(settings.topics().deps())) {
+            return DEPS;
         }
         return topic.equals(settings.topics().results()) ? FireDueTimers.RESULTS : RETRY_LOG;
     }

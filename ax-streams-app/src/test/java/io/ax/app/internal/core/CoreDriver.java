@@ -63,6 +63,11 @@ final class CoreDriver {
         return decide(new Input.Trigger(TASK, new TriggerRequest("test"), source("ax.requests")));
     }
 
+    /** The final state of a task this one waits for ({@code after}), as ax.deps brings it. */
+    Decision dependencyOutcome(String upstream, String outcome) {
+        return decide(new Input.DependencyOutcome(TASK, upstream, outcome, null, source("ax.deps")));
+    }
+
     /** A report on the current execution and attempt (or on a made-up one when nothing fired yet). */
     Decision report(ReportStatus status, boolean retryable) {
         String executionId = task == null || task.getExecution() == null ? "none" : task.getExecution().getExecutionId();

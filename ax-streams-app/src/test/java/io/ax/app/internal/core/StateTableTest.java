@@ -24,6 +24,7 @@ class StateTableTest {
     private static final Set<String> WALKED = new HashSet<>();
     private static final String ONE_SHOT = "{\"jobType\":\"j\",\"delayMs\":0,\"timeoutMs\":1000,\"maxRetries\":1}";
     private static final String LATER = "{\"jobType\":\"j\",\"delayMs\":3600000,\"timeoutMs\":1000,\"maxRetries\":1}";
+    private static final String AFTER = "{\"jobType\":\"j\",\"after\":[{\"taskId\":\"a\",\"on\":\"SUCCESS\"}]}";
     private static final String NO_RETRY = "{\"jobType\":\"j\",\"delayMs\":0,\"timeoutMs\":1000,\"maxRetries\":0}";
 
     private static Arguments row(TaskState from, TaskState to, String request, Function<CoreDriver, Decision> walk) {
@@ -47,6 +48,9 @@ class StateTableTest {
     static Stream<Arguments> rows() {
         return Stream.of(
                 row(null, TaskState.PENDING, ONE_SHOT, ax -> null), // the schedule request itself is the step
+                row(null, TaskState.WAITING, AFTER, ax -> null),
+                row(TaskState.WAITING, TaskState.PENDING, AFTER, ax -> ax.dependencyOutcome("a", "SUCCESS")),
+                row(TaskState.WAITING, TaskState.CANCELLED, AFTER, ax -> ax.dependencyOutcome("a", "FAILED")),
                 row(TaskState.PENDING, TaskState.TRIGGERED, ONE_SHOT, StateTableTest::fired),
                 row(TaskState.PENDING, TaskState.TRIGGERED, LATER, CoreDriver::trigger), // run now, an hour early by request
                 row(TaskState.PENDING, TaskState.CANCELLED, ONE_SHOT, CoreDriver::cancel),
@@ -87,6 +91,7 @@ class StateTableTest {
     static void shouldWalkEveryRowOfTheTable() {
         Set<String> table = new HashSet<>();
         table.add(null + " -> " + TaskState.PENDING);
+        table.add(null + " -> " + TaskState.WAITING);
         StateMachine.table().forEach((from, targets) -> targets.forEach(to -> table.add(from + " -> " + to)));
         assertThat(WALKED).as("every row of the state table is walked").isEqualTo(table);
     }

@@ -1,0 +1,219 @@
+package io.ax.app.internal.core;
+
+import io.ax.app.internal.timer.TimerKind;
+import io.ax.schema.AtTrigger;
+import io.ax.schema.Dependency;
+import io.ax.schema.DependencyCondition;
+import io.ax.schema.StoredTask;
+import io.ax.schema.TaskState;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A task that waits for other tasks ({@code after} in its request; topology-docs/WORKFLOWS.md):
+ * <ul>
+ *   <li>(new) → WAITING: accepted without a timer for its occurrence; a SUBSCRIBE per task it waits for goes to that
+ *       task's partition, and its wait timeout (a DEPENDENCY_WAIT timer) is set;</li>
+ *   <li>a reported final state of a task it waits for is recorded ({@code dependencyOutcomes}); once every condition
+ *       is met, WAITING → PENDING, due {@code afterDelayMs} later or at its own trigger's time, whichever is later;</li>
+ *   <li>a condition that can no longer be met (the task ended otherwise, or was purged): WAITING → CANCELLED with the
+ *       reason, or, with {@code afterRunAnyway}, the condition counts as settled;</li>
+ *   <li>the wait timeout: still WAITING → CANCELLED, naming what it still waits for (so a cycle ends too);</li>
+ *   <li>an outcome that arrives when the task no longer waits (a replayed upstream ended again after this task was
+ *       released or ended) changes nothing and is answered IGNORED.</li>
+ * </ul>
+ */
+final class AwaitDependencies {
+    /** How many taskIds a reason names before it says "and N more" (reasons stay short). */
+    private static final int NAMED_IN_REASON = 10;
+    static final String PURGED = "PURGED";
+
+    private AwaitDependencies() {
+    }
+
+    /** The state a finished task reports to the tasks that wait for it. */
+    static String outcomeOf(StoredTask task) {
+        return Liveness.finalOutcome(task);
+    }
+
+    /** (new) → WAITING for the task just built by {@link AcceptScheduleRequest} (not yet timed). */
+    static Decision accept(Step step, StoredTask task, boolean replacing) {
+        long timeoutAtMs = step.nowMs() + task.getRequest().getAfterTimeoutMs();
+        task.setNextDueAtMs(null);
+        task.setWaitTimeoutAtMs(timeoutAtMs);
+        task.setDependencyOutcomes(new HashMap<>());
+        step.setTimer(timeoutAtMs, 0, TimerKind.DEPENDENCY_WAIT);
+        List<Dependency> after = task.getRequest().getAfter();
+        step.waiting(task, "waits for " + name(conditions(after)) + "; the wait times out at " + Instant.ofEpochMilli(timeoutAtMs)
+                + (replacing ? "; replaces the live task (ifExists=REPLACE)" : ""));
+        for (Dependency dependency : after) {
+            step.subscribe(dependency.getTaskId());
+        }
+        return step.save(task);
+    }
+
+    /** A task this one waits for reported its final state. */
+    static Decision onOutcome(Step step, StoredTask task, Input.DependencyOutcome input) {
+        String about = input.upstream() + " ended " + input.outcome()
+                + (input.executionId() == null ? "" : " (execution " + input.executionId() + ")");
+        if (task == null) {
+            step.ignored(EventCode.UNKNOWN_TASK, null, null, null, "dependency outcome: " + about + ", but no such task", input.source());
+            return step.unchanged();
+        }
+        Dependency dependency = dependencyOn(task, input.upstream());
+        if (dependency == null) {
+            step.ignored(EventCode.REFUSED, task, null, null, "dependency outcome: " + about + ", but this task does not wait for it",
+                    input.source());
+            return step.unchanged();
+        }
+        if (task.getWaitTimeoutAtMs() == null) {
+            step.ignored(EventCode.REFUSED, task, null, null, "dependency outcome: " + about + " after this task stopped waiting ("
+                    + IndexEntryState.of(task) + "); it is not re-evaluated", input.source());
+            return step.unchanged();
+        }
+        Map<String, String> outcomes = new HashMap<>(task.getDependencyOutcomes());
+        if (input.outcome().equals(outcomes.put(input.upstream(), input.outcome()))) {
+            return step.unchanged(); // told twice (a subscription answered at once and by the sweep): nothing new
+        }
+        task.setDependencyOutcomes(outcomes);
+        return evaluate(step, task, about + ": " + (met(dependency.getOn(), input.outcome()) ? "met" : "not " + dependency.getOn()));
+    }
+
+    /** The wait timed out: a task still WAITING ends CANCELLED, naming what it still waits for. */
+    static Decision onWaitTimeout(Step step, StoredTask task, long dueAtMs) {
+        if (task.getWaitTimeoutAtMs() == null || task.getWaitTimeoutAtMs() != dueAtMs) {
+            return step.unchanged();
+        }
+        List<String> waitingFor = new ArrayList<>();
+        for (Dependency dependency : task.getRequest().getAfter()) {
+            if (!task.getDependencyOutcomes().containsKey(dependency.getTaskId())) {
+                waitingFor.add(dependency.getTaskId() + " (" + dependency.getOn() + ")");
+            }
+        }
+        return end(step, task, "wait timed out after " + task.getRequest().getAfterTimeoutMs() + " ms (afterTimeoutMs): still waiting for "
+                + name(waitingFor.isEmpty() ? List.of("(nothing)") : waitingFor), false);
+    }
+
+    /**
+     * Ends the wait of a WAITING task that is cancelled or replaced: WAITING → {@code to}, its timer given up, the tasks
+     * it waits for told. Called by {@link CancelTask#endLive}; the caller marks the task cancelled.
+     */
+    static void endWait(Step step, StoredTask task, StoredTask.Builder ended, TaskState to, String reason) {
+        step.unsetTimer(task.getWaitTimeoutAtMs(), TimerKind.DEPENDENCY_WAIT);
+        step.waitEnded(task, null, null, to, reason);
+        unsubscribeUnreported(step, task);
+        ended.setWaitTimeoutAtMs(null);
+    }
+
+    private static Decision evaluate(Step step, StoredTask task, String news) {
+        List<String> waitingFor = new ArrayList<>();
+        List<String> broken = new ArrayList<>();
+        for (Dependency dependency : task.getRequest().getAfter()) {
+            String outcome = task.getDependencyOutcomes().get(dependency.getTaskId());
+            if (outcome == null) {
+                waitingFor.add(dependency.getTaskId());
+            } else if (PURGED.equals(outcome)) {
+                broken.add(dependency.getTaskId() + " was purged (its retention ended) before this task asked");
+            } else if (!met(dependency.getOn(), outcome)) {
+                broken.add(dependency.getTaskId() + " ended " + outcome + ", not " + dependency.getOn());
+            }
+        }
+        boolean runAnyway = task.getRequest().getAfterRunAnyway();
+        if (!broken.isEmpty() && !runAnyway) {
+            return end(step, task, "a condition can no longer be met: " + name(broken), true);
+        }
+        if (!waitingFor.isEmpty()) {
+            // Not a transition (from = to = WAITING): what was met, and what it still waits for.
+            step.stillWaiting(task, news + "; still waits for " + waitingFor.size() + ": " + name(waitingFor));
+            return step.save(task);
+        }
+        return release(step, task, broken);
+    }
+
+    /** WAITING → PENDING: every condition is met (or settled, with afterRunAnyway). */
+    private static Decision release(Step step, StoredTask task, List<String> broken) {
+        long nowMs = step.nowMs();
+        long afterDelayMs = task.getRequest().getAfterDelayMs();
+        long dueAtMs = nowMs + afterDelayMs;
+        String timedBy = afterDelayMs == 0 ? "due now" : "due " + afterDelayMs + " ms after the last (afterDelayMs)";
+        if (task.getRequest().getTrigger() instanceof AtTrigger at && at.getAtMs() > dueAtMs) {
+            dueAtMs = at.getAtMs();
+            timedBy = "due at its own trigger's time";
+        }
+        step.unsetTimer(task.getWaitTimeoutAtMs(), TimerKind.DEPENDENCY_WAIT);
+        task.setWaitTimeoutAtMs(null);
+        task.setNextDueAtMs(dueAtMs);
+        step.setTimer(dueAtMs, task.getRequest().getPriority(), TimerKind.OCCURRENCE);
+        int count = task.getRequest().getAfter().size();
+        step.waitEnded(task, ExecutionIds.of(task.getTaskId(), task.getIncarnation(), dueAtMs), dueAtMs, TaskState.PENDING,
+                (broken.isEmpty() ? "every condition met (" + count + ")"
+                        : "every condition settled; runs anyway (afterRunAnyway) although " + name(broken)) + "; " + timedBy);
+        return step.save(task);
+    }
+
+    /** WAITING → CANCELLED. */
+    private static Decision end(Step step, StoredTask task, String reason, boolean unsetTimer) {
+        if (unsetTimer) {
+            step.unsetTimer(task.getWaitTimeoutAtMs(), TimerKind.DEPENDENCY_WAIT);
+        }
+        step.waitEnded(task, null, null, TaskState.CANCELLED, reason);
+        unsubscribeUnreported(step, task);
+        task.setWaitTimeoutAtMs(null);
+        task.setCancelled(true);
+        return step.save(task);
+    }
+
+    private static void unsubscribeUnreported(Step step, StoredTask task) {
+        for (Dependency dependency : task.getRequest().getAfter()) {
+            if (!task.getDependencyOutcomes().containsKey(dependency.getTaskId())) {
+                step.unsubscribe(dependency.getTaskId());
+            }
+        }
+    }
+
+    static boolean met(DependencyCondition on, String outcome) {
+        return switch (on) {
+            case SUCCESS -> TaskState.SUCCESS.name().equals(outcome);
+            case FAILURE -> TaskState.FAILED.name().equals(outcome);
+            case COMPLETED -> !PURGED.equals(outcome);
+        };
+    }
+
+    private static Dependency dependencyOn(StoredTask task, String upstream) {
+        for (Dependency dependency : task.getRequest().getAfter()) {
+            if (dependency.getTaskId().equals(upstream)) {
+                return dependency;
+            }
+        }
+        return null;
+    }
+
+    private static List<String> conditions(List<Dependency> after) {
+        List<String> named = new ArrayList<>(after.size());
+        for (Dependency dependency : after) {
+            named.add(dependency.getTaskId() + " (" + dependency.getOn() + ")");
+        }
+        return named;
+    }
+
+    /** The first few of {@code items}, then how many more. */
+    private static String name(List<String> items) {
+        if (items.size() <= NAMED_IN_REASON) {
+            return String.join(", ", items);
+        }
+        return String.join(", ", items.subList(0, NAMED_IN_REASON)) + " and " + (items.size() - NAMED_IN_REASON) + " more";
+    }
+
+    /** Where a task that no longer waits stands, for IGNORED reasons. */
+    private static final class IndexEntryState {
+        static String of(StoredTask task) {
+            if (Liveness.isLive(task)) {
+                return task.getExecution() == null ? "PENDING" : task.getExecution().getState().name();
+            }
+            return Liveness.endState(task);
+        }
+    }
+}
