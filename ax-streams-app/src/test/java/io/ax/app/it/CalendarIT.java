@@ -11,6 +11,7 @@ import io.ax.AxTopics;
 import io.ax.InvalidRequestException;
 import io.ax.app.AxScheduler;
 import io.ax.app.broker.EmbeddedKafkaBroker;
+import io.ax.app.cli.Cli;
 import io.ax.app.config.AxConfig;
 import io.ax.client.AxClient;
 import io.ax.codec.WireCodec;
@@ -158,6 +159,30 @@ class CalendarIT {
             assertThat(skipped.get(1).get("lastDueAt").asText()).isEqualTo(start.plusSeconds(5).toString());
             assertThat(json(get(port, "/tasks/ticker").body().getBytes(StandardCharsets.UTF_8)).path("calendar").asText())
                     .isEqualTo("quiet");
+
+            // The CLI: set a calendar, see it through the query API, delete it.
+            String bootstrap = broker.bootstrapServers();
+            Cli.Run set = Cli.run("calendar", "set", "cli-cal", "--bootstrap", bootstrap, "--topic-prefix", topics.prefix(),
+                    "--zone", "Europe/Berlin", "--exclude-weekday", "SUNDAY", "--exclude-range", "2026-12-24..2026-12-26",
+                    "--exclude-daily", "22:00-06:00", "--description", "from the CLI");
+            assertThat(set.exitCode()).as(set.err()).isZero();
+            assertThat(set.out()).contains("calendar set of cli-cal acknowledged");
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> get(port, "/calendars/cli-cal").statusCode() == 200);
+            Cli.Run show = Cli.run("calendar", "show", "cli-cal", "--http", "127.0.0.1:" + port);
+            assertThat(show.exitCode()).as(show.err()).isZero();
+            JsonNode cliCalendar = json(show.out().getBytes(StandardCharsets.UTF_8));
+            assertThat(cliCalendar.get("zone").asText()).isEqualTo("Europe/Berlin");
+            assertThat(cliCalendar.get("excludeWeekdays").toString()).isEqualTo("[\"SUNDAY\"]");
+            assertThat(cliCalendar.get("excludeRanges").toString()).isEqualTo("[{\"from\":\"2026-12-24\",\"to\":\"2026-12-26\"}]");
+            assertThat(cliCalendar.get("excludeDaily").toString()).isEqualTo("[{\"from\":\"22:00\",\"to\":\"06:00\"}]");
+            Cli.Run delete = Cli.run("calendar", "delete", "cli-cal", "--bootstrap", bootstrap, "--topic-prefix", topics.prefix());
+            assertThat(delete.exitCode()).as(delete.err()).isZero();
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> get(port, "/calendars/cli-cal").statusCode() == 404);
+            Cli.Run gone = Cli.run("calendar", "show", "cli-cal", "--http", "127.0.0.1:" + port);
+            assertThat(gone.exitCode()).isEqualTo(1);
+            assertThat(gone.err()).contains("no calendar cli-cal");
         }
     }
 }
