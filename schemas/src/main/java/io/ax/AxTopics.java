@@ -64,12 +64,31 @@ public record AxTopics(String prefix) {
         return prefix + "calendars";
     }
 
-    /** The topics the scheduler reads, which must share one partition count. */
+    /**
+     * Flow-control limits (compacted, key {@code type:<jobType>}, {@code owner:<owner>} or {@code owner:*}, value a
+     * JSON object such as {@code {"maxInFlight":50}}, tombstone = no limit): read by every scheduler instance.
+     */
+    public String limits() {
+        return prefix + "limits";
+    }
+
+    /** Internal: flow-control messages (acquire, release, started) keyed by gate key, read by the gates. */
+    public String flow() {
+        return prefix + "flow";
+    }
+
+    /** Internal: grants from the gates, keyed by taskId, read by the scheduler's task processor (co-partitioned). */
+    public String flowGrants() {
+        return prefix + "flow-grants";
+    }
+
+    /** The topics the scheduler reads, which must share one partition count (and so must {@link #flowGrants()}). */
     public List<String> coPartitioned() {
         return List.of(requests(), results(), retry());
     }
 
     public List<String> all() {
-        return List.of(requests(), dispatch(), results(), retry(), state(), deadLetter(), quarantine(), calendars());
+        return List.of(requests(), dispatch(), results(), retry(), state(), deadLetter(), quarantine(), calendars(), limits(),
+                flow(), flowGrants());
     }
 }

@@ -6,6 +6,7 @@ import io.ax.app.cli.CliErrors;
 import io.ax.app.cli.CronNextCommand;
 import io.ax.app.cli.DeadLettersCommand;
 import io.ax.app.cli.DemoCommand;
+import io.ax.app.cli.LimitsCommand;
 import io.ax.app.cli.ListCommand;
 import io.ax.app.cli.MigrateCommand;
 import io.ax.app.cli.CalendarCommand;
@@ -36,7 +37,8 @@ import picocli.CommandLine.Command;
         description = "A Kafka-native distributed task scheduler.",
         subcommands = {DemoCommand.class, BrokerCommand.class, RunCommand.class, ScheduleCommand.class, CancelCommand.class,
                 TriggerCommand.class, PauseCommand.class, ResumeCommand.class, CalendarCommand.class, ReplayCommand.class, TailCommand.class, DeadLettersCommand.class, StatusCommand.class,
-                ListCommand.class, MigrateCommand.class, WorkerCommand.class, CronNextCommand.class, CommandLine.HelpCommand.class},
+                ListCommand.class, MigrateCommand.class, WorkerCommand.class, CronNextCommand.class, LimitsCommand.class,
+                CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 done, 1 failed (the reason is printed), 2 bad arguments.",
                 "Benchmarks: ./ax bench SCENARIO (the ax-bench module; ./ax bench --help, BENCHMARKS.md)."})
 public final class AxMain {

@@ -46,6 +46,22 @@ public interface JobContext {
     void heartbeat();
 
     /**
+     * Reports a sign of life now and asks for more running time: for a task with a start-to-close timeout
+     * ({@code startToCloseTimeoutMs}), the scheduler moves its deadline to now + {@code extend} when that is later.
+     * It cuts {@code extend} to the start-to-close timeout and never lets the attempt run past its start + 10 times
+     * that timeout; for a task without one this is a plain {@link #heartbeat()}. A context that cannot ask (one not
+     * run by a worker) reports a plain heartbeat.
+     *
+     * @throws IllegalArgumentException when {@code extend} is not positive
+     */
+    default void heartbeat(Duration extend) {
+        if (extend == null || extend.isNegative() || extend.isZero()) {
+            throw new IllegalArgumentException("extend must be positive: " + extend);
+        }
+        heartbeat();
+    }
+
+    /**
      * Whether a cancel signal arrived for this execution. The worker also interrupts the handler's thread when one
      * arrives, so blocking calls end with {@link InterruptedException}; a handler that does not block should poll
      * this and stop early. A cancelled execution's result is recorded but no longer changes the task.

@@ -58,13 +58,15 @@ import org.apache.avro.specific.SpecificRecord;
  *       {@code cron} (optional {@code zone}); optional {@code priority}, {@code owner}, {@code timeoutMs},
  *       {@code maxRetries}, {@code backoffMs}, {@code backoffIntervalsMs}, {@code jitter}, {@code ifExists}; for
  *       periodic triggers {@code endAt}, {@code maxOccurrences}, {@code misfire} ({@code FIRE_ONCE|FIRE_ALL|SKIP}),
- *       {@code maxCatchUp}, {@code occurrenceJitterMs}, {@code overlap} ({@code SKIP|QUEUE_ONE}).</li>
+ *       {@code maxCatchUp}, {@code occurrenceJitterMs}, {@code overlap} ({@code SKIP|QUEUE_ONE|ALLOW}); timeout kinds
+ *       {@code scheduleToStartTimeoutMs}, {@code startToCloseTimeoutMs}, {@code heartbeatTimeoutMs}.</li>
  *   <li>cancel: {@code {"cancel":true,"reason":"..."}}; replay a dead-lettered task: {@code {"replay":true}}; run a
  *       pending task now: {@code {"trigger":true,"reason":"..."}}; pause and resume a periodic task:
  *       {@code {"pause":true,"reason":"..."}}, {@code {"resume":true,"reason":"..."}}.</li>
  *   <li>exclusion calendar (key = its name): {@code {"calendar":{"zone":...,"excludeDates":[...],...}}} sets it,
  *       {@code {"deleteCalendar":true}} deletes it; a schedule names one with {@code "calendar":"name"}.</li>
- *   <li>report: {@code {"executionId":"...","attempt":1,"status":"FAILED","retryable":false,"message":"..."}}.</li>
+ *   <li>report: {@code {"executionId":"...","attempt":1,"status":"FAILED","retryable":false,"message":"..."}}; a
+ *       HEARTBEAT may ask for more running time with {@code "extendMs"}.</li>
  *   <li>state change (output only): {@code {"taskId":...,"from":"PENDING","to":"TRIGGERED","at":"...",...}}.</li>
  * </ul>
  * Unknown fields are rejected rather than ignored, so a misspelt field never silently changes a schedule.
@@ -85,7 +87,8 @@ public final class JsonForms {
 
     private static final Set<String> SCHEDULE_FIELDS = Set.of("jobType", "at", "delayMs", "everyMs", "startAt", "cron",
             "zone", "payload", "priority", "owner", "timeoutMs", "maxRetries", "backoffMs", "backoffIntervalsMs", "jitter", "ifExists",
-            "endAt", "maxOccurrences", "misfire", "maxCatchUp", "occurrenceJitterMs", "overlap", "calendar");
+            "endAt", "maxOccurrences", "misfire", "maxCatchUp", "occurrenceJitterMs", "overlap",
+            "scheduleToStartTimeoutMs", "startToCloseTimeoutMs", "heartbeatTimeoutMs", "calendar");
     private static final int MAX_LIST_ENTRIES = 100;
     private static final Set<String> CANCEL_FIELDS = Set.of("cancel", "reason");
     private static final Set<String> REPLAY_FIELDS = Set.of("replay", "reason");
@@ -100,7 +103,7 @@ public final class JsonForms {
     /** Most entries of a calendar's list taken from JSON (the calendar's own bounds are lower, checked after). */
     private static final int MAX_CALENDAR_ENTRIES = 1000;
     private static final Set<String> REPORT_FIELDS = Set.of("executionId", "attempt", "status", "retryable", "message",
-            "workerId", "reportedAt", "progress");
+            "workerId", "reportedAt", "progress", "extendMs");
 
     private JsonForms() {
     }
@@ -240,7 +243,10 @@ public final class JsonForms {
                 .setPayload(rawPayload != null ? ByteBuffer.wrap(rawPayload) : null)
                 .setOwner(optionalText(node, "owner"))
                 .setTimeoutMs(optionalLong(node, "timeoutMs"))
-                .setBackoffMs(optionalLong(node, "backoffMs"));
+                .setBackoffMs(optionalLong(node, "backoffMs"))
+                .setScheduleToStartTimeoutMs(optionalLong(node, "scheduleToStartTimeoutMs"))
+                .setStartToCloseTimeoutMs(optionalLong(node, "startToCloseTimeoutMs"))
+                .setHeartbeatTimeoutMs(optionalLong(node, "heartbeatTimeoutMs"));
         Long priority = optionalLong(node, "priority");
         if (priority != null) {
             request.setPriority(toInt("priority", priority));
@@ -326,6 +332,7 @@ public final class JsonForms {
                 .setMessage(optionalText(node, "message"))
                 .setWorkerId(optionalText(node, "workerId"))
                 .setProgress(optionalText(node, "progress"))
+                .setExtendMs(optionalLong(node, "extendMs"))
                 .setReportedAtMs(node.has("reportedAt") ? requiredTime(node, "reportedAt") : null);
         if (node.has("retryable")) {
             report.setRetryable(requiredBoolean(node, "retryable"));

@@ -80,7 +80,17 @@ public final class ScheduleValidator {
         if (request.getTimeoutMs() != null && (request.getTimeoutMs() < 1 || request.getTimeoutMs() > MAX_DELAY_MS)) {
             throw new InvalidRequestException("timeoutMs", "timeoutMs must be between 1 and " + MAX_DELAY_MS + ": " + request.getTimeoutMs());
         }
+        validateTimeoutKind("scheduleToStartTimeoutMs", request.getScheduleToStartTimeoutMs());
+        validateTimeoutKind("startToCloseTimeoutMs", request.getStartToCloseTimeoutMs());
+        validateTimeoutKind("heartbeatTimeoutMs", request.getHeartbeatTimeoutMs());
         validateRetryPolicy(request);
+    }
+
+    /** The timeout kinds (schedule-to-start, start-to-close, heartbeat) take the bounds of timeoutMs. */
+    private static void validateTimeoutKind(String field, Long valueMs) {
+        if (valueMs != null && (valueMs < 1 || valueMs > MAX_DELAY_MS)) {
+            throw new InvalidRequestException(field, field + " must be between 1 and " + MAX_DELAY_MS + ": " + valueMs);
+        }
     }
 
     private void validateTrigger(Object trigger) {

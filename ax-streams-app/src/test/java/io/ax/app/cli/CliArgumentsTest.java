@@ -36,7 +36,7 @@ class CliArgumentsTest {
             "end before first      | schedule t1 --job-type j --cron '0 2 * * *' --end-at 2020-01-01T00:00:00Z | is before the first occurrence",
             "jitter over interval  | schedule t1 --job-type j --every 10s --jitter 11s       | occurrenceJitterMs must be between 0 and 10000",
             "bad quartz cron       | schedule t1 --job-type j --cron '0 0 12 L * 5'          | bad cron expression",
-            "bad overlap           | schedule t1 --job-type j --every 1m --overlap ALLOW     | --overlap",
+            "bad overlap           | schedule t1 --job-type j --every 1m --overlap BESIDE    | --overlap",
             "overlap on one-shot   | schedule t1 --job-type j --in 5m --overlap QUEUE_ONE    | overlap goes with a periodic trigger",
             "calendar on one-shot  | schedule t1 --job-type j --in 5m --calendar c           | calendar goes with a periodic trigger",
             "calendar all days     | calendar set c --exclude-weekday MONDAY --exclude-weekday TUESDAY --exclude-weekday WEDNESDAY --exclude-weekday THURSDAY --exclude-weekday FRIDAY --exclude-weekday SATURDAY --exclude-weekday SUNDAY | excludes all seven weekdays",

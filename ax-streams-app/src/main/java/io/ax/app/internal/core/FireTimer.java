@@ -8,6 +8,8 @@ import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A timer of the task came due:
@@ -21,7 +23,8 @@ import java.time.Instant;
  * happens; so is an occurrence timer of a paused task. Overlap policy, when a periodic occurrence comes due while the
  * previous execution is still in flight: SKIP (default), it is SKIPPED; QUEUE_ONE, the first such one is held
  * ({@code queuedDueAtMs}) and dispatched when that execution ends ({@code Step#save}), further ones while it waits
- * are SKIPPED.
+ * are SKIPPED; ALLOW, it is dispatched as usual and the one in flight goes on beside it ({@link Alongside}), up to
+ * {@link Alongside#MAX} in flight at once, further ones SKIPPED.
  */
 final class FireTimer {
     private FireTimer() {
@@ -44,7 +47,7 @@ final class FireTimer {
         long nowMs = step.nowMs();
         String executionId = ExecutionIds.of(task.getTaskId(), task.getIncarnation(), dueAtMs);
         StoredExecution previous = task.getExecution();
-        boolean inFlight = previous != null && StateMachine.isInFlight(previous.getState());
+        boolean inFlight = FlowControl.isBusy(previous);
         MisfirePolicy misfire = task.getRequest().getMisfire();
         boolean periodic = !(task.getRequest().getTrigger() instanceof AtTrigger);
         String exclusion = periodic ? CalendarExclusions.exclusionOf(step, task, dueAtMs) : null;
@@ -61,7 +64,12 @@ final class FireTimer {
             return step.save(task);
         }
         boolean queueOne = periodic && task.getRequest().getOverlap() == OverlapPolicy.QUEUE_ONE;
-        if (inFlight && queueOne && task.getQueuedDueAtMs() == null) {
+        boolean allow = periodic && task.getRequest().getOverlap() == OverlapPolicy.ALLOW;
+        if (inFlight && allow && task.getAlongside().size() + 1 >= Alongside.MAX) {
+            step.skipped(task, executionId, dueAtMs, 1, null, "overlap: " + Alongside.MAX + " executions of this task are"
+                    + " already in flight side by side, the most overlap ALLOW runs at once (oldest: "
+                    + task.getAlongside().get(0).getExecutionId() + ")");
+        } else if (inFlight && queueOne && task.getQueuedDueAtMs() == null) {
             // Overlap QUEUE_ONE: this one waits; Step#save dispatches it once the execution in flight has ended.
             task.setQueuedDueAtMs(dueAtMs);
             step.held(task, executionId, dueAtMs, "held: previous execution " + previous.getExecutionId() + " is still "
@@ -70,7 +78,7 @@ final class FireTimer {
             step.skipped(task, executionId, dueAtMs, 1, null, "overlap: previous execution " + previous.getExecutionId()
                     + " is still " + previous.getState() + " and the occurrence due " + Instant.ofEpochMilli(task.getQueuedDueAtMs())
                     + " already waits for it (overlap QUEUE_ONE)");
-        } else if (inFlight) {
+        } else if (inFlight && !allow) {
             step.skipped(task, executionId, dueAtMs, 1, null, "overlap: previous execution " + previous.getExecutionId()
                     + " is still " + previous.getState());
         } else if (periodic && misfire == MisfirePolicy.SKIP && nowMs - dueAtMs > step.settings().misfireThresholdMs()) {
@@ -85,8 +93,16 @@ final class FireTimer {
                     .setFiredAtMs(nowMs)
                     .setLastSignMs(nowMs)
                     .build();
-            task.setExecution(Attempts.dispatch(step, task, execution, TaskState.PENDING,
-                    periodic ? CalendarExclusions.missingCalendarNote(step, task) : null));
+            String reason = periodic ? CalendarExclusions.missingCalendarNote(step, task) : null;
+            if (inFlight) {
+                // Overlap ALLOW: the one in flight goes on beside this one, followed by its own executionId (Alongside).
+                List<StoredExecution> alongside = new ArrayList<>(task.getAlongside());
+                alongside.add(previous);
+                task.setAlongside(alongside);
+                reason = (reason == null ? "" : reason + "; ") + "overlap ALLOW: runs beside " + alongside.size() + " execution(s) in flight (latest "
+                        + previous.getExecutionId() + ", " + previous.getState() + ")";
+            }
+            task.setExecution(Attempts.dispatch(step, task, execution, TaskState.PENDING, reason));
         }
         return nextOccurrence(step, task, dueAtMs);
     }
@@ -104,7 +120,7 @@ final class FireTimer {
     private static Decision fireRetry(Step step, StoredTask task, long dueAtMs) {
         StoredExecution execution = task.getExecution();
         if (execution == null || execution.getState() != TaskState.RETRY_WAITING || execution.getRetryAtMs() == null
-                || execution.getRetryAtMs() != dueAtMs) {
+                || execution.getRetryAtMs() != dueAtMs || FlowControl.isHeld(execution)) {
             return step.unchanged();
         }
         StoredExecution next = StoredExecution.newBuilder(execution).setAttempt(execution.getAttempt() + 1).build();

@@ -63,6 +63,14 @@ public sealed interface Input {
     record RetryLogged(String taskId, RetryRecord retry, SourceRecord source) implements Input {
     }
 
+    /**
+     * A flow-control grant read back from the grants topic: every gate of {@code gates} holds a slot for the execution's
+     * attempt (topology-docs/FLOW-CONTROL.md).
+     */
+    record Granted(String taskId, String executionId, int attempt, java.util.List<String> gates, SourceRecord source)
+            implements Input {
+    }
+
     /** A timer of the task came due (it may be stale: the task moved on since it was set). */
     record TimerFired(String taskId, TimerKind kind, long dueAtMs) implements Input {
         @Override

@@ -28,21 +28,28 @@ final class Step {
     private final RuleSettings settings;
     private final CalendarLookup calendars;
     private final List<Effect> effects = new ArrayList<>();
+    private final FlowLimits flow;
 
     Step(String taskId, long nowMs, RuleSettings settings) {
-        this(taskId, nowMs, settings, CalendarLookup.NONE);
+        this(taskId, nowMs, settings, CalendarLookup.NONE, FlowLimits.NONE);
     }
 
-    Step(String taskId, long nowMs, RuleSettings settings, CalendarLookup calendars) {
+    Step(String taskId, long nowMs, RuleSettings settings, CalendarLookup calendars, FlowLimits flow) {
         this.taskId = taskId;
         this.nowMs = nowMs;
         this.settings = settings;
         this.calendars = calendars;
+        this.flow = flow;
     }
 
     /** The exclusion calendars as they stand now. */
     CalendarLookup calendars() {
         return calendars;
+    }
+
+    /** The flow-control limits in force. */
+    FlowLimits flowLimits() {
+        return flow;
     }
 
     String taskId() {
@@ -85,6 +92,10 @@ final class Step {
         effects.add(new Effect.DeadLetter(letter));
     }
 
+    void flow(FlowMessage message) {
+        effects.add(new Effect.Flow(message));
+    }
+
     // ---- state events ----
 
     /** A new execution is pending (its timer is set). */
@@ -102,9 +113,24 @@ final class Step {
 
     /** The fired execution moves from {@code from} to its current state. */
     void transition(StoredTask task, StoredExecution execution, TaskState from, String reason) {
+        transition(task, execution, from, reason, null);
+    }
+
+    /** A transition with the code that counts it in metrics (a TIMED_OUT's kind of limit). */
+    void transition(StoredTask task, StoredExecution execution, TaskState from, String reason, EventCode code) {
         StateMachine.requireLegal(from, execution.getState());
-        event(base(task).setExecutionId(execution.getExecutionId()).setAttempt(execution.getAttempt())
+        effects.add(new Effect.Event(base(task).setExecutionId(execution.getExecutionId()).setAttempt(execution.getAttempt())
                 .setFrom(from == null ? null : from.name()).setTo(execution.getState()).setDueAtMs(execution.getDueAtMs())
+                .setReason(reason).build(), code));
+    }
+
+    /**
+     * The running execution stays RUNNING with a new deadline (from = to = RUNNING, not a transition): a heartbeat
+     * extended its start-to-close limit.
+     */
+    void extended(StoredTask task, StoredExecution execution, String reason) {
+        event(base(task).setExecutionId(execution.getExecutionId()).setAttempt(execution.getAttempt())
+                .setFrom(TaskState.RUNNING.name()).setTo(TaskState.RUNNING).setDueAtMs(execution.getDueAtMs())
                 .setReason(reason).build());
     }
 
@@ -142,6 +168,16 @@ final class Step {
     void held(StoredTask task, String executionId, long dueAtMs, String reason) {
         event(base(task).setExecutionId(executionId).setAttempt(1).setFrom(TaskState.PENDING.name()).setTo(TaskState.PENDING)
                 .setDueAtMs(dueAtMs).setReason(reason).build());
+    }
+
+    /**
+     * The execution stays in its state (PENDING or RETRY_WAITING) but is held by flow control (from = to, not a
+     * transition): it waits for a grant from its gates.
+     */
+    void flowHeld(StoredTask task, StoredExecution execution, String reason) {
+        event(base(task).setExecutionId(execution.getExecutionId()).setAttempt(execution.getAttempt())
+                .setFrom(execution.getState().name()).setTo(execution.getState()).setDueAtMs(execution.getDueAtMs())
+                .setReason(reason).build());
     }
 
     /** Input that changes nothing: a duplicate request, a cancel of an unknown task, a stale report. */
@@ -216,7 +252,7 @@ final class Step {
         if (!task.getCatchUpHeld() || task.getCancelled() || task.getNextDueAtMs() == null || task.getPausedAtMs() != null) {
             return;
         }
-        if (task.getExecution() != null && StateMachine.isInFlight(task.getExecution().getState())) {
+        if (FlowControl.isBusy(task.getExecution())) {
             return;
         }
         task.setCatchUpHeld(false);
@@ -234,7 +270,7 @@ final class Step {
             return;
         }
         StoredExecution previous = task.getExecution();
-        if (previous != null && StateMachine.isInFlight(previous.getState())) {
+        if (FlowControl.isBusy(previous)) {
             return;
         }
         task.setQueuedDueAtMs(null);

@@ -132,6 +132,8 @@ public final class Docs {
                 + "1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z |\n"
                 + "| `delayMs`, `everyMs`, `timeoutMs`, `backoffMs`, each backoff interval | up to " + ScheduleValidator.MAX_DELAY_MS
                 + " ms (10 years); `everyMs` at least `ax.min.interval.ms` |\n"
+                + "| `scheduleToStartTimeoutMs`, `startToCloseTimeoutMs`, `heartbeatTimeoutMs` | 1 to " + ScheduleValidator.MAX_DELAY_MS
+                + " ms |\n"
                 + "| `maxRetries` | 0-" + ScheduleValidator.MAX_RETRIES + " |\n"
                 + "| `backoffIntervalsMs` | " + ScheduleValidator.MAX_BACKOFF_INTERVALS + " entries |\n"
                 + "| `cron` / `zone` | " + ScheduleValidator.MAX_CRON_CHARS + " / " + ScheduleValidator.MAX_ZONE_CHARS
@@ -153,6 +155,8 @@ public final class Docs {
                 + "| cancel, replay and trigger `reason` | " + ScheduleValidator.MAX_REASON_CHARS + " chars |\n"
                 + "| report `executionId`, `workerId`; retry record `executionId` | " + ScheduleValidator.MAX_ID_CHARS + " chars |\n"
                 + "| report `progress` | " + ScheduleValidator.MAX_PROGRESS_CHARS + " chars |\n"
+                + "| report `extendMs` (HEARTBEAT) | cut to the task's `startToCloseTimeoutMs`; the deadline never goes beyond STARTED + "
+                + "10 × `startToCloseTimeoutMs`; 0 or less, or without `startToCloseTimeoutMs`: no extension |\n"
                 + "| report `message` | longer ones are truncated to " + ScheduleValidator.MAX_MESSAGE_CHARS
                 + " chars (a failure report is never lost to its stack trace) |\n"
                 + "| adopt (`./ax migrate`; Avro only, taken only with `ax.adopt.enabled=true`) | the stored task held to every bound"
@@ -184,7 +188,14 @@ public final class Docs {
                 + "announces the next occurrence `PENDING` with its reason, and an update ends the old one `PENDING → CANCELLED`.\n"
                 + "`PENDING → TRIGGERED` happens when the due time is reached, or at once on a trigger request (run now,\n"
                 + "`{\"trigger\":true}`): a one-shot fires then, due then; a periodic task runs one extra occurrence\n"
-                + "(`PENDING`, then `TRIGGERED`) and its next regular one stays due as it was.\n\n"
+                + "(`PENDING`, then `TRIGGERED`) and its next regular one stays due as it was.\n"
+                + "Nor is `RUNNING → RUNNING`: a heartbeat asking for more running time (`extendMs`) moved the attempt's\n"
+                + "start-to-close deadline, which the reason states. `TIMED_OUT` says in its reason which limit ended the\n"
+                + "attempt (silence, schedule-to-start, start-to-close or heartbeat; see [TIMEOUTS.md](TIMEOUTS.md)).\n\n"
+                + "Flow control ([FLOW-CONTROL.md](FLOW-CONTROL.md)) holds an execution of a limited job type or owner in its\n"
+                + "state: `PENDING → PENDING` (or `RETRY_WAITING → RETRY_WAITING` for a retry) with the reason `held: ...`\n"
+                + "naming the gate and the limit that holds it; the `TRIGGERED` event that ends the wait says which gates\n"
+                + "granted it and after how long.\n\n"
                 + "```mermaid\nstateDiagram-v2\n    [*] --> PENDING\n");
         Map<TaskState, Set<TaskState>> table = StateMachine.table();
         table.forEach((from, targets) -> targets.forEach(to -> md.append("    ").append(from).append(" --> ").append(to).append('\n')));

@@ -5,6 +5,9 @@ import io.ax.InvalidRequestException;
 import io.ax.app.internal.core.EventCode;
 import io.ax.app.internal.core.Input;
 import io.ax.app.internal.core.Rules;
+import io.ax.app.internal.flow.FlowCodec;
+import io.ax.app.internal.flow.FlowStores;
+import io.ax.app.internal.flow.StoreFlowLimits;
 import io.ax.app.internal.inputs.InputWatermarks;
 import io.ax.app.internal.metrics.PartitionMetrics;
 import io.ax.app.internal.store.AxStores;
@@ -58,6 +61,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     private final SchedulerSettings settings;
     private Rules rules;
     private ApplyCalendarRequest calendarRequests;
+    private final StoreFlowLimits flowLimits = new StoreFlowLimits();
     private ProcessorContext<String, byte[]> context;
     private TaskStore tasks;
     private Timers timers;
@@ -75,9 +79,10 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     @Override
     public void init(ProcessorContext<String, byte[]> context) {
         this.context = context;
+        flowLimits.attach(context.getStateStore(FlowStores.LIMITS));
         long nowMs = context.currentSystemTimeMs();
         CalendarStore calendars = new CalendarStore(context.getStateStore(AxStores.CALENDARS));
-        rules = new Rules(settings.rules(), calendars);
+        rules = new Rules(settings.rules(), calendars, flowLimits);
         timers = new Timers(new TimerIndex(context.getStateStore(AxStores.TIMERS)),
                 new TimingWheel(settings.tickMs(), settings.wheelSize(), nowMs, settings.priorityAgingMs()), settings.maxWheelTimers(),
                 settings.dispatchAheadMs());
@@ -116,6 +121,10 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     @Override
     public void process(Record<String, byte[]> record) {
         SourceRecord source = sourceOf(context.recordMetadata().orElseThrow());
+        if (source.getTopic().equals(settings.topics().flowGrants())) {
+            processGrant(record, source);
+            return;
+        }
         int input = inputIndex(source.getTopic());
         inputs.processed(input, source.getOffset(), record.timestamp());
         long nowMs = context.currentSystemTimeMs();
@@ -129,6 +138,23 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         } catch (InvalidRequestException e) {
             EventCode code = e instanceof WrongPartitionException ? EventCode.WRONG_PARTITION : Rules.codeOf(e);
             decisions.apply(rules.reject(record.key(), code, e.getMessage(), source, nowMs), nowMs, metricsInput(input));
+        }
+        maybeWakeUpEarlier();
+    }
+
+    /**
+     * A grant from the flow-control gates (topology-docs/FLOW-CONTROL.md). The grants topic is the scheduler's own, so it
+     * does not take part in the input watermarks; a record that is not a grant is rejected like any bad input.
+     */
+    private void processGrant(Record<String, byte[]> record, SourceRecord source) {
+        long nowMs = context.currentSystemTimeMs();
+        try {
+            ScheduleValidator.validateTaskId(record.key());
+            FlowCodec.Grant grant = FlowCodec.decodeGrant(record.value());
+            Input.Granted decoded = new Input.Granted(record.key(), grant.executionId(), grant.attempt(), grant.gates(), source);
+            decisions.apply(rules.decide(tasks.get(record.key()), decoded, nowMs), nowMs, "grant");
+        } catch (InvalidRequestException e) {
+            decisions.apply(rules.reject(record.key(), Rules.codeOf(e), e.getMessage(), source, nowMs), nowMs, "grant");
         }
         maybeWakeUpEarlier();
     }
@@ -149,6 +175,9 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             return "pause";
         } else if (input instanceof Input.Resume) {
             return "resume";
+        }
+        if (input instanceof Input.Granted) {
+            return "grant";
         }
         return input instanceof Input.Report ? "report" : "retry";
     }
