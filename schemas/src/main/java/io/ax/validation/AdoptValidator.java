@@ -69,6 +69,9 @@ public final class AdoptValidator {
         if (task.getCancelled() && task.getNextDueAtMs() != null) {
             throw new InvalidRequestException("task.nextDueAtMs", "a cancelled task has no next occurrence");
         }
+        if (task.getCalendarSkips() != null) {
+            validateCalendarSkips(task.getCalendarSkips());
+        }
         if (task.getExecution() != null) {
             validateExecution(task, task.getExecution());
         } else if (!task.getCancelled() && task.getNextDueAtMs() == null) {
@@ -103,6 +106,25 @@ public final class AdoptValidator {
                 throw new InvalidRequestException("task.alongside", "executionId " + Quote.of(beside.getExecutionId())
                         + " appears twice");
             }
+        }
+    }
+
+    /** The run of excluded occurrences not yet reported: bounded like everything else it will write. */
+    private static void validateCalendarSkips(io.ax.schema.CalendarSkips skips) {
+        CalendarValidator.validateName(skips.getCalendar());
+        ScheduleValidator.requireLength("task.calendarSkips.reason", skips.getReason(), ScheduleValidator.MAX_REASON_CHARS);
+        if (skips.getReason() == null) {
+            throw new InvalidRequestException("task.calendarSkips.reason", "missing task.calendarSkips.reason");
+        }
+        if (skips.getCount() < 0) {
+            throw new InvalidRequestException("task.calendarSkips.count", "count must be >= 0: " + skips.getCount());
+        }
+        if (skips.getCount() > 0) {
+            if (skips.getFirstDueAtMs() == null || skips.getLastDueAtMs() == null) {
+                throw new InvalidRequestException("task.calendarSkips", "a counted run has its first and last due times");
+            }
+            ScheduleValidator.requireInstant("task.calendarSkips.firstDueAtMs", skips.getFirstDueAtMs());
+            ScheduleValidator.requireInstant("task.calendarSkips.lastDueAtMs", skips.getLastDueAtMs());
         }
     }
 

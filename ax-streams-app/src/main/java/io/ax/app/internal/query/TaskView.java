@@ -63,6 +63,13 @@ final class TaskView {
         if (!request.getAfter().isEmpty()) {
             json.set("after", after(task));
         }
+        if (request.getCalendar() != null) {
+            json.put("calendar", request.getCalendar());
+        }
+        if (task.getCalendarSkips() != null && task.getCalendarSkips().getCount() > 0) {
+            // Excluded occurrences counted since the last SKIPPED event of the run, reported when the run ends.
+            json.put("calendarSkipsUnreported", task.getCalendarSkips().getCount());
+        }
         json.put("cancelled", task.getCancelled());
         json.put("finishedAt", instant(task.getFinishedAtMs()));
         json.put("purgeAt", instant(task.getPurgeAtMs()));

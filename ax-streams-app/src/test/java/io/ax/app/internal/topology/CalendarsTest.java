@@ -248,6 +248,31 @@ class CalendarsTest {
     }
 
     @Test
+    void shouldReportTheCountedRunWhenTheTaskIsPausedOrReplaced() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            accepted(ax, "c", "{\"excludeDaily\":[{\"from\":\"00:00\",\"to\":\"12:00\"}]}");
+            ax.request("p", "{\"jobType\":\"sync\",\"everyMs\":60000,\"calendar\":\"c\"}");
+            ax.request("r", "{\"jobType\":\"sync\",\"everyMs\":60000,\"calendar\":\"c\"}");
+            run(ax, at("2026-12-01T00:04:00Z"), MINUTE); // 00:01 reported at once, 00:02 to 00:04 counted
+            ax.discardEvents();
+
+            ax.request("p", "{\"pause\":true}");
+            assertThat(withTo(ax.events(), "SKIPPED")).singleElement().satisfies(e -> {
+                assertThat(e.get("taskId").asText()).isEqualTo("p");
+                assertThat(e.get("skipped").asLong()).isEqualTo(3);
+                assertThat(e.get("reason").asText()).contains("the task was paused");
+            });
+            ax.request("r", "{\"jobType\":\"sync\",\"everyMs\":60000,\"ifExists\":\"REPLACE\"}");
+            assertThat(withTo(ax.events(), "SKIPPED")).singleElement().satisfies(e -> {
+                assertThat(e.get("taskId").asText()).isEqualTo("r");
+                assertThat(e.get("skipped").asLong()).isEqualTo(3);
+                assertThat(e.get("reason").asText()).contains("the task was replaced");
+            });
+            assertThat(ax.storedTask("r").getCalendarSkips()).isNull();
+        }
+    }
+
+    @Test
     void shouldRejectATaskWhoseCalendarExcludesEveryOccurrenceOrDoesNotExist() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             accepted(ax, "noon", "{\"excludeDaily\":[{\"from\":\"11:00\",\"to\":\"13:00\"}]}");
