@@ -38,6 +38,8 @@ class CliArgumentsTest {
             "bad quartz cron       | schedule t1 --job-type j --cron '0 0 12 L * 5'          | bad cron expression",
             "bad overlap           | schedule t1 --job-type j --every 1m --overlap BESIDE    | --overlap",
             "overlap on one-shot   | schedule t1 --job-type j --in 5m --overlap QUEUE_ONE    | overlap goes with a periodic trigger",
+            "zero start-to-close   | schedule t1 --job-type j --in 5m --start-to-close-timeout 0s | startToCloseTimeoutMs must be between 1 and",
+            "bad schedule-to-start | schedule t1 --job-type j --in 5m --schedule-to-start-timeout soon | --schedule-to-start-timeout",
             "no task id            | cancel                                                  | Missing required parameter: 'TASK'",
             "pause without task    | pause                                                   | Missing required parameter: 'TASK'",
             "resume two tasks      | resume t1 t2                                            | Unmatched argument",
