@@ -16,6 +16,12 @@ import java.util.Set;
  * have, the timers that state needs (a task in flight must have a timer that will decide it) and none it cannot have.
  */
 public final class AdoptValidator {
+    /** Executions a stored task keeps beside its current one (overlap ALLOW: 10 in flight at once). */
+    static final int MAX_ALONGSIDE = 9;
+    /** Execution states that are in flight. */
+    private static final java.util.Set<TaskState> IN_FLIGHT = java.util.EnumSet.of(TaskState.TRIGGERED, TaskState.RUNNING,
+            TaskState.RETRY_WAITING);
+
     /** Error history a stored execution keeps (the scheduler keeps the last 20). */
     public static final int MAX_ERRORS = 20;
     /** Longest application id or topic name an adopt may name (Kafka's own limit is 249). */
@@ -68,6 +74,35 @@ public final class AdoptValidator {
         } else if (!task.getCancelled() && task.getNextDueAtMs() == null) {
             throw new InvalidRequestException("task.nextDueAtMs", "a task that was never cancelled and never fired must"
                     + " have its next occurrence (nextDueAtMs)");
+        }
+        validateAlongside(task);
+    }
+
+    /** Overlap ALLOW: executions in flight beside the current one, at most 9, each in flight, none the current one. */
+    private static void validateAlongside(StoredTask task) {
+        if (task.getAlongside().isEmpty()) {
+            return;
+        }
+        if (task.getAlongside().size() > MAX_ALONGSIDE) {
+            throw new InvalidRequestException("task.alongside", "more than " + MAX_ALONGSIDE + " executions alongside: "
+                    + task.getAlongside().size());
+        }
+        if (task.getExecution() == null || task.getCancelled()) {
+            throw new InvalidRequestException("task.alongside", "executions alongside need a current execution and a task"
+                    + " that was not cancelled");
+        }
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        ids.add(task.getExecution().getExecutionId());
+        for (StoredExecution beside : task.getAlongside()) {
+            validateExecution(task, beside);
+            if (!IN_FLIGHT.contains(beside.getState())) {
+                throw new InvalidRequestException("task.alongside", "an execution alongside is in flight, never "
+                        + beside.getState());
+            }
+            if (!ids.add(beside.getExecutionId())) {
+                throw new InvalidRequestException("task.alongside", "executionId " + Quote.of(beside.getExecutionId())
+                        + " appears twice");
+            }
         }
     }
 
