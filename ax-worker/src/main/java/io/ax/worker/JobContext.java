@@ -36,7 +36,10 @@ public interface JobContext {
     /** 0 (lowest) to 9 (highest). */
     int priority();
 
-    /** How long the scheduler waits for a sign of life before it times the attempt out. */
+    /**
+     * How long the scheduler waits for a sign of life while the handler runs before it times the attempt out: the
+     * task's heartbeat timeout when it sets one, else its timeout.
+     */
     Duration timeout();
 
     /**

@@ -50,6 +50,8 @@ class CliArgumentsTest {
             "calendar bad window   | calendar set c --exclude-daily 22:00                    | --exclude-daily takes FROM-TO",
             "calendar bad date     | calendar set c --exclude-date 12/25/2026                | 12/25/2026",
             "calendar bad zone     | calendar set c --zone Mars/Base                         | Mars/Base",
+            "zero start-to-close   | schedule t1 --job-type j --in 5m --start-to-close-timeout 0s | startToCloseTimeoutMs must be between 1 and",
+            "bad schedule-to-start | schedule t1 --job-type j --in 5m --schedule-to-start-timeout soon | --schedule-to-start-timeout",
             "no task id            | cancel                                                  | Missing required parameter: 'TASK'",
             "pause without task    | pause                                                   | Missing required parameter: 'TASK'",
             "resume two tasks      | resume t1 t2                                            | Unmatched argument",

@@ -172,6 +172,32 @@ class TimeoutKindsTest {
     }
 
     @Test
+    void shouldTimeOutAnExecutionAlongsideAtItsOwnStartToCloseDeadline() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            ax.request("p", "{\"jobType\":\"j\",\"everyMs\":1000,\"overlap\":\"ALLOW\",\"timeoutMs\":60000,"
+                    + "\"startToCloseTimeoutMs\":1500,\"maxRetries\":0}");
+            ax.advanceMs(1010);
+            Dispatched first = ax.dispatches().get(0);
+            ax.advanceMs(1000); // the next occurrence runs beside it: the first is now alongside
+            assertThat(ax.storedTask("p").getAlongside()).extracting(StoredExecution::getExecutionId)
+                    .containsExactly(first.executionId());
+            ax.report("p", "{\"executionId\":\"" + first.executionId() + "\",\"attempt\":1,\"status\":\"STARTED\"}");
+            long startedAtMs = ax.nowMs();
+            assertThat(ax.storedTask("p").getAlongside().get(0).getTimeoutAtMs()).isEqualTo(startedAtMs + 1500);
+            ax.discardEvents();
+            ax.advanceMs(1490);
+            assertThat(ax.events()).extracting(e -> e.get("to").asText()).doesNotContain("TIMED_OUT");
+            ax.advanceMs(20);
+            List<JsonNode> timedOut = ax.events().stream().filter(e -> e.get("to").asText().equals("TIMED_OUT")).toList();
+            assertThat(timedOut).singleElement().satisfies(e -> {
+                assertThat(e.get("executionId").asText()).isEqualTo(first.executionId());
+                assertThat(e.get("reason").asText())
+                        .isEqualTo("timed out: still running after startToCloseTimeoutMs 1500 ms since STARTED");
+            });
+        }
+    }
+
+    @Test
     void shouldIgnoreAnExtensionForATaskWithoutStartToClose() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             Dispatched d = fire(ax, "{\"jobType\":\"j\",\"delayMs\":0,\"timeoutMs\":1000,\"maxRetries\":0}");
