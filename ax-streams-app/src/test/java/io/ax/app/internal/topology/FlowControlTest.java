@@ -128,6 +128,59 @@ class FlowControlTest {
     }
 
     @Test
+    void shouldReleaseTheSlotOfAnExecutionThatTimesOut() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            limit(ax, "type:charge-card", "{\"maxInFlight\":1}");
+            ax.request("c1", "{\"jobType\":\"charge-card\",\"delayMs\":100,\"timeoutMs\":1000,\"maxRetries\":0}");
+            schedule(ax, "c2", "charge-card", null);
+            ax.advanceMs(100);
+            assertThat(ax.dispatches()).extracting(Dispatched::key).containsExactly("c1");
+            ax.advanceMs(1000);
+            assertThat(ax.dispatches()).extracting(d -> d.key() + ":" + d.task().getKind())
+                    .as("c1 timed out (and gets a cancel signal); its slot goes to c2").containsExactly("c1:CANCEL", "c2:RUN");
+        }
+    }
+
+    @Test
+    void shouldGrantHigherPriorityFirstWithinOneOwner() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            limit(ax, "type:charge-card", "{\"maxInFlight\":1}");
+            schedule(ax, "first", "charge-card", null);
+            ax.request("low", "{\"jobType\":\"charge-card\",\"delayMs\":100,\"priority\":1}");
+            ax.request("high", "{\"jobType\":\"charge-card\",\"delayMs\":100,\"priority\":9}");
+            ax.advanceMs(100);
+            Dispatched running = ax.dispatches().get(0);
+            List<String> order = new ArrayList<>(List.of(running.key()));
+            for (int i = 0; i < 2; i++) {
+                ax.report(running.key(), report(running, "SUCCEEDED", ""));
+                running = ax.dispatches().get(0);
+                order.add(running.key());
+            }
+            assertThat(order).containsSubsequence("high", "low");
+        }
+    }
+
+    @Test
+    void shouldSkipAPeriodicOccurrenceDueWhileThePreviousOneIsHeld() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            limit(ax, "type:sync", "{\"maxInFlight\":1}");
+            schedule(ax, "blocker", "sync", null);
+            ax.request("p1", "{\"jobType\":\"sync\",\"everyMs\":1000}");
+            ax.advanceMs(100);
+            assertThat(ax.dispatches()).extracting(Dispatched::key).containsExactly("blocker");
+            ax.discardEvents();
+            ax.advanceMs(1000);
+            assertThat(ax.events()).filteredOn(e -> e.get("taskId").asText().equals("p1"))
+                    .extracting(e -> e.get("to").asText()).contains("PENDING").doesNotContain("TRIGGERED");
+            ax.discardEvents();
+            ax.advanceMs(1000);
+            assertThat(ax.events()).filteredOn(e -> e.get("taskId").asText().equals("p1") && e.get("to").asText().equals("SKIPPED"))
+                    .singleElement().satisfies(e -> assertThat(e.get("reason").asText()).startsWith("overlap: previous execution"));
+            assertThat(ax.dispatches()).isEmpty();
+        }
+    }
+
+    @Test
     void shouldDispatchAtMostMaxPerSecond() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             limit(ax, "type:email", "{\"maxPerSecond\":20}");
