@@ -161,6 +161,24 @@ class FlowControlTest {
     }
 
     @Test
+    void shouldAgePrioritiesAsTheWheelDoes() {
+        for (long highDelayMs : new long[] {5_000, 10_000}) {
+            try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+                limit(ax, "type:charge-card", "{\"maxInFlight\":1}");
+                schedule(ax, "first", "charge-card", null);
+                ax.request("low", "{\"jobType\":\"charge-card\",\"delayMs\":100,\"priority\":0}");
+                ax.request("high", "{\"jobType\":\"charge-card\",\"delayMs\":" + (100 + highDelayMs) + ",\"priority\":9}");
+                ax.advanceMs(100 + highDelayMs);
+                Dispatched running = ax.dispatches().get(0);
+                ax.report(running.key(), report(running, "SUCCEEDED", ""));
+                String next = ax.dispatches().get(0).key();
+                assertThat(next).as("priority 9 is worth 9 s (ax.priority.aging.ms 1 s) over a task due %d ms before it", highDelayMs)
+                        .isEqualTo(highDelayMs < 9_000 ? "high" : "low");
+            }
+        }
+    }
+
+    @Test
     void shouldSkipAPeriodicOccurrenceDueWhileThePreviousOneIsHeld() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             limit(ax, "type:sync", "{\"maxInFlight\":1}");
