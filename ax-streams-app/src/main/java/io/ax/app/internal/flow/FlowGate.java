@@ -125,6 +125,9 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
             return;
         }
         String owner = GateStore.ownerOf(message);
+        if (!state.owners.containsKey(owner) && state.owners.size() >= GateStore.MAX_OWNERS) {
+            owner = GateStore.OVERFLOW;
+        }
         GateStore.OwnerQueue queue = state.owners.get(owner);
         if (queue == null) {
             queue = new GateStore.OwnerQueue();
@@ -133,7 +136,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
         }
         queue.waiting++;
         state.waiting++;
-        gates.enqueue(gate, message, ++state.seq);
+        gates.enqueue(gate, owner, message, ++state.seq);
         grantWhileAllowed(gate, state, nowMs);
         if (gates.waiting(gate, message.executionId()) != null) {
             held(message, heldReason(gate, state));
@@ -149,7 +152,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
             GateStore.Waiting waiting = gates.waiting(gate, message.executionId());
             if (waiting != null && waiting.message().attempt() <= message.attempt()) {
                 gates.remove(gate, waiting);
-                dequeued(state, GateStore.ownerOf(waiting.message()));
+                dequeued(state, GateStore.queueOf(gate, waiting));
             }
         }
         grantWhileAllowed(gate, state, nowMs);
@@ -212,7 +215,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
             gates.remove(gate, head);
             GateStore.OwnerQueue queue = state.owners.get(owner);
             state.vclock = queue.vt;
-            queue.vt += 1.0 / limits.weight(owner.isEmpty() ? null : owner);
+            queue.vt += 1.0 / (owner.equals(GateStore.OVERFLOW) ? 1 : limits.weight(owner.isEmpty() ? null : owner));
             dequeued(state, owner);
             grant(gate, state, head.message(), limit, nowMs);
             granted++;

@@ -25,6 +25,12 @@ import org.apache.kafka.streams.state.KeyValueStore;
 final class GateStore {
     private static final StringSerializer KEYS = new StringSerializer();
     private static final char SEP = '\0';
+    /**
+     * The one queue shared by the owners that start waiting while {@link #MAX_OWNERS} others already wait at the gate:
+     * it bounds the gate's state record (one entry per queue), and so its changelog record, whatever the owner count.
+     */
+    static final String OVERFLOW = "\u0001overflow";
+    static final int MAX_OWNERS = 5_000;
 
     /** A gate's summary. Public fields: its JSON form. */
     static final class State {
@@ -92,9 +98,10 @@ final class GateStore {
         store.delete("S" + gate + SEP + executionId);
     }
 
-    void enqueue(String gate, FlowMessage message, long seq) {
+    /** Enqueues {@code message} in the queue of {@code queue} (its owner, or {@link #OVERFLOW}). */
+    void enqueue(String gate, String queue, FlowMessage message, long seq) {
         long rankMs = Math.max(0, message.dueAtMs() - clampPriority(message.priority()) * priorityAgingMs);
-        String key = "W" + gate + SEP + ownerOf(message) + SEP + String.format("%016x%016x", rankMs, seq);
+        String key = "W" + gate + SEP + queue + SEP + String.format("%016x%016x", rankMs, seq);
         store.put(key, FlowCodec.encode(message));
         store.put("X" + gate + SEP + message.executionId(), key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
@@ -124,6 +131,12 @@ final class GateStore {
     void remove(String gate, Waiting waiting) {
         store.delete(waiting.key());
         store.delete("X" + gate + SEP + waiting.message().executionId());
+    }
+
+    /** The queue a waiting entry is in, from its W key (its owner, or {@link #OVERFLOW}). */
+    static String queueOf(String gate, Waiting waiting) {
+        String rest = waiting.key().substring(1 + gate.length() + 1);
+        return rest.substring(0, rest.indexOf(SEP));
     }
 
     static String ownerOf(FlowMessage message) {
