@@ -130,7 +130,7 @@ public record FlowLimit(Integer maxInFlight, Double maxPerSecond, Integer maxNot
         for (Iterator<Map.Entry<String, JsonNode>> fields = tree.fields(); fields.hasNext(); ) {
             Map.Entry<String, JsonNode> field = fields.next();
             if (!allowed.contains(field.getKey())) {
-                throw new InvalidRequestException(field.getKey(), "a " + (key.startsWith("owner:") ? "owner" : "type")
+                throw new InvalidRequestException(field.getKey(), (key.startsWith("owner:") ? "an owner" : "a type")
                         + " key takes " + allowed + ", not " + field.getKey());
             }
             if (!field.getValue().isNumber() && !field.getValue().isNull()) {

@@ -91,7 +91,13 @@ class FlowControlIT {
         AtomicInteger running = new AtomicInteger();
         AtomicInteger mostAtOnce = new AtomicInteger();
         Map<String, Boolean> ran = new ConcurrentHashMap<>();
-        AxConfig first = config("flow-a", stateDir);
+        int httpPort;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            httpPort = socket.getLocalPort();
+        }
+        Map<String, Object> withHttp = new HashMap<>(config("flow-a", stateDir).originals());
+        withHttp.put(AxConfig.HTTP_LISTEN_CONFIG, Integer.toString(httpPort));
+        AxConfig first = new AxConfig(withHttp);
         AxTopics topics = first.topics();
         try (AxScheduler a = AxScheduler.start(first);
              AxScheduler b = AxScheduler.start(config("flow-b", stateDir));
@@ -152,6 +158,12 @@ class FlowControlIT {
             assertThat(partitions).as("the limited tasks are spread over every partition").hasSize(6);
 
             shouldSetShowAndRefuseLimitsFromTheCli(a, b);
+            JsonNode served = MAPPER.readTree(java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + httpPort + "/limits")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body());
+            assertThat(served.get("limits").get("type:charge-card").get("maxInFlight").asInt()).isEqualTo(LIMIT);
+            assertThat(served.get("refusedCount").asLong()).isEqualTo(1);
+            assertThat(served.get("refused").get(0).get("reason").asText()).isEqualTo("maxInFlight must be between 1 and 1000000: 0");
         }
     }
 

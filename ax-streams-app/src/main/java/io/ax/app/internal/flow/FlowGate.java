@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code maxPerSecond}: a token bucket of {@code max(1, maxPerSecond / 10)} tokens refilled continuously;</li>
  * </ul>
  * choosing among waiting owners by start-time fair queueing (each grant advances the owner's virtual time by
- * 1 / weight; the owner with the least virtual time goes next), then priority, due time and arrival inside one owner.
+ * 1 / weight; the owner with the least virtual time goes next), then inside one owner by due time minus priority ×
+ * {@code ax.priority.aging.ms} (the wheel's rule), then arrival.
  * A granted ACQUIRE goes on to the next gate of its chain, or, at the last, becomes a grant to the task's partition.
  * An ACQUIRE that has to wait is announced on the state topic (from = to, the execution's state) with the limit that
  * holds it. A wall-clock punctuation every {@value #PUNCTUATE_MS} ms grants what the refilled buckets and changed limits
@@ -48,13 +49,15 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
     private final StoreFlowLimits limits = new StoreFlowLimits();
     private final Set<String> active = new LinkedHashSet<>();
     private final SchedulerMetrics metrics;
+    private final long priorityAgingMs;
     /** Every gate this stream task has touched, for the metrics and to forget them when it closes. */
     private final Set<String> known = new LinkedHashSet<>();
     private ProcessorContext<String, byte[]> context;
     private GateStore gates;
 
-    public FlowGate(String flowSink, String grantsSink, String stateSink, SchedulerMetrics metrics) {
+    public FlowGate(String flowSink, String grantsSink, String stateSink, SchedulerMetrics metrics, long priorityAgingMs) {
         this.metrics = metrics;
+        this.priorityAgingMs = priorityAgingMs;
         this.flowSink = flowSink;
         this.grantsSink = grantsSink;
         this.stateSink = stateSink;
@@ -63,7 +66,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
     @Override
     public void init(ProcessorContext<String, byte[]> context) {
         this.context = context;
-        this.gates = new GateStore(context.getStateStore(FlowStores.GATES));
+        this.gates = new GateStore(context.getStateStore(FlowStores.GATES), priorityAgingMs);
         limits.attach(context.getStateStore(FlowStores.LIMITS));
         gates.forEachGate((gate, state) -> {
             if (state.waiting > 0) {
@@ -122,6 +125,9 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
             return;
         }
         String owner = GateStore.ownerOf(message);
+        if (!state.owners.containsKey(owner) && state.owners.size() >= GateStore.MAX_OWNERS) {
+            owner = GateStore.OVERFLOW;
+        }
         GateStore.OwnerQueue queue = state.owners.get(owner);
         if (queue == null) {
             queue = new GateStore.OwnerQueue();
@@ -130,7 +136,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
         }
         queue.waiting++;
         state.waiting++;
-        gates.enqueue(gate, message, ++state.seq);
+        gates.enqueue(gate, owner, message, ++state.seq);
         grantWhileAllowed(gate, state, nowMs);
         if (gates.waiting(gate, message.executionId()) != null) {
             held(message, heldReason(gate, state));
@@ -146,7 +152,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
             GateStore.Waiting waiting = gates.waiting(gate, message.executionId());
             if (waiting != null && waiting.message().attempt() <= message.attempt()) {
                 gates.remove(gate, waiting);
-                dequeued(state, GateStore.ownerOf(waiting.message()));
+                dequeued(state, GateStore.queueOf(gate, waiting));
             }
         }
         grantWhileAllowed(gate, state, nowMs);
@@ -209,7 +215,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
             gates.remove(gate, head);
             GateStore.OwnerQueue queue = state.owners.get(owner);
             state.vclock = queue.vt;
-            queue.vt += 1.0 / limits.weight(owner.isEmpty() ? null : owner);
+            queue.vt += 1.0 / (owner.equals(GateStore.OVERFLOW) ? 1 : limits.weight(owner.isEmpty() ? null : owner));
             dequeued(state, owner);
             grant(gate, state, head.message(), limit, nowMs);
             granted++;

@@ -15,15 +15,22 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * <pre>
  * G gate                                   → {@link State}: counts, token bucket, the owners that wait
  * S gate \0 executionId                    → {@link Slot}: an execution holding a slot
- * W gate \0 owner \0 p dueAt(hex) seq(hex) → the ACQUIRE waiting (p = 9 − priority: higher priority first)
+ * W gate \0 owner \0 rank(hex) seq(hex)   → the ACQUIRE waiting; rank = due time − priority × ax.priority.aging.ms
  * X gate \0 executionId                    → its W key
  * </pre>
- * So one owner's queue is a key range in grant order (priority, then due time, then arrival), and the next grant
- * reads its first key. Not thread-safe: one per stream task.
+ * So one owner's queue is a key range in grant order (the wheel's rule: by due time minus priority × aging, so a
+ * higher priority goes first within that much, and a lower one is delayed, never starved; then arrival), and the
+ * next grant reads its first key. Not thread-safe: one per stream task.
  */
 final class GateStore {
     private static final StringSerializer KEYS = new StringSerializer();
     private static final char SEP = '\0';
+    /**
+     * The one queue shared by the owners that start waiting while {@link #MAX_OWNERS} others already wait at the gate:
+     * it bounds the gate's state record (one entry per queue), and so its changelog record, whatever the owner count.
+     */
+    static final String OVERFLOW = "\u0001overflow";
+    static final int MAX_OWNERS = 5_000;
 
     /** A gate's summary. Public fields: its JSON form. */
     static final class State {
@@ -52,9 +59,11 @@ final class GateStore {
     }
 
     private final KeyValueStore<String, byte[]> store;
+    private final long priorityAgingMs;
 
-    GateStore(KeyValueStore<String, byte[]> store) {
+    GateStore(KeyValueStore<String, byte[]> store, long priorityAgingMs) {
         this.store = store;
+        this.priorityAgingMs = priorityAgingMs;
     }
 
     State state(String gate) {
@@ -89,9 +98,10 @@ final class GateStore {
         store.delete("S" + gate + SEP + executionId);
     }
 
-    void enqueue(String gate, FlowMessage message, long seq) {
-        String key = "W" + gate + SEP + ownerOf(message) + SEP + (char) ('9' - clampPriority(message.priority()))
-                + String.format("%016x%016x", Math.max(0, message.dueAtMs()), seq);
+    /** Enqueues {@code message} in the queue of {@code queue} (its owner, or {@link #OVERFLOW}). */
+    void enqueue(String gate, String queue, FlowMessage message, long seq) {
+        long rankMs = Math.max(0, message.dueAtMs() - clampPriority(message.priority()) * priorityAgingMs);
+        String key = "W" + gate + SEP + queue + SEP + String.format("%016x%016x", rankMs, seq);
         store.put(key, FlowCodec.encode(message));
         store.put("X" + gate + SEP + message.executionId(), key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
@@ -121,6 +131,12 @@ final class GateStore {
     void remove(String gate, Waiting waiting) {
         store.delete(waiting.key());
         store.delete("X" + gate + SEP + waiting.message().executionId());
+    }
+
+    /** The queue a waiting entry is in, from its W key (its owner, or {@link #OVERFLOW}). */
+    static String queueOf(String gate, Waiting waiting) {
+        String rest = waiting.key().substring(1 + gate.length() + 1);
+        return rest.substring(0, rest.indexOf(SEP));
     }
 
     static String ownerOf(FlowMessage message) {

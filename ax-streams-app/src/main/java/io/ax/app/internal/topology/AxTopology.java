@@ -104,7 +104,8 @@ public final class AxTopology {
         topology.addGlobalStore(FlowStores.limits(), LIMITS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(),
                 topics.limits(), LIMITS_PROCESSOR, () -> new ApplyLimitRecord(errors));
         topology.addSource(FLOW_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.flow());
-        topology.addProcessor(FLOW_GATE, () -> new FlowGate(GATE_FLOW_SINK, GATE_GRANTS_SINK, GATE_STATE_SINK, settings.metrics()), FLOW_SOURCE);
+        topology.addProcessor(FLOW_GATE, () -> new FlowGate(GATE_FLOW_SINK, GATE_GRANTS_SINK, GATE_STATE_SINK, settings.metrics(),
+                settings.priorityAgingMs()), FLOW_SOURCE);
         topology.addStateStore(FlowStores.gates(), FLOW_GATE);
         topology.addSink(GATE_FLOW_SINK, topics.flow(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), FLOW_GATE);
         topology.addSink(GATE_GRANTS_SINK, topics.flowGrants(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), FLOW_GATE);

@@ -7,6 +7,7 @@ import io.ax.app.internal.topology.SchedulerHarness.Dispatched;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Flow control (topology-docs/FLOW-CONTROL.md): limits, the gates, held events, grants and releases. */
@@ -124,6 +125,152 @@ class FlowControlTest {
             assertThat(retry.task().getAttempt()).isEqualTo(2);
             assertThat(ax.events()).filteredOn(e -> e.get("to").asText().equals("TRIGGERED")).singleElement()
                     .satisfies(e -> assertThat(e.get("from").asText()).isEqualTo("RETRY_WAITING"));
+        }
+    }
+
+    @Test
+    void shouldReleaseTheSlotOfAnExecutionThatTimesOut() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            limit(ax, "type:charge-card", "{\"maxInFlight\":1}");
+            ax.request("c1", "{\"jobType\":\"charge-card\",\"delayMs\":100,\"timeoutMs\":1000,\"maxRetries\":0}");
+            schedule(ax, "c2", "charge-card", null);
+            ax.advanceMs(100);
+            assertThat(ax.dispatches()).extracting(Dispatched::key).containsExactly("c1");
+            ax.advanceMs(1000);
+            assertThat(ax.dispatches()).extracting(d -> d.key() + ":" + d.task().getKind())
+                    .as("c1 timed out (and gets a cancel signal); its slot goes to c2").containsExactly("c1:CANCEL", "c2:RUN");
+        }
+    }
+
+    @Test
+    void shouldGrantHigherPriorityFirstWithinOneOwner() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            limit(ax, "type:charge-card", "{\"maxInFlight\":1}");
+            schedule(ax, "first", "charge-card", null);
+            ax.request("low", "{\"jobType\":\"charge-card\",\"delayMs\":100,\"priority\":1}");
+            ax.request("high", "{\"jobType\":\"charge-card\",\"delayMs\":100,\"priority\":9}");
+            ax.advanceMs(100);
+            Dispatched running = ax.dispatches().get(0);
+            List<String> order = new ArrayList<>(List.of(running.key()));
+            for (int i = 0; i < 2; i++) {
+                ax.report(running.key(), report(running, "SUCCEEDED", ""));
+                running = ax.dispatches().get(0);
+                order.add(running.key());
+            }
+            assertThat(order).containsSubsequence("high", "low");
+        }
+    }
+
+    @Test
+    void shouldAgePrioritiesAsTheWheelDoes() {
+        for (long highDelayMs : new long[] {5_000, 10_000}) {
+            try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+                limit(ax, "type:charge-card", "{\"maxInFlight\":1}");
+                schedule(ax, "first", "charge-card", null);
+                ax.request("low", "{\"jobType\":\"charge-card\",\"delayMs\":100,\"priority\":0}");
+                ax.request("high", "{\"jobType\":\"charge-card\",\"delayMs\":" + (100 + highDelayMs) + ",\"priority\":9}");
+                ax.advanceMs(100 + highDelayMs);
+                Dispatched running = ax.dispatches().get(0);
+                ax.report(running.key(), report(running, "SUCCEEDED", ""));
+                String next = ax.dispatches().get(0).key();
+                assertThat(next).as("priority 9 is worth 9 s (ax.priority.aging.ms 1 s) over a task due %d ms before it", highDelayMs)
+                        .isEqualTo(highDelayMs < 9_000 ? "high" : "low");
+            }
+        }
+    }
+
+    /**
+     * Random schedules, cancels, reports (started, succeeded, failed retryably), silent workers (time-outs) and clock
+     * steps on a gated type: never more than the limit in flight, and once everything has ended the gate holds no
+     * slot and nobody waits (no slot leaks, whatever ended the executions).
+     */
+    @Test
+    void shouldNeverExceedTheLimitNorLeakASlotUnderRandomInputs() {
+        java.util.Random random = new java.util.Random(42);
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            limit(ax, "type:t", "{\"maxInFlight\":3,\"maxNotStarted\":2}");
+            java.util.Map<String, String> lastState = new java.util.HashMap<>();
+            java.util.Map<String, Dispatched> running = new java.util.HashMap<>();
+            int created = 0;
+            for (int step = 0; step < 400; step++) {
+                int op = random.nextInt(10);
+                if (op < 3) {
+                    String taskId = "t" + created++;
+                    ax.request(taskId, "{\"jobType\":\"t\",\"delayMs\":" + random.nextInt(300) + ",\"timeoutMs\":2000,"
+                            + "\"maxRetries\":1,\"backoffMs\":200,\"jitter\":false" + (random.nextBoolean() ? ",\"owner\":\"o" + random.nextInt(3)
+                            + "\"" : "") + "}");
+                } else if (op == 3 && created > 0) {
+                    String taskId = "t" + random.nextInt(created);
+                    ax.request(taskId, "{\"cancel\":true}");
+                } else if (op < 7 && !running.isEmpty()) {
+                    Dispatched d = new ArrayList<>(running.values()).get(random.nextInt(running.size()));
+                    String status = switch (random.nextInt(3)) {
+                        case 0 -> "STARTED";
+                        case 1 -> "SUCCEEDED";
+                        default -> "FAILED";
+                    };
+                    ax.report(d.key(), report(d, status, status.equals("FAILED") ? ",\"retryable\":true" : ""));
+                } else {
+                    ax.advanceMs(random.nextInt(400));
+                }
+                track(ax, lastState, running);
+                long inFlight = lastState.values().stream().filter(st -> st.equals("TRIGGERED") || st.equals("RUNNING")).count();
+                assertThat(inFlight).as("executions in flight after step %d", step).isLessThanOrEqualTo(3);
+            }
+            for (int i = 0; i < 200 && lastState.entrySet().stream().anyMatch(st -> !st.getKey().equals("_held")
+                    && !Set.of("SUCCESS", "FAILED", "CANCELLED").contains(st.getValue())); i++) {
+                for (Dispatched d : new ArrayList<>(running.values())) {
+                    ax.report(d.key(), report(d, "SUCCEEDED", ""));
+                }
+                ax.advanceMs(300);
+                track(ax, lastState, running);
+            }
+            assertThat(lastState.remove("_held")).as("the limit held some").hasSizeGreaterThan(10);
+            java.util.Map<String, Long> ends = lastState.values().stream()
+                    .collect(java.util.stream.Collectors.groupingBy(st -> st, java.util.TreeMap::new, java.util.stream.Collectors.counting()));
+            assertThat(ends.keySet()).as("the inputs reach every end: " + ends).contains("SUCCESS", "FAILED", "CANCELLED");
+            assertThat(lastState.values()).as("every task ended").allMatch(st -> Set.of("SUCCESS", "FAILED", "CANCELLED").contains(st));
+            assertThat(ax.metrics.scrape()).contains("ax_flow_in_flight{gate=\"type:t\"} 0.0", "ax_flow_waiting{gate=\"type:t\"} 0.0");
+        }
+    }
+
+    /** Follows the state events (last state per task) and the RUN dispatches (the attempt a worker would report on). */
+    private static void track(SchedulerHarness ax, java.util.Map<String, String> lastState, java.util.Map<String, Dispatched> running) {
+        for (JsonNode e : ax.events()) {
+            String to = e.get("to").asText();
+            if (e.path("reason").asText().startsWith("held: type:t has 3 of 3")) {
+                lastState.merge("_held", "x", (a, b) -> a + b);
+                continue;
+            }
+            if (!Set.of("REJECTED", "IGNORED", "SKIPPED").contains(to)) {
+                lastState.put(e.get("taskId").asText(), to);
+            }
+        }
+        for (Dispatched d : ax.dispatches()) {
+            if (d.task().getKind() == io.ax.schema.DispatchKind.RUN) {
+                running.put(d.key(), d);
+            }
+        }
+        running.keySet().removeIf(taskId -> !Set.of("TRIGGERED", "RUNNING").contains(lastState.get(taskId)));
+    }
+
+    @Test
+    void shouldSkipAPeriodicOccurrenceDueWhileThePreviousOneIsHeld() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            limit(ax, "type:sync", "{\"maxInFlight\":1}");
+            schedule(ax, "blocker", "sync", null);
+            ax.request("p1", "{\"jobType\":\"sync\",\"everyMs\":1000}");
+            ax.advanceMs(100);
+            assertThat(ax.dispatches()).extracting(Dispatched::key).containsExactly("blocker");
+            ax.discardEvents();
+            ax.advanceMs(1000);
+            assertThat(ax.events()).filteredOn(e -> e.get("taskId").asText().equals("p1"))
+                    .extracting(e -> e.get("to").asText()).contains("PENDING").doesNotContain("TRIGGERED");
+            ax.discardEvents();
+            ax.advanceMs(1000);
+            assertThat(ax.events()).filteredOn(e -> e.get("taskId").asText().equals("p1") && e.get("to").asText().equals("SKIPPED"))
+                    .singleElement().satisfies(e -> assertThat(e.get("reason").asText()).startsWith("overlap: previous execution"));
+            assertThat(ax.dispatches()).isEmpty();
         }
     }
 

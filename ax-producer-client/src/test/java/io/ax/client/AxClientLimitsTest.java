@@ -1,0 +1,46 @@
+package io.ax.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ax.AxTopics;
+import io.ax.FlowLimit;
+import io.ax.InvalidRequestException;
+import io.ax.validation.ScheduleLimits;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+
+/** {@link AxClient#setLimit} and {@link AxClient#removeLimit}: the limits topic's records, and refusals before sending. */
+class AxClientLimitsTest {
+    private final MockProducer<String, byte[]> producer = new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
+    private final AxClient client = AxClient.create(producer, AxTopics.defaults(), Clock.systemUTC(), ScheduleLimits.defaults());
+
+    @Test
+    void shouldWriteTheLimitAsJsonKeyedByWhatItLimits() throws Exception {
+        client.setLimit("type:charge-card", FlowLimit.none().withMaxInFlight(50).withMaxPerSecond(200.0)).get();
+        client.setLimit("owner:*", FlowLimit.none().withMaxInFlight(10).withWeight(2)).get();
+        client.removeLimit("type:email").get();
+        assertThat(producer.history()).extracting(ProducerRecord::topic).containsOnly("ax.limits");
+        assertThat(producer.history()).extracting(r -> r.key() + " " + (r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8)))
+                .containsExactly("type:charge-card {\"maxInFlight\":50,\"maxPerSecond\":200.0}", "owner:* {\"maxInFlight\":10,\"weight\":2}",
+                        "type:email null");
+    }
+
+    @Test
+    void shouldRefuseABadLimitBeforeSendingIt() {
+        assertThatThrownBy(() -> client.setLimit("type:email", FlowLimit.none().withWeight(3)))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("a type key takes");
+        assertThatThrownBy(() -> client.setLimit("owner:acme", FlowLimit.none().withMaxNotStarted(3)))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("an owner key takes [maxInFlight, weight], not maxNotStarted");
+        assertThatThrownBy(() -> client.removeLimit("charge-card")).isInstanceOf(InvalidRequestException.class)
+                .hasMessageContaining("limits key must be type:<jobType>, owner:<owner> or owner:*");
+        assertThatThrownBy(() -> FlowLimit.none().withMaxInFlight(0)).isInstanceOf(InvalidRequestException.class)
+                .hasMessage("maxInFlight must be between 1 and 1000000: 0");
+        assertThat(producer.history()).isEmpty();
+    }
+}
