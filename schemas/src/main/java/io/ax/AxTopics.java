@@ -57,6 +57,32 @@ public record AxTopics(String prefix) {
     }
 
     /**
+     * Exclusion calendars accepted by the scheduler (key = calendar name, value = the CalendarRequest, a tombstone when
+     * deleted): compacted, read whole by every instance as a global store. Written by the scheduler only.
+     */
+    public String calendars() {
+        return prefix + "calendars";
+    }
+
+    /**
+     * Flow-control limits (compacted, key {@code type:<jobType>}, {@code owner:<owner>} or {@code owner:*}, value a
+     * JSON object such as {@code {"maxInFlight":50}}, tombstone = no limit): read by every scheduler instance.
+     */
+    public String limits() {
+        return prefix + "limits";
+    }
+
+    /** Internal: flow-control messages (acquire, release, started) keyed by gate key, read by the gates. */
+    public String flow() {
+        return prefix + "flow";
+    }
+
+    /** Internal: grants from the gates, keyed by taskId, read by the scheduler's task processor (co-partitioned). */
+    public String flowGrants() {
+        return prefix + "flow-grants";
+    }
+
+    /**
      * DependencySignal: the dependency protocol between the partitions of a task and of the tasks it waits for
      * (internal, written and read by the scheduler; see topology-docs/WORKFLOWS.md).
      */
@@ -64,12 +90,13 @@ public record AxTopics(String prefix) {
         return prefix + "deps";
     }
 
-    /** The topics the scheduler reads, which must share one partition count. */
+    /** The topics the scheduler reads, which must share one partition count (and so must {@link #flowGrants()}). */
     public List<String> coPartitioned() {
         return List.of(requests(), results(), retry(), deps());
     }
 
     public List<String> all() {
-        return List.of(requests(), dispatch(), results(), retry(), state(), deadLetter(), quarantine(), deps());
+        return List.of(requests(), dispatch(), results(), retry(), state(), deadLetter(), quarantine(), calendars(), limits(),
+                flow(), flowGrants(), deps());
     }
 }

@@ -1,6 +1,7 @@
 package io.ax.client;
 
 import io.ax.AxTopics;
+import io.ax.FlowLimit;
 import io.ax.InvalidRequestException;
 import io.ax.KafkaConnection;
 import io.ax.codec.AvroTrust;
@@ -49,6 +50,7 @@ public final class AxClient implements AutoCloseable {
     private final boolean ownsProducer;
     private final RequestSender sender;
     private final ScheduleValidator validator;
+    private final String limitsTopic;
 
     private AxClient(Producer<String, byte[]> producer, boolean ownsProducer, AxTopics topics, Clock clock,
                      ScheduleLimits limits) {
@@ -60,6 +62,7 @@ public final class AxClient implements AutoCloseable {
         this.producer = Objects.requireNonNull(producer, "producer");
         this.ownsProducer = ownsProducer;
         String requests = Objects.requireNonNull(topics, "topics").requests();
+        this.limitsTopic = topics.limits();
         this.sender = registry == null ? new RequestSender(producer, requests, clock)
                 : new RequestSender(producer, requests, clock,
                         new RegistryEncoder(new SchemaRegistryClient(registry), requests + "-value")::encode);
@@ -85,6 +88,25 @@ public final class AxClient implements AutoCloseable {
     /** Starts describing the task {@code taskId}; nothing is sent before {@link ScheduleBuilder#submit()}. */
     public ScheduleBuilder schedule(String taskId) {
         return new ScheduleBuilder(taskId, sender, validator);
+    }
+
+    /**
+     * Starts describing the exclusion calendar {@code name} (created, or replaced whole); nothing is sent before
+     * {@link CalendarBuilder#set()}.
+     */
+    public CalendarBuilder calendar(String name) {
+        return new CalendarBuilder(name, sender);
+    }
+
+    /**
+     * Deletes the exclusion calendar {@code name}. Tasks naming it run unexcluded from their next occurrence on; the
+     * outcome appears on the state topic: ACCEPTED, or IGNORED when there is no such calendar.
+     *
+     * @throws InvalidRequestException when the name is empty, too long or has control characters
+     */
+    public CompletableFuture<RecordMetadata> deleteCalendar(String name) {
+        io.ax.validation.CalendarValidator.validateName(name);
+        return sender.send(name, io.ax.schema.CalendarRequest.newBuilder().setDelete(true).build());
     }
 
     /** Same as {@link #cancel(String, String)} without a reason. */
@@ -166,6 +188,38 @@ public final class AxClient implements AutoCloseable {
         ScheduleValidator.validateTaskId(taskId);
         ScheduleValidator.requireLength("reason", reason, ScheduleValidator.MAX_REASON_CHARS);
         return sender.send(taskId, new ResumeRequest(reason));
+    }
+
+    /**
+     * Sets the flow-control limits of {@code key} ({@code type:<jobType>}, {@code owner:<owner>} or {@code owner:*}) on the
+     * compacted limits topic (topology-docs/FLOW-CONTROL.md); every scheduler instance applies them within its next
+     * reads of that topic. Replaces the key's previous limits as a whole.
+     *
+     * @throws InvalidRequestException when the key is not one of those forms, or the limit has a field the key kind does
+     *         not take
+     */
+    public CompletableFuture<RecordMetadata> setLimit(String key, FlowLimit limit) {
+        Objects.requireNonNull(limit, "limit");
+        FlowLimit.parse(key, limit.toJsonBytes()); // the scheduler's own check, so a bad limit fails here
+        return sendLimit(key, limit.toJsonBytes());
+    }
+
+    /** Removes every flow-control limit of {@code key} (a tombstone on the limits topic). */
+    public CompletableFuture<RecordMetadata> removeLimit(String key) {
+        FlowLimit.validateKey(key);
+        return sendLimit(key, null);
+    }
+
+    private CompletableFuture<RecordMetadata> sendLimit(String key, byte[] value) {
+        CompletableFuture<RecordMetadata> done = new CompletableFuture<>();
+        producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(limitsTopic, key, value), (metadata, e) -> {
+            if (e != null) {
+                done.completeExceptionally(e);
+            } else {
+                done.complete(metadata);
+            }
+        });
+        return done;
     }
 
     /** Sends buffered requests now and waits for them to complete. */

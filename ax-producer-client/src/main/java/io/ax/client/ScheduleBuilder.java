@@ -127,10 +127,21 @@ public final class ScheduleBuilder {
     /**
      * Periodic tasks only: what happens to an occurrence due while the previous execution is still in flight
      * (default {@link OverlapPolicy#SKIP}: it is SKIPPED; {@link OverlapPolicy#QUEUE_ONE}: one waits and runs when
-     * the previous execution ends, further ones are SKIPPED). Refused on a one-shot when the request is built.
+     * the previous execution ends, further ones are SKIPPED; {@link OverlapPolicy#ALLOW}: it runs beside the ones in
+     * flight, each its own execution, at most 10 in flight at once). Refused on a one-shot when the request is built.
      */
     public ScheduleBuilder overlap(OverlapPolicy overlap) {
         request.setOverlap(Objects.requireNonNull(overlap, "overlap"));
+        return this;
+    }
+
+    /**
+     * Periodic tasks only: the exclusion calendar (created with {@link AxClient#calendar(String)}) whose excluded
+     * occurrences are SKIPPED instead of run. The calendar must exist when the scheduler receives this request (else
+     * REJECTED "unknown calendar"): set it first and wait for its ACCEPTED event.
+     */
+    public ScheduleBuilder calendar(String name) {
+        request.setCalendar(Objects.requireNonNull(name, "name"));
         return this;
     }
 
@@ -176,6 +187,33 @@ public final class ScheduleBuilder {
     /** How long an attempt may go without a sign of life (start, heartbeat) before it times out. */
     public ScheduleBuilder timeout(Duration timeout) {
         request.setTimeoutMs(Millis.of(timeout, "timeoutMs"));
+        return this;
+    }
+
+    /**
+     * Schedule-to-start: an attempt not started by a worker this long after its dispatch times out, however long it
+     * waited in a busy worker's queue. Unset, {@link #timeout} applies until the start, as it always did.
+     */
+    public ScheduleBuilder scheduleToStartTimeout(Duration timeout) {
+        request.setScheduleToStartTimeoutMs(Millis.of(timeout, "scheduleToStartTimeoutMs"));
+        return this;
+    }
+
+    /**
+     * Start-to-close: the running-time limit of an attempt, from its start to its end; a heartbeat may extend it
+     * ({@code JobContext#heartbeat(Duration)}). Unset, running time is not limited (only silence is).
+     */
+    public ScheduleBuilder startToCloseTimeout(Duration timeout) {
+        request.setStartToCloseTimeoutMs(Millis.of(timeout, "startToCloseTimeoutMs"));
+        return this;
+    }
+
+    /**
+     * Heartbeat timeout: the longest silence between a running attempt's signs of life (start, heartbeats). Unset,
+     * {@link #timeout} is that limit, as it always was.
+     */
+    public ScheduleBuilder heartbeatTimeout(Duration timeout) {
+        request.setHeartbeatTimeoutMs(Millis.of(timeout, "heartbeatTimeoutMs"));
         return this;
     }
 

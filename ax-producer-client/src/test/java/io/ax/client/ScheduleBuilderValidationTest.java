@@ -55,6 +55,26 @@ class ScheduleBuilderValidationTest {
     }
 
     @Test
+    void shouldRejectAZeroStartToCloseTimeoutNamingIt() {
+        assertRejected(() -> client.schedule("t1").jobType("email").after(Duration.ZERO)
+                        .startToCloseTimeout(Duration.ZERO).submit(),
+                "startToCloseTimeoutMs", "startToCloseTimeoutMs must be between 1 and");
+    }
+
+    @Test
+    void shouldSendTheTimeoutKinds() throws Exception {
+        client.schedule("t1").jobType("email").after(Duration.ZERO).timeout(Duration.ofSeconds(1))
+                .scheduleToStartTimeout(Duration.ofMinutes(1)).startToCloseTimeout(Duration.ofMinutes(10))
+                .heartbeatTimeout(Duration.ofSeconds(20)).submit().get();
+        io.ax.schema.ScheduleRequest sent = io.ax.codec.WireCodec.decodeBinary(producer.history().get(0).value(),
+                io.ax.schema.ScheduleRequest.class);
+        assertThat(sent.getTimeoutMs()).isEqualTo(1_000L);
+        assertThat(sent.getScheduleToStartTimeoutMs()).isEqualTo(60_000L);
+        assertThat(sent.getStartToCloseTimeoutMs()).isEqualTo(600_000L);
+        assertThat(sent.getHeartbeatTimeoutMs()).isEqualTo(20_000L);
+    }
+
+    @Test
     void shouldRejectPriorityTen() {
         assertRejected(() -> client.schedule("t1").jobType("email").after(Duration.ZERO).priority(10).submit(),
                 "priority", "priority must be 0-9: 10");

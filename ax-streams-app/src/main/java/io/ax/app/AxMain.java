@@ -6,8 +6,10 @@ import io.ax.app.cli.CliErrors;
 import io.ax.app.cli.CronNextCommand;
 import io.ax.app.cli.DeadLettersCommand;
 import io.ax.app.cli.DemoCommand;
+import io.ax.app.cli.LimitsCommand;
 import io.ax.app.cli.ListCommand;
 import io.ax.app.cli.MigrateCommand;
+import io.ax.app.cli.CalendarCommand;
 import io.ax.app.cli.PauseCommand;
 import io.ax.app.cli.ReplayCommand;
 import io.ax.app.cli.ResumeCommand;
@@ -34,8 +36,9 @@ import picocli.CommandLine.Command;
 @Command(name = "ax", mixinStandardHelpOptions = true, version = "ax 0.1.0",
         description = "A Kafka-native distributed task scheduler.",
         subcommands = {DemoCommand.class, BrokerCommand.class, RunCommand.class, ScheduleCommand.class, CancelCommand.class,
-                TriggerCommand.class, PauseCommand.class, ResumeCommand.class, ReplayCommand.class, TailCommand.class, DeadLettersCommand.class, StatusCommand.class,
-                ListCommand.class, MigrateCommand.class, WorkerCommand.class, CronNextCommand.class, CommandLine.HelpCommand.class},
+                TriggerCommand.class, PauseCommand.class, ResumeCommand.class, CalendarCommand.class, ReplayCommand.class, TailCommand.class, DeadLettersCommand.class, StatusCommand.class,
+                ListCommand.class, MigrateCommand.class, WorkerCommand.class, CronNextCommand.class, LimitsCommand.class,
+                CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 done, 1 failed (the reason is printed), 2 bad arguments.",
                 "Benchmarks: ./ax bench SCENARIO (the ax-bench module; ./ax bench --help, BENCHMARKS.md)."})
 public final class AxMain {

@@ -93,6 +93,7 @@ public final class AxScheduler implements AutoCloseable {
         String applicationId = config.getString(AxConfig.APPLICATION_ID_CONFIG);
         List<String> watched = new ArrayList<>(config.topics().all());
         watched.addAll(AxStores.changelogTopics(applicationId));
+        watched.add(applicationId + "-" + io.ax.app.internal.flow.FlowStores.GATES + "-changelog");
         return new HangingTransactions(admin, applicationId, watched, config.getString(AxConfig.BOOTSTRAP_SERVERS_CONFIG),
                 config.getLong(AxConfig.HANGING_TXN_MS_CONFIG), config.getBoolean(AxConfig.HANGING_TXN_ABORT_CONFIG), Time.SYSTEM);
     }
@@ -157,6 +158,14 @@ public final class AxScheduler implements AutoCloseable {
     }
 
     /** This instance's metrics (served at {@code /metrics} with the HTTP API). */
+    /**
+     * The flow-control limits this instance applies now (topology-docs/FLOW-CONTROL.md): limits key → normalized JSON, from
+     * its copy of the limits topic. Empty while the instance is not running.
+     */
+    public java.util.Map<String, String> limits() {
+        return io.ax.app.internal.flow.LimitsView.read(streams);
+    }
+
     public SchedulerMetrics metrics() {
         return metrics;
     }

@@ -206,6 +206,7 @@ public final class AxWorker implements AutoCloseable {
         private Sleeper sleeper = Sleeper.THREAD;
         private MeterRegistry meterRegistry;
         private Duration priorityAging = Duration.ofSeconds(1);
+        private final Map<String, Integer> ownerWeights = new HashMap<>();
         private RegistrySettings registry;
 
         private Builder() {
@@ -306,6 +307,23 @@ public final class AxWorker implements AutoCloseable {
                 throw new IllegalArgumentException("priorityAging must not be negative: " + aging);
             }
             this.priorityAging = aging;
+            return this;
+        }
+
+        /**
+         * The weight of {@code owner} when owners share a lane (default 1 for every owner): while several owners have
+         * dispatches waiting for a free slot of one job type, each starts in turn, an owner of weight w getting w starts
+         * for one of a weight-1 owner, so one owner's thousands waiting never hold back another owner's few. One turn
+         * is worth one priority level (see {@link #priorityAging}); inside one owner the order is priority with aging.
+         */
+        public Builder ownerWeight(String owner, int weight) {
+            if (owner == null || owner.isEmpty()) {
+                throw new IllegalArgumentException("owner must not be empty");
+            }
+            if (weight < 1 || weight > 1_000) {
+                throw new IllegalArgumentException("weight of owner " + owner + " must be 1..1000: " + weight);
+            }
+            ownerWeights.put(owner, weight);
             return this;
         }
 
@@ -473,6 +491,7 @@ public final class AxWorker implements AutoCloseable {
                     .commitTimeout(commitTimeout)
                     .metrics(metrics)
                     .priorityAging(priorityAging)
+                    .ownerWeights(ownerWeights)
                     .dispatchCodec(registry == null ? RegistryCodec.NONE : RegistryCodec.of(registry, clock))
                     .build();
             return new AxWorker(id, new DispatchLoop(parts, POLL_TIMEOUT));

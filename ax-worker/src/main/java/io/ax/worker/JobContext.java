@@ -36,7 +36,10 @@ public interface JobContext {
     /** 0 (lowest) to 9 (highest). */
     int priority();
 
-    /** How long the scheduler waits for a sign of life before it times the attempt out. */
+    /**
+     * How long the scheduler waits for a sign of life while the handler runs before it times the attempt out: the
+     * task's heartbeat timeout when it sets one, else its timeout.
+     */
     Duration timeout();
 
     /**
@@ -44,6 +47,22 @@ public interface JobContext {
      * {@link #timeout()} while the handler runs; call this to say more, e.g. after each chunk of a long job.
      */
     void heartbeat();
+
+    /**
+     * Reports a sign of life now and asks for more running time: for a task with a start-to-close timeout
+     * ({@code startToCloseTimeoutMs}), the scheduler moves its deadline to now + {@code extend} when that is later.
+     * It cuts {@code extend} to the start-to-close timeout and never lets the attempt run past its start + 10 times
+     * that timeout; for a task without one this is a plain {@link #heartbeat()}. A context that cannot ask (one not
+     * run by a worker) reports a plain heartbeat.
+     *
+     * @throws IllegalArgumentException when {@code extend} is not positive
+     */
+    default void heartbeat(Duration extend) {
+        if (extend == null || extend.isNegative() || extend.isZero()) {
+            throw new IllegalArgumentException("extend must be positive: " + extend);
+        }
+        heartbeat();
+    }
 
     /**
      * Whether a cancel signal arrived for this execution. The worker also interrupts the handler's thread when one

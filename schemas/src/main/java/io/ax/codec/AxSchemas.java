@@ -42,7 +42,8 @@ public final class AxSchemas {
             ExecutionReport.getClassSchema(), StateChange.getClassSchema(), StoredTask.getClassSchema(),
             ReplayRequest.getClassSchema(), RetryRecord.getClassSchema(), DeadLetter.getClassSchema(),
             AdoptRequest.getClassSchema(), TriggerRequest.getClassSchema(), PauseRequest.getClassSchema(),
-            ResumeRequest.getClassSchema(), io.ax.schema.DependencySignal.getClassSchema());
+            ResumeRequest.getClassSchema(), io.ax.schema.CalendarRequest.getClassSchema(),
+            io.ax.schema.DependencySignal.getClassSchema());
 
     private static final Map<Long, Schema> BY_FINGERPRINT = load();
 

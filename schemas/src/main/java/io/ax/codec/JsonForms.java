@@ -11,7 +11,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ax.InvalidRequestException;
 import io.ax.schema.AtTrigger;
+import io.ax.schema.CalendarRequest;
 import io.ax.schema.CancelRequest;
+import io.ax.schema.DailyWindow;
+import io.ax.schema.DateRange;
 import io.ax.schema.CronTrigger;
 import io.ax.schema.DelayTrigger;
 import io.ax.schema.Dependency;
@@ -57,14 +60,18 @@ import org.apache.avro.specific.SpecificRecord;
  *       {@code cron} (optional {@code zone}); optional {@code priority}, {@code owner}, {@code timeoutMs},
  *       {@code maxRetries}, {@code backoffMs}, {@code backoffIntervalsMs}, {@code jitter}, {@code ifExists}; for
  *       periodic triggers {@code endAt}, {@code maxOccurrences}, {@code misfire} ({@code FIRE_ONCE|FIRE_ALL|SKIP}),
- *       {@code maxCatchUp}, {@code occurrenceJitterMs}, {@code overlap} ({@code SKIP|QUEUE_ONE}); to wait for other
+ *       {@code maxCatchUp}, {@code occurrenceJitterMs}, {@code overlap} ({@code SKIP|QUEUE_ONE|ALLOW}); timeout kinds
+ *       {@code scheduleToStartTimeoutMs}, {@code startToCloseTimeoutMs}, {@code heartbeatTimeoutMs}; to wait for other
  *       tasks {@code "after":[{"taskId":"A","on":"SUCCESS|FAILURE|COMPLETED"}]} with optional {@code afterDelayMs},
  *       {@code afterTimeoutMs}, {@code afterRunAnyway} (a request with {@code after} and no trigger is due once they are
  *       met).</li>
  *   <li>cancel: {@code {"cancel":true,"reason":"..."}}; replay a dead-lettered task: {@code {"replay":true}}; run a
  *       pending task now: {@code {"trigger":true,"reason":"..."}}; pause and resume a periodic task:
  *       {@code {"pause":true,"reason":"..."}}, {@code {"resume":true,"reason":"..."}}.</li>
- *   <li>report: {@code {"executionId":"...","attempt":1,"status":"FAILED","retryable":false,"message":"..."}}.</li>
+ *   <li>exclusion calendar (key = its name): {@code {"calendar":{"zone":...,"excludeDates":[...],...}}} sets it,
+ *       {@code {"deleteCalendar":true}} deletes it; a schedule names one with {@code "calendar":"name"}.</li>
+ *   <li>report: {@code {"executionId":"...","attempt":1,"status":"FAILED","retryable":false,"message":"..."}}; a
+ *       HEARTBEAT may ask for more running time with {@code "extendMs"}.</li>
  *   <li>state change (output only): {@code {"taskId":...,"from":"PENDING","to":"TRIGGERED","at":"...",...}}.</li>
  * </ul>
  * Unknown fields are rejected rather than ignored, so a misspelt field never silently changes a schedule.
@@ -86,6 +93,7 @@ public final class JsonForms {
     private static final Set<String> SCHEDULE_FIELDS = Set.of("jobType", "at", "delayMs", "everyMs", "startAt", "cron",
             "zone", "payload", "priority", "owner", "timeoutMs", "maxRetries", "backoffMs", "backoffIntervalsMs", "jitter", "ifExists",
             "endAt", "maxOccurrences", "misfire", "maxCatchUp", "occurrenceJitterMs", "overlap",
+            "scheduleToStartTimeoutMs", "startToCloseTimeoutMs", "heartbeatTimeoutMs", "calendar",
             "after", "afterDelayMs", "afterTimeoutMs", "afterRunAnyway");
     private static final Set<String> DEPENDENCY_FIELDS = Set.of("taskId", "on");
     private static final int MAX_LIST_ENTRIES = 100;
@@ -94,8 +102,15 @@ public final class JsonForms {
     private static final Set<String> TRIGGER_FIELDS = Set.of("trigger", "reason");
     private static final Set<String> PAUSE_FIELDS = Set.of("pause", "reason");
     private static final Set<String> RESUME_FIELDS = Set.of("resume", "reason");
+    private static final Set<String> CALENDAR_REQUEST_FIELDS = Set.of("calendar");
+    private static final Set<String> CALENDAR_FIELDS = Set.of("zone", "excludeDates", "excludeRanges", "excludeWeekdays",
+            "excludeDaily", "description");
+    private static final Set<String> CALENDAR_DELETE_FIELDS = Set.of("deleteCalendar");
+    private static final Set<String> WINDOW_FIELDS = Set.of("from", "to");
+    /** Most entries of a calendar's list taken from JSON (the calendar's own bounds are lower, checked after). */
+    private static final int MAX_CALENDAR_ENTRIES = 1000;
     private static final Set<String> REPORT_FIELDS = Set.of("executionId", "attempt", "status", "retryable", "message",
-            "workerId", "reportedAt", "progress");
+            "workerId", "reportedAt", "progress", "extendMs");
 
     private JsonForms() {
     }
@@ -123,7 +138,80 @@ public final class JsonForms {
             requireTrue(node, "resume");
             return ResumeRequest.newBuilder().setReason(optionalText(node, "reason")).build();
         }
+        if (node.has("calendar") && node.get("calendar").isObject()) {
+            return parseCalendar(node);
+        }
+        if (node.has("deleteCalendar")) {
+            rejectUnknown(node, CALENDAR_DELETE_FIELDS, "calendar delete request");
+            requireTrue(node, "deleteCalendar");
+            return CalendarRequest.newBuilder().setDelete(true).build();
+        }
         return parseSchedule(node, parsed.raw());
+    }
+
+    /**
+     * {@code {"calendar":{"zone":"Europe/Berlin","excludeDates":["2026-12-25"],"excludeRanges":[{"from":"2026-12-24",
+     * "to":"2026-12-31"}],"excludeWeekdays":["SATURDAY"],"excludeDaily":[{"from":"22:00","to":"06:00"}],
+     * "description":"..."}}}: the values are checked by {@code CalendarValidator}, the shape here.
+     */
+    private static CalendarRequest parseCalendar(ObjectNode node) {
+        rejectUnknown(node, CALENDAR_REQUEST_FIELDS, "calendar request");
+        ObjectNode calendar = (ObjectNode) node.get("calendar");
+        rejectUnknown(calendar, CALENDAR_FIELDS, "calendar");
+        CalendarRequest.Builder request = CalendarRequest.newBuilder()
+                .setExcludeDates(textList(calendar, "excludeDates"))
+                .setExcludeWeekdays(textList(calendar, "excludeWeekdays"))
+                .setDescription(optionalText(calendar, "description"));
+        String zone = optionalText(calendar, "zone");
+        if (zone != null) {
+            request.setZone(zone);
+        }
+        List<DateRange> ranges = new ArrayList<>();
+        for (ObjectNode range : objectList(calendar, "excludeRanges")) {
+            ranges.add(new DateRange(requiredText(range, "from"), requiredText(range, "to")));
+        }
+        List<DailyWindow> windows = new ArrayList<>();
+        for (ObjectNode window : objectList(calendar, "excludeDaily")) {
+            windows.add(new DailyWindow(requiredText(window, "from"), requiredText(window, "to")));
+        }
+        return request.setExcludeRanges(ranges).setExcludeDaily(windows).build();
+    }
+
+    private static List<String> textList(ObjectNode node, String field) {
+        List<String> list = new ArrayList<>();
+        for (JsonNode element : array(node, field)) {
+            if (!element.isTextual()) {
+                throw new InvalidRequestException(field, field + " must be an array of strings: " + quote(element));
+            }
+            list.add(element.textValue());
+        }
+        return list;
+    }
+
+    private static List<ObjectNode> objectList(ObjectNode node, String field) {
+        List<ObjectNode> list = new ArrayList<>();
+        for (JsonNode element : array(node, field)) {
+            if (!element.isObject()) {
+                throw new InvalidRequestException(field, field + " must be an array of {\"from\":...,\"to\":...}: " + quote(element));
+            }
+            rejectUnknown((ObjectNode) element, WINDOW_FIELDS, field + " entry");
+            list.add((ObjectNode) element);
+        }
+        return list;
+    }
+
+    private static JsonNode array(ObjectNode node, String field) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return MAPPER.createArrayNode();
+        }
+        if (!value.isArray()) {
+            throw new InvalidRequestException(field, field + " must be an array: " + quote(value));
+        }
+        if (value.size() > MAX_CALENDAR_ENTRIES) {
+            throw new InvalidRequestException(field, field + " has " + value.size() + " entries, more than " + MAX_CALENDAR_ENTRIES);
+        }
+        return value;
     }
 
     private static ReplayRequest parseReplay(ObjectNode node) {
@@ -162,7 +250,10 @@ public final class JsonForms {
                 .setPayload(rawPayload != null ? ByteBuffer.wrap(rawPayload) : null)
                 .setOwner(optionalText(node, "owner"))
                 .setTimeoutMs(optionalLong(node, "timeoutMs"))
-                .setBackoffMs(optionalLong(node, "backoffMs"));
+                .setBackoffMs(optionalLong(node, "backoffMs"))
+                .setScheduleToStartTimeoutMs(optionalLong(node, "scheduleToStartTimeoutMs"))
+                .setStartToCloseTimeoutMs(optionalLong(node, "startToCloseTimeoutMs"))
+                .setHeartbeatTimeoutMs(optionalLong(node, "heartbeatTimeoutMs"));
         Long priority = optionalLong(node, "priority");
         if (priority != null) {
             request.setPriority(toInt("priority", priority));
@@ -208,6 +299,7 @@ public final class JsonForms {
         if (overlap != null) {
             request.setOverlap(parseEnum("overlap", OverlapPolicy.class, overlap));
         }
+        request.setCalendar(optionalText(node, "calendar"));
     }
 
     /**
@@ -292,6 +384,7 @@ public final class JsonForms {
                 .setMessage(optionalText(node, "message"))
                 .setWorkerId(optionalText(node, "workerId"))
                 .setProgress(optionalText(node, "progress"))
+                .setExtendMs(optionalLong(node, "extendMs"))
                 .setReportedAtMs(node.has("reportedAt") ? requiredTime(node, "reportedAt") : null);
         if (node.has("retryable")) {
             report.setRetryable(requiredBoolean(node, "retryable"));
@@ -331,7 +424,36 @@ public final class JsonForms {
             if (change.getLastDueAtMs() != null) {
                 json.writeStringField("lastDueAt", Instant.ofEpochMilli(change.getLastDueAtMs()).toString());
             }
+            writeIfNotNull(json, "calendar", change.getCalendar());
             SourceRecord source = change.getSource();
+            if (source != null) {
+                json.writeObjectFieldStart("source");
+                json.writeStringField("topic", source.getTopic());
+                json.writeNumberField("partition", source.getPartition());
+                json.writeNumberField("offset", source.getOffset());
+                json.writeEndObject();
+            }
+            json.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * The JSON line written to {@code ax.state} (key = the calendar's name) when a calendar request was applied:
+     * {@code {"calendar":"holidays","to":"ACCEPTED","at":"...","reason":"calendar set: ...","source":{...}}}. No
+     * {@code taskId}: it is about no task. {@code ACCEPTED} is not a task state ({@code TaskState} has no such symbol,
+     * so readers of the StateChange schema are unaffected); it appears on these lines only.
+     */
+    public static byte[] calendarAcceptedJsonBytes(String calendar, long atMs, String reason, SourceRecord source) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        try (JsonGenerator json = MAPPER.getFactory().createGenerator(out)) {
+            json.writeStartObject();
+            json.writeStringField("calendar", calendar);
+            json.writeStringField("to", "ACCEPTED");
+            json.writeStringField("at", Instant.ofEpochMilli(atMs).toString());
+            writeIfNotNull(json, "reason", reason);
             if (source != null) {
                 json.writeObjectFieldStart("source");
                 json.writeStringField("topic", source.getTopic());

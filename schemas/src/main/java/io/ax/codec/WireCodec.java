@@ -72,6 +72,7 @@ public final class WireCodec {
         Map<Class<?>, BinaryMessageDecoder<?>> all = new java.util.HashMap<>(decoders);
         all.put(PauseRequest.class, decoderFor(PauseRequest.getClassSchema()));
         all.put(ResumeRequest.class, decoderFor(ResumeRequest.getClassSchema()));
+        all.put(io.ax.schema.CalendarRequest.class, decoderFor(io.ax.schema.CalendarRequest.getClassSchema()));
         all.put(io.ax.schema.DependencySignal.class, decoderFor(io.ax.schema.DependencySignal.getClassSchema()));
         return Map.copyOf(all);
     }
@@ -127,8 +128,11 @@ public final class WireCodec {
             if (writer.getFullName().equals(AdoptRequest.getClassSchema().getFullName())) {
                 return decodeBinary(bytes, AdoptRequest.class);
             }
+            if (writer.getFullName().equals(io.ax.schema.CalendarRequest.getClassSchema().getFullName())) {
+                return decodeBinary(bytes, io.ax.schema.CalendarRequest.class);
+            }
             throw new InvalidRequestException(null, "expected a ScheduleRequest, CancelRequest, ReplayRequest, TriggerRequest,"
-                    + " PauseRequest or ResumeRequest (or an AdoptRequest"
+                    + " PauseRequest, ResumeRequest or CalendarRequest (or an AdoptRequest"
                     + " from ./ax migrate) on the requests topic, got " + writer.getFullName());
         }
         return JsonForms.parseRequest(requireJson(bytes));

@@ -16,6 +16,12 @@ import java.util.Set;
  * have, the timers that state needs (a task in flight must have a timer that will decide it) and none it cannot have.
  */
 public final class AdoptValidator {
+    /** Executions a stored task keeps beside its current one (overlap ALLOW: 10 in flight at once). */
+    static final int MAX_ALONGSIDE = 9;
+    /** Execution states that are in flight. */
+    private static final java.util.Set<TaskState> IN_FLIGHT = java.util.EnumSet.of(TaskState.TRIGGERED, TaskState.RUNNING,
+            TaskState.RETRY_WAITING);
+
     /** Error history a stored execution keeps (the scheduler keeps the last 20). */
     public static final int MAX_ERRORS = 20;
     /** Longest application id or topic name an adopt may name (Kafka's own limit is 249). */
@@ -63,6 +69,9 @@ public final class AdoptValidator {
         if (task.getCancelled() && task.getNextDueAtMs() != null) {
             throw new InvalidRequestException("task.nextDueAtMs", "a cancelled task has no next occurrence");
         }
+        if (task.getCalendarSkips() != null) {
+            validateCalendarSkips(task.getCalendarSkips());
+        }
         if (task.getExecution() != null) {
             validateExecution(task, task.getExecution());
         } else if (!task.getCancelled() && task.getNextDueAtMs() == null && task.getWaitTimeoutAtMs() == null) {
@@ -84,6 +93,54 @@ public final class AdoptValidator {
         if (!java.util.List.of("SUCCESS", "FAILED", "CANCELLED", "PURGED").containsAll(task.getDependencyOutcomes().values())) {
             throw new InvalidRequestException("task.dependencyOutcomes", "a dependency outcome must be SUCCESS, FAILED,"
                     + " CANCELLED or PURGED");
+        }
+        validateAlongside(task);
+    }
+
+    /** Overlap ALLOW: executions in flight beside the current one, at most 9, each in flight, none the current one. */
+    private static void validateAlongside(StoredTask task) {
+        if (task.getAlongside().isEmpty()) {
+            return;
+        }
+        if (task.getAlongside().size() > MAX_ALONGSIDE) {
+            throw new InvalidRequestException("task.alongside", "more than " + MAX_ALONGSIDE + " executions alongside: "
+                    + task.getAlongside().size());
+        }
+        if (task.getExecution() == null || task.getCancelled()) {
+            throw new InvalidRequestException("task.alongside", "executions alongside need a current execution and a task"
+                    + " that was not cancelled");
+        }
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        ids.add(task.getExecution().getExecutionId());
+        for (StoredExecution beside : task.getAlongside()) {
+            validateExecution(task, beside);
+            if (!IN_FLIGHT.contains(beside.getState())) {
+                throw new InvalidRequestException("task.alongside", "an execution alongside is in flight, never "
+                        + beside.getState());
+            }
+            if (!ids.add(beside.getExecutionId())) {
+                throw new InvalidRequestException("task.alongside", "executionId " + Quote.of(beside.getExecutionId())
+                        + " appears twice");
+            }
+        }
+    }
+
+    /** The run of excluded occurrences not yet reported: bounded like everything else it will write. */
+    private static void validateCalendarSkips(io.ax.schema.CalendarSkips skips) {
+        CalendarValidator.validateName(skips.getCalendar());
+        ScheduleValidator.requireLength("task.calendarSkips.reason", skips.getReason(), ScheduleValidator.MAX_REASON_CHARS);
+        if (skips.getReason() == null) {
+            throw new InvalidRequestException("task.calendarSkips.reason", "missing task.calendarSkips.reason");
+        }
+        if (skips.getCount() < 0) {
+            throw new InvalidRequestException("task.calendarSkips.count", "count must be >= 0: " + skips.getCount());
+        }
+        if (skips.getCount() > 0) {
+            if (skips.getFirstDueAtMs() == null || skips.getLastDueAtMs() == null) {
+                throw new InvalidRequestException("task.calendarSkips", "a counted run has its first and last due times");
+            }
+            ScheduleValidator.requireInstant("task.calendarSkips.firstDueAtMs", skips.getFirstDueAtMs());
+            ScheduleValidator.requireInstant("task.calendarSkips.lastDueAtMs", skips.getLastDueAtMs());
         }
     }
 

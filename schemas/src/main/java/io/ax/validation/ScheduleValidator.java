@@ -91,6 +91,9 @@ public final class ScheduleValidator {
         if (request.getTimeoutMs() != null && (request.getTimeoutMs() < 1 || request.getTimeoutMs() > MAX_DELAY_MS)) {
             throw new InvalidRequestException("timeoutMs", "timeoutMs must be between 1 and " + MAX_DELAY_MS + ": " + request.getTimeoutMs());
         }
+        validateTimeoutKind("scheduleToStartTimeoutMs", request.getScheduleToStartTimeoutMs());
+        validateTimeoutKind("startToCloseTimeoutMs", request.getStartToCloseTimeoutMs());
+        validateTimeoutKind("heartbeatTimeoutMs", request.getHeartbeatTimeoutMs());
         validateRetryPolicy(request);
         validateDependencies(taskId, request);
     }
@@ -147,6 +150,13 @@ public final class ScheduleValidator {
         }
     }
 
+    /** The timeout kinds (schedule-to-start, start-to-close, heartbeat) take the bounds of timeoutMs. */
+    private static void validateTimeoutKind(String field, Long valueMs) {
+        if (valueMs != null && (valueMs < 1 || valueMs > MAX_DELAY_MS)) {
+            throw new InvalidRequestException(field, field + " must be between 1 and " + MAX_DELAY_MS + ": " + valueMs);
+        }
+    }
+
     private void validateTrigger(Object trigger) {
         if (trigger instanceof AtTrigger at) {
             requireInstant("at", at.getAtMs());
@@ -180,7 +190,8 @@ public final class ScheduleValidator {
                     : request.getMaxOccurrences() != null ? "maxOccurrences"
                     : request.getOccurrenceJitterMs() != 0 ? "occurrenceJitterMs"
                     : request.getMisfire() != MisfirePolicy.FIRE_ONCE ? "misfire"
-                    : request.getOverlap() != OverlapPolicy.SKIP ? "overlap" : null;
+                    : request.getOverlap() != OverlapPolicy.SKIP ? "overlap"
+                    : request.getCalendar() != null ? "calendar" : null;
             if (option != null) {
                 throw new InvalidRequestException(option, option + " goes with a periodic trigger (everyMs or cron) only");
             }
@@ -192,6 +203,9 @@ public final class ScheduleValidator {
                 throw new InvalidRequestException("endAt", "endAt " + Instant.ofEpochMilli(request.getEndAtMs())
                         + " is before startAt " + Instant.ofEpochMilli(interval.getStartAtMs()));
             }
+        }
+        if (request.getCalendar() != null) {
+            CalendarValidator.validateName(request.getCalendar());
         }
         if (request.getMaxOccurrences() != null && request.getMaxOccurrences() < 1) {
             throw new InvalidRequestException("maxOccurrences", "maxOccurrences must be >= 1: " + request.getMaxOccurrences());

@@ -51,6 +51,27 @@ class JsonFormsTest {
     }
 
     @Test
+    void shouldReadTheTimeoutKindsOfAScheduleRequestAndTheExtensionOfAHeartbeat() {
+        ScheduleRequest request = (ScheduleRequest) JsonForms.parseRequest(("{\"jobType\":\"j\",\"delayMs\":0,"
+                + "\"timeoutMs\":1000,\"scheduleToStartTimeoutMs\":30000,\"startToCloseTimeoutMs\":60000,"
+                + "\"heartbeatTimeoutMs\":5000}").getBytes(StandardCharsets.UTF_8));
+        assertThat(request.getTimeoutMs()).isEqualTo(1000L);
+        assertThat(request.getScheduleToStartTimeoutMs()).isEqualTo(30_000L);
+        assertThat(request.getStartToCloseTimeoutMs()).isEqualTo(60_000L);
+        assertThat(request.getHeartbeatTimeoutMs()).isEqualTo(5_000L);
+        ScheduleRequest plain = (ScheduleRequest) JsonForms.parseRequest("{\"jobType\":\"j\",\"delayMs\":0}"
+                .getBytes(StandardCharsets.UTF_8));
+        assertThat(plain.getScheduleToStartTimeoutMs()).isNull();
+        assertThat(plain.getStartToCloseTimeoutMs()).isNull();
+        assertThat(plain.getHeartbeatTimeoutMs()).isNull();
+
+        assertThat(JsonForms.parseReport("{\"executionId\":\"e\",\"attempt\":1,\"status\":\"HEARTBEAT\",\"extendMs\":60000}"
+                .getBytes(StandardCharsets.UTF_8)).getExtendMs()).isEqualTo(60_000L);
+        assertThat(JsonForms.parseReport("{\"executionId\":\"e\",\"attempt\":1,\"status\":\"HEARTBEAT\"}"
+                .getBytes(StandardCharsets.UTF_8)).getExtendMs()).isNull();
+    }
+
+    @Test
     void shouldRefuseAnUnknownMisfirePolicyAndStillRefuseUnknownFields() {
         assertThatThrownBy(() -> JsonForms.parseRequest("{\"jobType\":\"s\",\"everyMs\":1000,\"misfire\":\"LATER\"}"
                 .getBytes(StandardCharsets.UTF_8))).isInstanceOf(InvalidRequestException.class)

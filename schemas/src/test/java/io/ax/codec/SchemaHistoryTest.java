@@ -124,6 +124,43 @@ class SchemaHistoryTest {
         assertThat(read.getSchema().getField("overlap")).isNull();
     }
 
+    @Test
+    void shouldReadAScheduleRequestAndAStoredTaskWrittenBeforeTheTimeoutKindsWithoutThem() throws IOException {
+        Schema v4 = history("StoredTask-v4.avsc");
+        StoredExecution execution = StoredExecution.newBuilder().setExecutionId("e1").setAttempt(1)
+                .setState(TaskState.RUNNING).setDueAtMs(1_000L).setFiredAtMs(1_010L).setLastSignMs(1_020L).build();
+        StoredTask task = StoredTask.newBuilder().setTaskId("t1").setIncarnation(3)
+                .setRequest(ScheduleRequest.newBuilder().setJobType("email").setTrigger(new AtTrigger(1_000L)).setTimeoutMs(30_000L).build())
+                .setAcceptedAtMs(500L).setExecution(execution).build();
+        ByteBuffer written = new BinaryMessageEncoder<StoredTask>(SpecificData.get(), v4).encode(task);
+        byte[] bytes = new byte[written.remaining()];
+        written.get(bytes);
+
+        StoredTask read = WireCodec.decodeBinary(bytes, StoredTask.class);
+
+        assertThat(read.getRequest().getScheduleToStartTimeoutMs()).isNull();
+        assertThat(read.getRequest().getStartToCloseTimeoutMs()).isNull();
+        assertThat(read.getRequest().getHeartbeatTimeoutMs()).isNull();
+        assertThat(read.getExecution().getStartedAtMs()).isNull();
+        assertThat(read.getExecution().getDeadlineAtMs()).isNull();
+        assertThat(read).isEqualTo(task);
+    }
+
+    @Test
+    void shouldReadAHeartbeatFromAWorkerThatPredatesExtendMs() throws IOException {
+        Schema v1 = history("ExecutionReport-v1.avsc");
+        io.ax.schema.ExecutionReport report = io.ax.schema.ExecutionReport.newBuilder().setExecutionId("e1").setAttempt(1)
+                .setStatus(io.ax.schema.ReportStatus.HEARTBEAT).setWorkerId("w1").build();
+        ByteBuffer written = new BinaryMessageEncoder<io.ax.schema.ExecutionReport>(SpecificData.get(), v1).encode(report);
+        byte[] bytes = new byte[written.remaining()];
+        written.get(bytes);
+
+        io.ax.schema.ExecutionReport read = WireCodec.decodeBinary(bytes, io.ax.schema.ExecutionReport.class);
+
+        assertThat(read.getExtendMs()).isNull();
+        assertThat(read).isEqualTo(report);
+    }
+
     /**
      * Every released version in {@code io/ax/schema/history/} and the current schema of the same name read each
      * other's records (Avro schema resolution both ways): an older reader reads what the current writer writes

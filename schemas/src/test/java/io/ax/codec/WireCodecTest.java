@@ -71,9 +71,12 @@ class WireCodecTest {
         ScheduleRequest plain = (ScheduleRequest) WireCodec.decodeRequest(
                 "{\"jobType\":\"sync\",\"everyMs\":60000}".getBytes(StandardCharsets.UTF_8));
         assertThat(plain.getOverlap()).isEqualTo(io.ax.schema.OverlapPolicy.SKIP);
+        ScheduleRequest allow = (ScheduleRequest) WireCodec.decodeRequest(
+                "{\"jobType\":\"sync\",\"everyMs\":60000,\"overlap\":\"ALLOW\"}".getBytes(StandardCharsets.UTF_8));
+        assertThat(allow.getOverlap()).isEqualTo(io.ax.schema.OverlapPolicy.ALLOW);
         assertThatThrownBy(() -> WireCodec.decodeRequest(
-                "{\"jobType\":\"sync\",\"everyMs\":60000,\"overlap\":\"ALLOW\"}".getBytes(StandardCharsets.UTF_8)))
-                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("overlap must be one of [SKIP, QUEUE_ONE]");
+                "{\"jobType\":\"sync\",\"everyMs\":60000,\"overlap\":\"BESIDE\"}".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("overlap must be one of [SKIP, QUEUE_ONE, ALLOW]");
     }
 
     @Test

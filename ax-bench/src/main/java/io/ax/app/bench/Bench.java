@@ -30,6 +30,7 @@ public final class Bench {
         all.put("ingest", IngestScenario::new);
         all.put("burst", BurstScenario::new);
         all.put("priority", PriorityScenario::new);
+        all.put("fairness", FairnessScenario::new);
         all.put("fanin", FanInScenario::new);
         all.put("steady", SteadyScenario::new);
         all.put("capacity", CapacityScenario::new);

@@ -33,6 +33,8 @@ public final class DispatchTracker extends TopicTail {
     private final Set<Long> retriesSeen = new HashSet<>();
     private final LatencyRecorder visibleLateness = new LatencyRecorder();
     private final LatencyRecorder[] latenessByPriority = new LatencyRecorder[10];
+    private final java.util.concurrent.ConcurrentMap<String, LatencyRecorder> latenessByOwner =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private volatile int dispatched;
     private volatile long early;
     private volatile long dup;
@@ -94,6 +96,8 @@ public final class DispatchTracker extends TopicTail {
         firstAttemptSeen.set(index);
         visibleLateness.record(seenAtMs - dueMs);
         latenessByPriority[Math.max(0, Math.min(9, task.getPriority()))].record(seenAtMs - dueMs);
+        latenessByOwner.computeIfAbsent(String.valueOf(task.getOwner()), owner -> new LatencyRecorder())
+                .record(seenAtMs - dueMs);
         lastVisibleAtMs = seenAtMs;
         dispatched++;
     }
@@ -120,6 +124,11 @@ public final class DispatchTracker extends TopicTail {
     /** The visible lateness of the first dispatches of priority {@code priority} (0-9). */
     public LatencyRecorder visibleLateness(int priority) {
         return latenessByPriority[priority];
+    }
+
+    /** The visible lateness of the first dispatches of {@code owner}'s tasks (an empty recorder when none came). */
+    public LatencyRecorder visibleLatenessOf(String owner) {
+        return latenessByOwner.getOrDefault(owner, new LatencyRecorder());
     }
 
     /** When the latest first dispatch became visible (bench clock, ms); 0 before any. */

@@ -36,22 +36,30 @@ record Ingest(int n, int accepted, long firstSendMs, long firstSeenMs, long last
     /** @param priorityOf task i's priority (null: the request's default) */
     static Ingest run(BenchContext context, String label, TaskKeys keys, int n, long dueAtMs,
                       java.util.function.IntUnaryOperator priorityOf) throws Exception {
+        return run(context, label, keys, n, i -> dueAtMs, priorityOf == null ? null
+                : (index, schedule) -> schedule.priority(priorityOf.applyAsInt(index)));
+    }
+
+    /** Task i due at {@code dueAtMsOf(i)}, its request shaped by {@code shape} (null: the typical one). */
+    static Ingest run(BenchContext context, String label, TaskKeys keys, int n, java.util.function.IntToLongFunction dueAtMsOf,
+                      Submitter.Shape shape) throws Exception {
         Clock clock = context.clock();
         AxTopics topics = context.topics(label);
         try (AxClient client = context.client(topics);
              PendingTracker pending = PendingTracker.start(context.kafka(), topics.state(), clock, keys, n)) {
-            Submitter submitter = new Submitter(client, priorityOf);
+            Submitter submitter = new Submitter(client, shape);
             try (Progress progress = context.progress(label, () -> "sent %d/%d, acked %d, PENDING visible %d"
                     .formatted(submitter.sent(), n, submitter.acked(), pending.accepted()))) {
-                return submitAndAwait(clock, label, keys, n, dueAtMs, submitter, pending);
+                return submitAndAwait(clock, label, keys, n, dueAtMsOf, submitter, pending);
             }
         }
     }
 
-    private static Ingest submitAndAwait(Clock clock, String label, TaskKeys keys, int n, long dueAtMs,
-                                         Submitter submitter, PendingTracker pending) throws InterruptedException {
+    private static Ingest submitAndAwait(Clock clock, String label, TaskKeys keys, int n,
+                                         java.util.function.IntToLongFunction dueAtMsOf, Submitter submitter,
+                                         PendingTracker pending) throws InterruptedException {
         long firstSendMs = clock.millis();
-        submitter.submitAll(keys, n, dueAtMs);
+        submitter.submitAll(keys, n, dueAtMsOf);
         Await.until(clock, Duration.ofSeconds(120 + n / 500), Duration.ofSeconds(60), pending::accepted,
                 () -> pending.accepted() >= n);
         if (pending.rejected() > 0) {

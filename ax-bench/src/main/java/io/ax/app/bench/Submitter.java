@@ -17,21 +17,32 @@ public final class Submitter {
     /** A small payload, as a typical request carries. */
     public static final String PAYLOAD = "{\"orderId\":\"ord-000000123\",\"action\":\"remind\"}";
 
+    /** Shapes task i's request beyond the bench's typical one (its priority, owner, job type …). */
+    @FunctionalInterface
+    public interface Shape {
+        void shape(int index, io.ax.client.ScheduleBuilder schedule);
+    }
+
     private final AxClient client;
-    private final java.util.function.IntUnaryOperator priorityOf;
+    private final Shape shape;
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong acked = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
     private volatile Throwable firstFailure;
 
     public Submitter(AxClient client) {
-        this(client, null);
+        this(client, (Shape) null);
     }
 
     /** @param priorityOf task i's priority (null: the request's default) */
     public Submitter(AxClient client, java.util.function.IntUnaryOperator priorityOf) {
+        this(client, priorityOf == null ? (Shape) null : (index, schedule) -> schedule.priority(priorityOf.applyAsInt(index)));
+    }
+
+    /** @param shape shapes task i's request (null: the typical one) */
+    public Submitter(AxClient client, Shape shape) {
         this.client = client;
-        this.priorityOf = priorityOf;
+        this.shape = shape;
     }
 
     /** Sends task {@code taskId} due at {@code dueAtMs}. */
@@ -42,8 +53,8 @@ public final class Submitter {
     private void submit(String taskId, long dueAtMs, int index) {
         sent.incrementAndGet();
         var schedule = client.schedule(taskId).jobType(JOB_TYPE).at(Instant.ofEpochMilli(dueAtMs)).payload(PAYLOAD);
-        if (priorityOf != null && index >= 0) {
-            schedule.priority(priorityOf.applyAsInt(index));
+        if (shape != null && index >= 0) {
+            shape.shape(index, schedule);
         }
         schedule.submit()
                 .whenComplete((metadata, error) -> {
@@ -58,8 +69,13 @@ public final class Submitter {
 
     /** Sends tasks {@code keys.key(0 .. n-1)}, all due at {@code dueAtMs}, then flushes. */
     public void submitAll(TaskKeys keys, int n, long dueAtMs) {
+        submitAll(keys, n, i -> dueAtMs);
+    }
+
+    /** Sends tasks {@code keys.key(0 .. n-1)}, task i due at {@code dueAtMsOf(i)}, then flushes. */
+    public void submitAll(TaskKeys keys, int n, java.util.function.IntToLongFunction dueAtMsOf) {
         for (int i = 0; i < n; i++) {
-            submit(keys.key(i), dueAtMs, i);
+            submit(keys.key(i), dueAtMsOf.applyAsLong(i), i);
         }
         client.flush();
         checkNoFailures();

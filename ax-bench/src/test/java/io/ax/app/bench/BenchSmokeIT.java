@@ -63,6 +63,16 @@ class BenchSmokeIT {
     }
 
     @Test
+    @Timeout(240)
+    void fairness() throws Exception {
+        Map<String, String> fairness = single(bench("fairness", "--n", "2000", "--bootstrap", broker.bootstrapServers()), "fairness");
+        assertThat(fairness).containsKeys("small_owner_p99_ms", "big_owner_p99_ms").containsEntry("n", "2100")
+                .containsEntry("limit", "50");
+        assertThat(Integer.parseInt(fairness.get("limited_max_in_flight"))).as("the cluster-wide limit held").isBetween(1, 50);
+        assertGuarantees(fairness);
+    }
+
+    @Test
     @Timeout(180)
     void steady() throws Exception {
         Map<String, String> steady = single(bench("steady", "--rate", "200", "--duration", "4", "--warmup", "1",

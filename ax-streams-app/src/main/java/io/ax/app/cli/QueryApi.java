@@ -49,6 +49,15 @@ final class QueryApi {
         return requireOk(answer);
     }
 
+    /** {@code GET /calendars/{name}}. */
+    Answer calendar(String name) {
+        Answer answer = get("/calendars/" + pathSegment(name));
+        if (answer.status() == 404) {
+            throw new CommandFailedException("no calendar " + name + " (404 from " + base + ": " + error(answer) + ")");
+        }
+        return requireOk(answer);
+    }
+
     /** {@code GET /tasks?...}, the parameters given (non-null) in order. */
     Answer tasks(Map<String, Object> parameters) {
         Map<String, Object> given = new LinkedHashMap<>(parameters);

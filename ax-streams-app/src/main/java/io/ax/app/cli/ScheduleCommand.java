@@ -81,9 +81,14 @@ public final class ScheduleCommand implements Callable<Integer> {
             + " while the scheduler was down: run one now (FIRE_ONCE, default), all in turn (FIRE_ALL), or none (SKIP).")
     MisfirePolicy misfire;
 
-    @Option(names = "--overlap", paramLabel = "SKIP|QUEUE_ONE", description = "--every/--cron: an occurrence due while the"
-            + " previous execution is still in flight is SKIPPED (SKIP, default), or one waits and runs when it ends (QUEUE_ONE).")
+    @Option(names = "--overlap", paramLabel = "SKIP|QUEUE_ONE|ALLOW", description = "--every/--cron: an occurrence due while the"
+            + " previous execution is still in flight is SKIPPED (SKIP, default), or one waits and runs when it ends (QUEUE_ONE),"
+            + " or it runs beside it, each its own execution, at most 10 in flight (ALLOW).")
     OverlapPolicy overlap;
+
+    @Option(names = "--calendar", paramLabel = "NAME", description = "--every/--cron: the exclusion calendar (ax calendar set)"
+            + " whose excluded occurrences are SKIPPED; it must exist.")
+    String calendar;
 
     @Option(names = "--max-catch-up", paramLabel = "N", description = "With --misfire FIRE_ALL: at most N missed occurrences"
             + " wait to run (default 100).")
@@ -105,6 +110,18 @@ public final class ScheduleCommand implements Callable<Integer> {
     @Option(names = "--timeout", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "An attempt with no sign of life for this long times out (default: the scheduler's, 5m).")
     Duration timeout;
+
+    @Option(names = "--schedule-to-start-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "An attempt not started by a worker this long after its dispatch times out (default: --timeout applies until the start).")
+    Duration scheduleToStartTimeout;
+
+    @Option(names = "--start-to-close-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "An attempt running (since STARTED) for longer times out; heartbeats may extend it (default: no limit).")
+    Duration startToCloseTimeout;
+
+    @Option(names = "--heartbeat-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "A running attempt silent (no heartbeat) for this long times out (default: --timeout).")
+    Duration heartbeatTimeout;
 
     @Option(names = "--max-retries", paramLabel = "N", description = "Retries after the first attempt (default 3).")
     Integer maxRetries;
@@ -244,6 +261,15 @@ public final class ScheduleCommand implements Callable<Integer> {
         if (timeout != null) {
             request.timeout(timeout);
         }
+        if (scheduleToStartTimeout != null) {
+            request.scheduleToStartTimeout(scheduleToStartTimeout);
+        }
+        if (startToCloseTimeout != null) {
+            request.startToCloseTimeout(startToCloseTimeout);
+        }
+        if (heartbeatTimeout != null) {
+            request.heartbeatTimeout(heartbeatTimeout);
+        }
         if (maxRetries != null) {
             request.maxRetries(maxRetries);
         }
@@ -270,6 +296,9 @@ public final class ScheduleCommand implements Callable<Integer> {
         }
         if (jitter != null) {
             request.occurrenceJitter(jitter);
+        }
+        if (calendar != null) {
+            request.calendar(calendar);
         }
         return request;
     }

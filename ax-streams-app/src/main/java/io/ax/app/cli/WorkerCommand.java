@@ -52,6 +52,11 @@ public final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--concurrency", defaultValue = "4", description = "Handlers of one job type running at once (default: ${DEFAULT-VALUE}).")
     int concurrency;
 
+    @Option(names = "--owner-weight", paramLabel = "OWNER=WEIGHT", description = "Weight of OWNER (1-1000, default 1) when"
+            + " owners share a job type's lane: each waits its turn, OWNER getting WEIGHT starts for one of a weight-1 owner."
+            + " Repeatable.")
+    List<String> ownerWeightSpecs = new ArrayList<>();
+
     @Option(names = "--http", paramLabel = "[HOST:]PORT", description = "Serve GET /metrics and GET /health here; a port "
             + "alone binds 127.0.0.1. Any other address needs --http-token.")
     String http;
@@ -99,6 +104,17 @@ public final class WorkerCommand implements Callable<Integer> {
         config.registrySettings().ifPresent(builder::schemaRegistry);
         if (workerId != null) {
             builder.workerId(workerId);
+        }
+        for (String ownerWeight : ownerWeightSpecs) {
+            int eq = ownerWeight.lastIndexOf('=');
+            try {
+                if (eq <= 0) {
+                    throw new IllegalArgumentException("wants OWNER=WEIGHT");
+                }
+                builder.ownerWeight(ownerWeight.substring(0, eq), Integer.parseInt(ownerWeight.substring(eq + 1)));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--owner-weight " + ownerWeight + ": " + e.getMessage());
+            }
         }
         // A redelivered execution (after a rebalance or a restart) whose handler succeeded here is not run again.
         InMemoryIdempotencyGuard guard = new InMemoryIdempotencyGuard(100_000);

@@ -3,7 +3,13 @@ package io.ax.app.fuzz;
 import static io.ax.app.fuzz.HostileValues.pick;
 
 import io.ax.schema.AtTrigger;
+import io.ax.schema.CalendarRequest;
 import io.ax.schema.CancelRequest;
+import io.ax.schema.DailyWindow;
+import io.ax.schema.DateRange;
+import io.ax.schema.IfExists;
+import io.ax.schema.MisfirePolicy;
+import io.ax.schema.OverlapPolicy;
 import io.ax.schema.CronTrigger;
 import io.ax.schema.DelayTrigger;
 import io.ax.schema.ExecutionReport;
@@ -21,7 +27,11 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.apache.avro.specific.SpecificRecord;
 
-/** Schedule, cancel, replay and trigger requests in Avro single-object encoding on {@code ax.requests}. */
+/**
+ * Schedule, cancel, replay, trigger and calendar requests in Avro single-object encoding on {@code ax.requests}: the
+ * periodic fields (endAtMs, maxOccurrences, maxCatchUp, occurrenceJitterMs, misfire, overlap, ifExists UPDATE, calendar)
+ * and CalendarRequest's lists and strings at their extremes.
+ */
 final class HostileRequestAvro {
     static final List<String> LENGTH_SLOTS = List.of("jobType", "cron.expression", "cron.zone", "payload", "owner",
             "backoffIntervalsMs", "cancel.reason", "replay.reason", "trigger.reason");
@@ -35,7 +45,8 @@ final class HostileRequestAvro {
     static List<Maker> makers() {
         return List.of(HostileRequestAvro::lyingLength, HostileRequestAvro::extremeField, HostileRequestAvro::hugeField,
                 HostileRequestAvro::manyBackoffIntervals, HostileRequestAvro::truncated, HostileRequestAvro::bitFlipped,
-                HostileRequestAvro::unknownFingerprint, HostileRequestAvro::wrongType, HostileRequestAvro::badIndex);
+                HostileRequestAvro::unknownFingerprint, HostileRequestAvro::wrongType, HostileRequestAvro::badIndex,
+                HostileRequestAvro::periodicExtreme, HostileRequestAvro::hostileCalendar, HostileRequestAvro::manyCalendarDates);
     }
 
     private static HostileInput input(String family, String detail, byte[] value) {
@@ -47,7 +58,13 @@ final class HostileRequestAvro {
     }
 
     static byte[] validSample(SplittableRandom random) {
-        SpecificRecord record = switch (random.nextInt(7)) {
+        SpecificRecord record = switch (random.nextInt(9)) {
+            case 7 -> validRequest().setTrigger(new IntervalTrigger(60_000L, null)).setEndAtMs(1_900_000_000_000L)
+                    .setMaxOccurrences(5L).setMisfire(MisfirePolicy.FIRE_ALL).setMaxCatchUp(3).setOccurrenceJitterMs(500)
+                    .setOverlap(OverlapPolicy.QUEUE_ONE).setIfExists(IfExists.UPDATE).setCalendar(HostileRequestJson.CALENDAR).build();
+            case 8 -> CalendarRequest.newBuilder().setZone("Europe/Berlin").setExcludeDates(List.of("2026-12-25"))
+                    .setExcludeRanges(List.of(new DateRange("2026-12-24", "2026-12-31"))).setExcludeWeekdays(List.of("SUNDAY"))
+                    .setExcludeDaily(List.of(new DailyWindow("22:00", "06:00"))).setDescription("fz").build();
             case 0 -> validRequest().build();
             case 1 -> validRequest().setTrigger(new CronTrigger("0 2 * * *", "Asia/Shanghai")).setOwner("team")
                     .setPayload(ByteBuffer.wrap("{\"to\":\"a@b.c\"}".getBytes(StandardCharsets.UTF_8))).build();
@@ -193,5 +210,62 @@ final class HostileRequestAvro {
                     .index(index).bytes();
         };
         return input("bad-index", where, value);
+    }
+
+    /** A periodic request (interval or cron) with one of its options at an extreme. */
+    static HostileInput periodicExtreme(SplittableRandom random) {
+        String field = pick(random, List.of("endAtMs", "maxOccurrences", "maxCatchUp", "occurrenceJitterMs", "misfire",
+                "overlap", "ifExists", "calendar"));
+        long value = EXTREME_LONGS[random.nextInt(EXTREME_LONGS.length)];
+        int intValue = EXTREME_INTS[random.nextInt(EXTREME_INTS.length)];
+        ScheduleRequest.Builder request = validRequest().setTrigger(random.nextBoolean() ? new IntervalTrigger(60_000L, null)
+                : new CronTrigger("*/5 * * * *", "Europe/Berlin"));
+        switch (field) {
+            case "endAtMs" -> request.setEndAtMs(value);
+            case "maxOccurrences" -> request.setMaxOccurrences(value);
+            case "maxCatchUp" -> request.setMaxCatchUp(intValue);
+            case "occurrenceJitterMs" -> request.setOccurrenceJitterMs(value);
+            case "misfire" -> request.setMisfire(pick(random, List.of(MisfirePolicy.values())));
+            case "overlap" -> request.setOverlap(pick(random, List.of(OverlapPolicy.values())));
+            case "ifExists" -> request.setIfExists(IfExists.UPDATE);
+            default -> request.setCalendar(pick(random, List.of(HostileRequestJson.CALENDAR, "", "x".repeat(HostileValues.HUGE_CHARS),
+                    "\u0000", "no-such-calendar")));
+        }
+        return input("periodic-extreme", field, HostileBytes.encode(request.build()));
+    }
+
+    /** A calendar with one string huge or malformed, or a list at or past its bound. */
+    static HostileInput hostileCalendar(SplittableRandom random) {
+        String field = pick(random, List.of("zone", "excludeDates", "excludeRanges", "excludeWeekdays", "excludeDaily",
+                "description", "delete"));
+        String huge = "x".repeat(random.nextInt(4) == 0 ? HostileValues.NEAR_LIMIT_CHARS : HostileValues.HUGE_CHARS);
+        CalendarRequest.Builder calendar = CalendarRequest.newBuilder();
+        int many = pick(random, List.of(0, 7, 8, 24, 25, 100, 101, 1000, 1001, 5000));
+        switch (field) {
+            case "zone" -> calendar.setZone(pick(random, List.of(huge, "", "Mars/Base", "+25:00")));
+            case "excludeDates" -> calendar.setExcludeDates(random.nextBoolean() ? java.util.Collections.nCopies(many, "2027-01-01")
+                    : List.of(pick(random, List.of(huge, "2027-02-30", "", "\u0000"))));
+            case "excludeRanges" -> calendar.setExcludeRanges(random.nextBoolean()
+                    ? java.util.Collections.nCopies(many, new DateRange("2027-01-01", "2027-01-02"))
+                    : List.of(new DateRange(pick(random, List.of(huge, "2027-01-02", "1969-01-01")), "2027-01-01")));
+            case "excludeWeekdays" -> calendar.setExcludeWeekdays(random.nextBoolean() ? java.util.Collections.nCopies(many, "MONDAY")
+                    : List.of(pick(random, List.of(huge, "monday", "DAY"))));
+            case "excludeDaily" -> calendar.setExcludeDaily(random.nextBoolean()
+                    ? java.util.Collections.nCopies(many, new DailyWindow("10:00", "11:00"))
+                    : List.of(new DailyWindow(pick(random, List.of(huge, "10:00", "25:00", "10:00:00.5")), "10:00")));
+            case "description" -> calendar.setDescription(huge);
+            default -> calendar.setDelete(true).setZone(huge);
+        }
+        return input("calendar", field, HostileBytes.encode(calendar.build()));
+    }
+
+    /** A calendar whose excludeDates holds a million entries (written directly). */
+    static HostileInput manyCalendarDates(SplittableRandom random) {
+        AvroBytes bytes = AvroBytes.singleObject(CalendarRequest.getClassSchema()).string("UTC");
+        bytes.varint(HostileValues.MANY_ENTRIES);
+        for (int i = 0; i < HostileValues.MANY_ENTRIES; i++) {
+            bytes.string("2027-01-01");
+        }
+        return input("many-entries", "excludeDates", bytes.varint(0).varint(0).varint(0).varint(0).index(0).bool(false).bytes());
     }
 }

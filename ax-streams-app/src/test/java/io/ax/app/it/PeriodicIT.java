@@ -142,4 +142,45 @@ class PeriodicIT {
                     executionIds.size(), grid.size() - executionIds.size(), reasons);
         }
     }
+
+    @Test
+    void shouldRunOverlappingOccurrencesSideBySideWithOverlapAllow(@TempDir Path stateDir) throws Exception {
+        AxConfig config = new AxConfig(Map.of(
+                AxConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                AxConfig.APPLICATION_ID_CONFIG, "it-periodic-allow",
+                AxConfig.TOPIC_PREFIX_CONFIG, "allow.",
+                AxConfig.TOPIC_PARTITIONS_CONFIG, 2,
+                AxConfig.STATE_DIR_CONFIG, stateDir.toString()));
+        AxTopics topics = config.topics();
+        java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger mostAtOnce = new java.util.concurrent.atomic.AtomicInteger();
+        try (AxWorker worker = AxWorker.builder().bootstrapServers(broker.bootstrapServers()).topics(topics)
+                     .groupId("allow.workers").handler("slow", 4, context -> {
+                         mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
+                         try {
+                             Thread.sleep(2_500); // longer than the interval: each occurrence overlaps the one before
+                         } finally {
+                             running.decrementAndGet();
+                         }
+                         return Result.success();
+                     }).build();
+             AxClient client = AxClient.builder().bootstrapServers(broker.bootstrapServers()).topics(topics).build();
+             TopicRecorder state = new TopicRecorder(broker.bootstrapServers(), topics.state(), CLOCK);
+             AxScheduler scheduler = AxScheduler.start(config).awaitRunning(Duration.ofMinutes(2))) {
+            worker.start();
+            client.schedule("overlapping").jobType("slow").every(Duration.ofSeconds(1))
+                    .overlap(io.ax.schema.OverlapPolicy.ALLOW).submit().join();
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> events(state, "SUCCESS").size() >= 4);
+            client.cancel("overlapping", "done").join();
+            await().atMost(Duration.ofSeconds(30)).until(() -> !events(state, "CANCELLED").isEmpty());
+
+            assertThat(mostAtOnce.get()).as("occurrences ran side by side").isGreaterThanOrEqualTo(2);
+            List<String> succeeded = events(state, "SUCCESS").stream().map(e -> e.get("executionId").asText()).toList();
+            assertThat(new HashSet<>(succeeded)).as("each its own execution").hasSameSizeAs(succeeded);
+            assertThat(events(state, "IGNORED")).as("no report of an execution beside the current one is taken for stale")
+                    .noneSatisfy(e -> assertThat(e.get("executionId").asText()).isIn(succeeded));
+            assertThat(events(state, "TRIGGERED")).anySatisfy(e -> assertThat(e.path("reason").asText()).contains("overlap ALLOW"));
+        }
+    }
 }

@@ -35,6 +35,20 @@ public final class DispatchJobContext implements JobContext {
     }
 
     @Override
+    public void heartbeat(Duration extend) {
+        control.heartbeat(extendMs(extend));
+    }
+
+    /** {@code extend} in milliseconds, checked: positive, at least 1 ms. */
+    static long extendMs(Duration extend) {
+        java.util.Objects.requireNonNull(extend, "extend");
+        if (extend.isNegative() || extend.isZero()) {
+            throw new IllegalArgumentException("extend must be positive: " + extend);
+        }
+        return Math.max(1, extend.toMillis());
+    }
+
+    @Override
     public boolean isCancelled() {
         return control.isCancelled();
     }

@@ -92,7 +92,7 @@ public final class DispatchLoop implements Runnable {
         this.handlerThreads = parts.handlerThreads();
         this.intake = new Intake(runner, reports, sink, parts.failUnknownJobTypes(), parts.dispatchCodec());
         this.lanes = new Lanes(parts.limits(), parts.backlogLimits(), handlerThreads, parts.clock(),
-                parts.priorityAging().toMillis(), execution -> runner.run(execution, completion -> fromOtherThreads.add(() -> apply(completion))));
+                parts.priorityAging().toMillis(), parts::ownerWeight, execution -> runner.run(execution, completion -> fromOtherThreads.add(() -> apply(completion))));
         this.pollTimeout = pollTimeout;
         this.clock = parts.clock();
         this.committer = new Committer(consumer, offsets, parts.clock(), parts.commitTimeout());

@@ -21,6 +21,14 @@ public interface ExecutionControl {
     /** Reports HEARTBEAT now. */
     void heartbeat();
 
+    /**
+     * Reports HEARTBEAT now, asking for {@code extendMs} more running time; a control that cannot ask reports a plain
+     * heartbeat.
+     */
+    default void heartbeat(long extendMs) {
+        heartbeat();
+    }
+
     /** Whether a cancel signal arrived for this execution. */
     boolean isCancelled();
 

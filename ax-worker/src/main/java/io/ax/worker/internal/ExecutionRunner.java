@@ -102,6 +102,11 @@ public final class ExecutionRunner {
                 }
 
                 @Override
+                public void heartbeat(long extendMs) {
+                    beat.beat(() -> sendBestEffort(execution, reports.extend(execution.executionId(), task.getAttempt(), extendMs)));
+                }
+
+                @Override
                 public boolean isCancelled() {
                     return execution.isCancelled();
                 }

@@ -57,8 +57,13 @@ public final class Heartbeats implements AutoCloseable {
         }
 
         synchronized void beat() {
+            beat(send);
+        }
+
+        /** Sends {@code report} instead of the plain heartbeat, unless stopped. */
+        synchronized void beat(Runnable report) {
             if (!stopped) {
-                send.run();
+                report.run();
             }
         }
 

@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -33,7 +34,9 @@ import org.apache.kafka.common.TopicPartition;
  *       {@code queued at − priority × priorityAging}, lowest first, ties in the order they were queued (offset
  *       order within a partition). A priority-9 dispatch so overtakes the lower ones queued up to 9 × the aging
  *       before it, and no more: priority 0 is delayed, never starved (default aging 1 s);
- *       across job types there is none: a fast type overtakes a backlogged one, on the same partition too.
+ *       across job types there is none: a fast type overtakes a backlogged one, on the same partition too. Owners
+ *       share a lane fairly, by weight ({@link FairQueue}): one owner's thousands waiting do not delay another
+ *       owner's few by more than a turn of each; with a single owner the order is the rank order above.
  *   <li>Commit safety: a polled record stays pending in the {@link OffsetTracker} until it is done, and a partition
  *       commits only below its lowest pending offset, so a dispatch waiting in a backlog holds its partition's
  *       commit back and is never committed past. The price: a crash redelivers what was done after it (the
@@ -55,20 +58,16 @@ import org.apache.kafka.common.TopicPartition;
 final class Lanes {
     private static final class Lane {
         final int limit;
-        final PriorityQueue<Queued> queue = new PriorityQueue<>(Comparator.comparingLong(Queued::rank)
-                .thenComparingLong(Queued::sequence));
+        final FairQueue<Execution> queue;
         int running;
 
-        Lane(int limit) {
+        Lane(int limit, FairQueue<Execution> queue) {
             this.limit = limit;
+            this.queue = queue;
         }
     }
 
     private record Held(Execution execution, long releaseAtMs) {
-    }
-
-    /** An execution waiting in its lane; {@code rank} orders the lane (see the class comment), {@code sequence} ties. */
-    private record Queued(Execution execution, long rank, long sequence) {
     }
 
     private final Map<String, Lane> lanes = new LinkedHashMap<>();
@@ -87,7 +86,13 @@ final class Lanes {
      */
     Lanes(Map<String, Integer> limits, BacklogLimits backlogLimits, ExecutorService threads, Clock clock,
           long priorityAgingMs, Consumer<Execution> body) {
-        limits.forEach((jobType, limit) -> lanes.put(jobType, new Lane(limit)));
+        this(limits, backlogLimits, threads, clock, priorityAgingMs, owner -> 1, body);
+    }
+
+    /** @param ownerWeights each owner's weight in its lanes' fair share ({@link FairQueue}), at least 1 */
+    Lanes(Map<String, Integer> limits, BacklogLimits backlogLimits, ExecutorService threads, Clock clock,
+          long priorityAgingMs, ToIntFunction<String> ownerWeights, Consumer<Execution> body) {
+        limits.forEach((jobType, limit) -> lanes.put(jobType, new Lane(limit, new FairQueue<>(priorityAgingMs, ownerWeights))));
         this.backlogLimits = backlogLimits;
         this.threads = threads;
         this.clock = clock;
@@ -140,8 +145,9 @@ final class Lanes {
 
     private void queue(Execution execution) {
         Lane lane = lanes.get(execution.jobType());
-        long rank = clock.millis() - (long) execution.task().getPriority() * priorityAgingMs;
-        lane.queue.add(new Queued(execution, rank, sequence++));
+        int priority = execution.task().getPriority();
+        long rank = clock.millis() - (long) priority * priorityAgingMs;
+        lane.queue.add(new FairQueue.Entry<>(execution, execution.task().getOwner(), priority, rank, sequence++));
         maybeStart(lane);
     }
 
@@ -173,7 +179,7 @@ final class Lanes {
         Set<TopicPartition> partitions = new HashSet<>();
         for (Lane lane : lanes.values()) {
             if (lane.queue.size() >= maxWaiting) {
-                lane.queue.forEach(queued -> partitions.add(queued.execution().partition()));
+                lane.queue.forEach(execution -> partitions.add(execution.partition()));
             }
         }
         return partitions;
@@ -183,8 +189,7 @@ final class Lanes {
     synchronized List<Execution> dropWaiting(Predicate<Execution> which) {
         List<Execution> dropped = new ArrayList<>();
         held.removeIf(h -> which.test(h.execution()) && dropped.add(h.execution()));
-        lanes.values().forEach(lane -> lane.queue.removeIf(queued -> which.test(queued.execution())
-                && dropped.add(queued.execution())));
+        lanes.values().forEach(lane -> dropped.addAll(lane.queue.removeIf(which)));
         return dropped;
     }
 
@@ -195,8 +200,8 @@ final class Lanes {
 
     private void maybeStart(Lane lane) {
         while (!closed && lane.running < lane.limit && !lane.queue.isEmpty()) {
-            Queued queued = lane.queue.poll();
-            Execution execution = queued.execution();
+            FairQueue.Entry<Execution> queued = lane.queue.poll();
+            Execution execution = queued.element();
             lane.running++;
             try {
                 threads.execute(() -> {
@@ -208,7 +213,7 @@ final class Lanes {
                 });
             } catch (RejectedExecutionException e) {
                 lane.running--;
-                lane.queue.add(queued); // its rank puts it first again
+                lane.queue.add(queued); // its rank puts it first of its owner again
                 return;
             }
         }

@@ -26,6 +26,13 @@ public final class Reports {
         return report(executionId, attempt, ReportStatus.HEARTBEAT, true, null);
     }
 
+    /** A HEARTBEAT asking the scheduler for {@code extendMs} more running time (start-to-close) from now. */
+    public ExecutionReport extend(String executionId, int attempt, long extendMs) {
+        ExecutionReport report = heartbeat(executionId, attempt);
+        report.setExtendMs(extendMs);
+        return report;
+    }
+
     /** A HEARTBEAT carrying a progress checkpoint for the next attempt. */
     public ExecutionReport progress(String executionId, int attempt, String progress) {
         ExecutionReport report = heartbeat(executionId, attempt);
@@ -46,7 +53,8 @@ public final class Reports {
     }
 
     private ExecutionReport report(String executionId, int attempt, ReportStatus status, boolean retryable, String message) {
-        return new ExecutionReport(executionId, attempt, status, retryable, message, workerId, clock.millis(), null);
+        return ExecutionReport.newBuilder().setExecutionId(executionId).setAttempt(attempt).setStatus(status)
+                .setRetryable(retryable).setMessage(message).setWorkerId(workerId).setReportedAtMs(clock.millis()).build();
     }
 
     private static String truncate(String message) {

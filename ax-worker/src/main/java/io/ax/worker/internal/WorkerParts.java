@@ -18,7 +18,7 @@ public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, by
                           ExecutionRunner runner, Reports reports, ReportSink sink, Heartbeats heartbeats,
                           ExecutorService handlerThreads, Map<String, Integer> limits, BacklogLimits backlogLimits,
                           boolean failUnknownJobTypes, Clock clock, Duration commitTimeout, WorkerMetrics metrics,
-                          Duration priorityAging, RegistryCodec dispatchCodec) {
+                          Duration priorityAging, RegistryCodec dispatchCodec, Map<String, Integer> ownerWeights) {
     public WorkerParts {
         Objects.requireNonNull(consumer, "consumer");
         Objects.requireNonNull(producer, "producer");
@@ -35,6 +35,12 @@ public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, by
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(priorityAging, "priorityAging");
         Objects.requireNonNull(dispatchCodec, "dispatchCodec");
+        ownerWeights = Map.copyOf(Objects.requireNonNull(ownerWeights, "ownerWeights"));
+    }
+
+    /** The weight of {@code owner} (null: tasks without one) in a lane's fair share: as given, else 1. */
+    public int ownerWeight(String owner) {
+        return owner == null ? 1 : ownerWeights.getOrDefault(owner, 1);
     }
 
     public static Builder builder() {
@@ -58,6 +64,7 @@ public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, by
         private Duration commitTimeout;
         private WorkerMetrics metrics = WorkerMetrics.none();
         private Duration priorityAging = Duration.ofSeconds(1);
+        private Map<String, Integer> ownerWeights = Map.of();
         private RegistryCodec dispatchCodec = RegistryCodec.NONE;
 
         private Builder() {
@@ -141,16 +148,23 @@ public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, by
             return this;
         }
 
-        /** @throws NullPointerException naming the first part not given */
+        /** Owners' weights in a lane's fair share ({@link FairQueue}); an owner not named has weight 1. */
+        public Builder ownerWeights(Map<String, Integer> ownerWeights) {
+            this.ownerWeights = ownerWeights;
+            return this;
+        }
+
         /** How dispatches are decoded; without a registry (the default) a registry-format dispatch is undecodable. */
         public Builder dispatchCodec(RegistryCodec dispatchCodec) {
             this.dispatchCodec = dispatchCodec;
             return this;
         }
 
+        /** @throws NullPointerException naming the first part not given */
         public WorkerParts build() {
             return new WorkerParts(consumer, producer, topics, runner, reports, sink, heartbeats, handlerThreads, limits,
-                    backlogLimits, failUnknownJobTypes, clock, commitTimeout, metrics, priorityAging, dispatchCodec);
+                    backlogLimits, failUnknownJobTypes, clock, commitTimeout, metrics, priorityAging, dispatchCodec,
+                    ownerWeights);
         }
     }
 }

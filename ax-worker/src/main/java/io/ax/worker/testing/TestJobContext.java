@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class TestJobContext implements JobContext {
     private final JobContext dispatched;
     private final AtomicInteger heartbeats = new AtomicInteger();
+    private final java.util.List<Duration> extensions = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final AtomicBoolean cancelled = new AtomicBoolean();
     private final List<String> savedProgress = new CopyOnWriteArrayList<>();
 
@@ -64,7 +65,12 @@ public final class TestJobContext implements JobContext {
         cancelled.set(true);
     }
 
-    /** How many times the handler called {@link #heartbeat()}. */
+    /** The extensions the handler asked for with {@link #heartbeat(Duration)}, in order. */
+    public java.util.List<Duration> extensions() {
+        return java.util.List.copyOf(extensions);
+    }
+
+    /** How many times the handler called {@link #heartbeat()} or {@link #heartbeat(Duration)}. */
     public int heartbeats() {
         return heartbeats.get();
     }
@@ -77,6 +83,11 @@ public final class TestJobContext implements JobContext {
     @Override
     public void heartbeat() {
         dispatched.heartbeat();
+    }
+
+    @Override
+    public void heartbeat(Duration extend) {
+        dispatched.heartbeat(extend);
     }
 
     @Override
@@ -154,6 +165,12 @@ public final class TestJobContext implements JobContext {
         @Override
         public void heartbeat() {
             heartbeats.incrementAndGet();
+        }
+
+        @Override
+        public void heartbeat(long extendMs) {
+            heartbeats.incrementAndGet();
+            extensions.add(Duration.ofMillis(extendMs));
         }
 
         @Override

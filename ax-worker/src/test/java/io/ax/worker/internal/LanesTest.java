@@ -189,4 +189,40 @@ class LanesTest {
             busy.close();
         }
     }
+
+    @Test
+    void shouldShareALaneBetweenOwnersSoTheFewOfOneDoNotWaitBehindTheManyOfAnother() {
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> order = new CopyOnWriteArrayList<>();
+        Lanes busy = new Lanes(Map.of("work", 1), new BacklogLimits(1_000, 0), threads, clock, 1_000, owner -> 1, execution -> {
+            order.add(execution.taskId());
+            if (execution.taskId().equals("blocker")) {
+                awaitUninterruptibly(release);
+            }
+        });
+        try {
+            busy.submit(owned("blocker", "big"));
+            await().atMost(DEADLINE).until(() -> order.equals(List.of("blocker")));
+            for (int i = 0; i < 200; i++) {
+                busy.submit(owned("big-" + i, "big"));
+            }
+            clock.advance(Duration.ofSeconds(30));
+            busy.submit(owned("small-0", "small"));
+            busy.submit(owned("small-1", "small"));
+            release.countDown();
+            await().atMost(DEADLINE).until(() -> order.size() == 203);
+
+            assertThat(order.subList(1, 5)).as("queued 30 s after 200 of the big owner, the small owner's two alternate with it")
+                    .containsExactly("big-0", "small-0", "big-1", "small-1");
+        } finally {
+            release.countDown();
+            busy.close();
+        }
+    }
+
+    private static Execution owned(String taskId, String owner) {
+        DispatchTask task = Dispatches.task(taskId, "work", NOW);
+        task.setOwner(owner);
+        return new Execution(Dispatches.record(task), task);
+    }
 }

@@ -23,6 +23,7 @@ final class AcceptScheduleRequest {
         ScheduleRequest request = input.request();
         new ScheduleValidator(step.settings().limits()).validate(input.taskId(), request);
         long firstDueMs = Occurrences.firstDue(input.taskId(), request, input.recordTimestampMs());
+        CalendarExclusions.requireAllowsSomeOccurrence(step, input.taskId(), request, firstDueMs);
         boolean replacing = existing != null && Liveness.isLive(existing);
         if (replacing && request.getIfExists() == IfExists.UPDATE) {
             return UpdateSchedule.decide(step, existing, input, firstDueMs);
@@ -32,6 +33,7 @@ final class AcceptScheduleRequest {
             return step.unchanged();
         }
         if (replacing) {
+            CalendarExclusions.maybeReportRun(step, existing, "the task was replaced");
             CancelTask.endLive(step, existing, TaskState.CANCELLED, "replaced by the request at offset " + input.source().getOffset());
         }
         StoredTask task = StoredTask.newBuilder()

@@ -56,14 +56,31 @@ final class AdoptTask {
         if (nextDueAtMs == null) {
             return false;
         }
-        step.setTimer(nextDueAtMs, priority, TimerKind.OCCURRENCE);
+        String reason = origin;
+        if (task.getPausedAtMs() != null) {
+            // Paused there, paused here: no timer until it is resumed (ResumeTask times it then).
+            reason += "; paused since " + java.time.Instant.ofEpochMilli(task.getPausedAtMs())
+                    + " (no occurrence fires until resumed)";
+        } else {
+            step.setTimer(nextDueAtMs, priority, TimerKind.OCCURRENCE);
+        }
         step.restated(task, ExecutionIds.of(task.getTaskId(), task.getIncarnation(), nextDueAtMs), 1, TaskState.PENDING,
-                nextDueAtMs, origin, input.source());
+                nextDueAtMs, reason, input.source());
         return true;
     }
 
     private static boolean maybeAdoptExecution(Step step, StoredTask task, int priority, String origin, Input.Adopt input) {
-        StoredExecution execution = task.getExecution();
+        boolean restated = false;
+        for (StoredExecution beside : task.getAlongside()) {
+            // Overlap ALLOW: each execution in flight beside the current one keeps its timers too.
+            restated |= adoptExecution(step, task, beside, priority, origin + " (in flight beside the current execution,"
+                    + " overlap ALLOW)", input);
+        }
+        return adoptExecution(step, task, task.getExecution(), priority, origin, input) || restated;
+    }
+
+    private static boolean adoptExecution(Step step, StoredTask task, StoredExecution execution, int priority, String origin,
+                                          Input.Adopt input) {
         if (execution == null || !StateMachine.isInFlight(execution.getState()) || task.getCancelled()) {
             return false;
         }

@@ -1,5 +1,6 @@
 package io.ax.app.internal.core;
 
+import io.ax.app.internal.timer.TimerKind;
 import io.ax.schema.ExecutionReport;
 import io.ax.schema.ReportStatus;
 import io.ax.schema.StoredExecution;
@@ -7,10 +8,12 @@ import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
 import io.ax.validation.Quote;
 import io.ax.validation.ScheduleValidator;
+import java.time.Instant;
 
 /**
  * Applies a worker's {@link ExecutionReport}: STARTED → RUNNING, SUCCEEDED → SUCCESS, FAILED → RETRY_WAITING
- * or FAILED ({@link RetryOrDeadLetter}); HEARTBEAT only refreshes the execution's last sign of life. Reports for
+ * or FAILED ({@link RetryOrDeadLetter}); HEARTBEAT refreshes the execution's last sign of life and may extend its
+ * start-to-close deadline ({@link Deadlines}). Reports for
  * an unknown task, another execution, an old attempt or a finished execution are recorded as IGNORED and change
  * nothing; a report whose transition the table forbids is REJECTED.
  */
@@ -28,7 +31,7 @@ final class ApplyExecutionReport {
         }
         StoredExecution execution = withReported(task.getExecution(), report);
         if (report.getStatus() == ReportStatus.HEARTBEAT) {
-            return step.saveExecution(task, StoredExecution.newBuilder(execution).setLastSignMs(step.nowMs()).build());
+            return step.saveExecution(task, heartbeat(step, task, execution, report));
         }
         TaskState target = StateMachine.targetOf(report.getStatus());
         if (target == execution.getState()) {
@@ -56,8 +59,50 @@ final class ApplyExecutionReport {
         StoredExecution next = StoredExecution.newBuilder(execution).setState(target).setLastSignMs(step.nowMs()).build();
         if (StateMachine.isFinal(target)) {
             next = Attempts.disarm(step, next);
+        } else if (target == TaskState.RUNNING) {
+            next = started(step, task, next);
+            FlowControl.started(step, next);
         }
         step.transition(task, next, execution.getState(), worker);
+        return next;
+    }
+
+    /**
+     * STARTED: the start-to-close limit begins, and the heartbeat limit replaces the silence one. Their earliest deadline
+     * may come before the armed timer (a long schedule-to-start, a short start-to-close): then the timer moves there
+     * now; a later one is left to the lazy re-arm ({@link TimeOutSilentExecution}).
+     */
+    private static StoredExecution started(Step step, StoredTask task, StoredExecution running) {
+        running.setStartedAtMs(step.nowMs());
+        running.setDeadlineAtMs(Deadlines.onStart(task, step.nowMs()));
+        long deadlineMs = Deadlines.next(step, task, running).atMs();
+        Long armedMs = running.getTimeoutAtMs();
+        if (armedMs == null || deadlineMs < armedMs) {
+            if (armedMs != null) {
+                step.unsetTimer(armedMs, TimerKind.TIMEOUT);
+            }
+            step.setTimer(deadlineMs, task.getRequest().getPriority(), TimerKind.TIMEOUT);
+            running.setTimeoutAtMs(deadlineMs);
+        }
+        return running;
+    }
+
+    /**
+     * HEARTBEAT: a sign of life; with {@code extendMs}, on a running attempt with a start-to-close limit, it may push
+     * that deadline ({@link Deadlines#extended}), which ax.state tells as RUNNING → RUNNING with the new deadline.
+     * Deadlines only move later here, so the armed timer is left to the lazy re-arm.
+     */
+    private static StoredExecution heartbeat(Step step, StoredTask task, StoredExecution execution, ExecutionReport report) {
+        StoredExecution next = StoredExecution.newBuilder(execution).setLastSignMs(step.nowMs()).build();
+        Long extendedMs = Deadlines.extended(task, execution, report.getExtendMs(), step.nowMs());
+        if (extendedMs != null) {
+            next.setDeadlineAtMs(extendedMs);
+            boolean capped = extendedMs == Deadlines.capMs(task, execution);
+            step.extended(task, next, "start-to-close deadline extended to " + Instant.ofEpochMilli(extendedMs)
+                    + ": heartbeat asked extendMs " + report.getExtendMs()
+                    + (capped ? " (capped at STARTED + " + Deadlines.MAX_RUNNING_FACTOR + " x startToCloseTimeoutMs)" : "")
+                    + (report.getWorkerId() == null ? "" : " (worker " + report.getWorkerId() + ")"));
+        }
         return next;
     }
 

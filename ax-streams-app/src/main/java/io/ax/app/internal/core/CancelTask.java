@@ -28,8 +28,8 @@ final class CancelTask {
     }
 
     /**
-     * Ends everything {@code task} has ahead of it: the pending timer and the execution in flight (its timers
-     * too). Returns the task marked cancelled; the caller stores it (or overwrites it, for a replace).
+     * Ends everything {@code task} has ahead of it: the pending timer and the executions in flight (its timers
+     * too), the current one and those beside it (overlap ALLOW). Returns the task marked cancelled; the caller stores it (or overwrites it, for a replace).
      */
     static StoredTask endLive(Step step, StoredTask task, TaskState to, String reason) {
         StoredTask.Builder ended = StoredTask.newBuilder(task).setCancelled(true);
@@ -56,7 +56,21 @@ final class CancelTask {
                 step.dispatch(Dispatches.cancel(task, execution, step.settings().defaultTimeoutMs(), step.nowMs()));
             }
             ended.setExecution(cancelled);
+        } else if (FlowControl.isHeld(execution)) {
+            // Held by flow control before its first dispatch: PENDING → CANCELLED, and its place at the gates is given up.
+            StoredExecution cancelled = StoredExecution.newBuilder(FlowControl.release(step, execution)).setState(to).build();
+            step.transition(task, cancelled, execution.getState(), reason + " (it was held by flow control)");
+            ended.setExecution(cancelled);
         }
+        for (StoredExecution beside : task.getAlongside()) {
+            // Overlap ALLOW: the earlier executions still in flight end with the task, each with its own event and signal.
+            StoredExecution cancelled = StoredExecution.newBuilder(Attempts.disarm(step, beside)).setState(to).build();
+            step.transition(task, cancelled, beside.getState(), reason);
+            if (beside.getState() != TaskState.RETRY_WAITING) {
+                step.dispatch(Dispatches.cancel(task, beside, step.settings().defaultTimeoutMs(), step.nowMs()));
+            }
+        }
+        ended.setAlongside(java.util.List.of());
         return ended.build();
     }
 }

@@ -45,7 +45,8 @@ public final class Dispatches {
                 .setFiredAtMs(nowMs)
                 .setPriority(request.getPriority())
                 .setOwner(request.getOwner())
-                .setTimeoutMs(request.getTimeoutMs() != null ? request.getTimeoutMs() : defaultTimeoutMs)
+                .setTimeoutMs(request.getHeartbeatTimeoutMs() != null ? request.getHeartbeatTimeoutMs()
+                        : request.getTimeoutMs() != null ? request.getTimeoutMs() : defaultTimeoutMs)
                 .setProgress(execution.getProgress());
     }
 }

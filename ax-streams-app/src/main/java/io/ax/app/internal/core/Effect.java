@@ -33,6 +33,10 @@ public sealed interface Effect {
     record Retry(String taskId, RetryRecord record) implements Effect {
     }
 
+    /** Write a flow-control message to the flow topic, keyed by its gate (topology-docs/FLOW-CONTROL.md). */
+    record Flow(FlowMessage message) implements Effect {
+    }
+
     /** Write a failed execution to the dead-letter topic. */
     record DeadLetter(io.ax.schema.DeadLetter letter) implements Effect {
     }

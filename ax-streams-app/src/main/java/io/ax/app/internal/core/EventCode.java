@@ -1,9 +1,10 @@
 package io.ax.app.internal.core;
 
 /**
- * Why an input was answered IGNORED or REJECTED, as a short fixed code: the event's {@code reason} says it in words
- * for the operator, the code counts it in metrics ({@code ax_inputs_ignored_total}, {@code ax_requests_rejected_total},
- * label {@code reason}) without letting free text make label values.
+ * Why an input was answered IGNORED or REJECTED, or which limit timed an attempt out, as a short fixed code: the
+ * event's {@code reason} says it in words for the operator, the code counts it in metrics
+ * ({@code ax_inputs_ignored_total}, {@code ax_requests_rejected_total}, label {@code reason};
+ * {@code ax_timeouts_total}, label {@code kind}) without letting free text make label values.
  */
 public enum EventCode {
     // IGNORED
@@ -15,6 +16,8 @@ public enum EventCode {
     STALE_REPORT("stale-report"),
     /** A retry record for an attempt the execution no longer waits for. */
     STALE_RETRY("stale-retry"),
+    /** A flow-control grant for an execution that no longer waits for it (its slots are released). */
+    STALE_GRANT("stale-grant"),
     /** A request for a task the scheduler does not know. */
     UNKNOWN_TASK("unknown-task"),
     /** A request for a task that has ended. */
@@ -36,7 +39,16 @@ public enum EventCode {
     /** A record on another partition than its key's. */
     WRONG_PARTITION("wrong-partition"),
     /** A report the execution's state does not allow. */
-    NOT_ALLOWED("not-allowed");
+    NOT_ALLOWED("not-allowed"),
+    // TIMED_OUT: which limit ended the attempt ({@code ax_timeouts_total}, label {@code kind}; see {@code Deadlines})
+    /** No sign of life within {@code timeoutMs} (or the scheduler's default): the rule of requests without the kinds. */
+    SILENCE_TIMEOUT("timeout"),
+    /** Not STARTED within {@code scheduleToStartTimeoutMs} of the dispatch. */
+    SCHEDULE_TO_START_TIMEOUT("schedule-to-start"),
+    /** Still running {@code startToCloseTimeoutMs} (as extended by heartbeats) after STARTED. */
+    START_TO_CLOSE_TIMEOUT("start-to-close"),
+    /** Running, but no heartbeat within {@code heartbeatTimeoutMs}. */
+    HEARTBEAT_TIMEOUT("heartbeat");
 
     private final String label;
 

@@ -8,6 +8,8 @@ import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A timer of the task came due:
@@ -22,7 +24,8 @@ import java.time.Instant;
  * happens; so is an occurrence timer of a paused task. Overlap policy, when a periodic occurrence comes due while the
  * previous execution is still in flight: SKIP (default), it is SKIPPED; QUEUE_ONE, the first such one is held
  * ({@code queuedDueAtMs}) and dispatched when that execution ends ({@code Step#save}), further ones while it waits
- * are SKIPPED.
+ * are SKIPPED; ALLOW, it is dispatched as usual and the one in flight goes on beside it ({@link Alongside}), up to
+ * {@link Alongside#MAX} in flight at once, further ones SKIPPED.
  */
 final class FireTimer {
     private FireTimer() {
@@ -46,9 +49,16 @@ final class FireTimer {
         long nowMs = step.nowMs();
         String executionId = ExecutionIds.of(task.getTaskId(), task.getIncarnation(), dueAtMs);
         StoredExecution previous = task.getExecution();
-        boolean inFlight = previous != null && StateMachine.isInFlight(previous.getState());
+        boolean inFlight = FlowControl.isBusy(previous);
         MisfirePolicy misfire = task.getRequest().getMisfire();
         boolean periodic = !(task.getRequest().getTrigger() instanceof AtTrigger);
+        String exclusion = periodic ? CalendarExclusions.exclusionOf(step, task, dueAtMs) : null;
+        if (exclusion != null) {
+            // Excluded by the task's calendar as it stands now: not run, whatever overlap and misfire say.
+            CalendarExclusions.excluded(step, task, dueAtMs, exclusion);
+            return nextOccurrence(step, task, dueAtMs);
+        }
+        CalendarExclusions.maybeReportRun(step, task, "the occurrence due " + Instant.ofEpochMilli(dueAtMs) + " is not excluded");
         if (inFlight && periodic && misfire == MisfirePolicy.FIRE_ALL && dueAtMs <= previous.getFiredAtMs()) {
             // A missed occurrence, already due when the execution in flight was dispatched: it waits for that one to
             // end (Step#save sets its timer again then), rather than being skipped as an overlap.
@@ -56,7 +66,12 @@ final class FireTimer {
             return step.save(task);
         }
         boolean queueOne = periodic && task.getRequest().getOverlap() == OverlapPolicy.QUEUE_ONE;
-        if (inFlight && queueOne && task.getQueuedDueAtMs() == null) {
+        boolean allow = periodic && task.getRequest().getOverlap() == OverlapPolicy.ALLOW;
+        if (inFlight && allow && task.getAlongside().size() + 1 >= Alongside.MAX) {
+            step.skipped(task, executionId, dueAtMs, 1, null, "overlap: " + Alongside.MAX + " executions of this task are"
+                    + " already in flight side by side, the most overlap ALLOW runs at once (oldest: "
+                    + task.getAlongside().get(0).getExecutionId() + ")");
+        } else if (inFlight && queueOne && task.getQueuedDueAtMs() == null) {
             // Overlap QUEUE_ONE: this one waits; Step#save dispatches it once the execution in flight has ended.
             task.setQueuedDueAtMs(dueAtMs);
             step.held(task, executionId, dueAtMs, "held: previous execution " + previous.getExecutionId() + " is still "
@@ -65,7 +80,7 @@ final class FireTimer {
             step.skipped(task, executionId, dueAtMs, 1, null, "overlap: previous execution " + previous.getExecutionId()
                     + " is still " + previous.getState() + " and the occurrence due " + Instant.ofEpochMilli(task.getQueuedDueAtMs())
                     + " already waits for it (overlap QUEUE_ONE)");
-        } else if (inFlight) {
+        } else if (inFlight && !allow) {
             step.skipped(task, executionId, dueAtMs, 1, null, "overlap: previous execution " + previous.getExecutionId()
                     + " is still " + previous.getState());
         } else if (periodic && misfire == MisfirePolicy.SKIP && nowMs - dueAtMs > step.settings().misfireThresholdMs()) {
@@ -80,8 +95,22 @@ final class FireTimer {
                     .setFiredAtMs(nowMs)
                     .setLastSignMs(nowMs)
                     .build();
-            task.setExecution(Attempts.dispatch(step, task, execution, TaskState.PENDING, null));
+            String reason = periodic ? CalendarExclusions.missingCalendarNote(step, task) : null;
+            if (inFlight) {
+                // Overlap ALLOW: the one in flight goes on beside this one, followed by its own executionId (Alongside).
+                List<StoredExecution> alongside = new ArrayList<>(task.getAlongside());
+                alongside.add(previous);
+                task.setAlongside(alongside);
+                reason = (reason == null ? "" : reason + "; ") + "overlap ALLOW: runs beside " + alongside.size() + " execution(s) in flight (latest "
+                        + previous.getExecutionId() + ", " + previous.getState() + ")";
+            }
+            task.setExecution(Attempts.dispatch(step, task, execution, TaskState.PENDING, reason));
         }
+        return nextOccurrence(step, task, dueAtMs);
+    }
+
+    /** The occurrence due at {@code dueAtMs} is done with (run, held or skipped): count it, time the next, save. */
+    private static Decision nextOccurrence(Step step, StoredTask task, long dueAtMs) {
         // The task is this decision's own decoded copy: changed in place, saved once.
         task.setOccurrences(task.getOccurrences() + 1);
         task.setNextDueAtMs(null);
@@ -93,7 +122,7 @@ final class FireTimer {
     private static Decision fireRetry(Step step, StoredTask task, long dueAtMs) {
         StoredExecution execution = task.getExecution();
         if (execution == null || execution.getState() != TaskState.RETRY_WAITING || execution.getRetryAtMs() == null
-                || execution.getRetryAtMs() != dueAtMs) {
+                || execution.getRetryAtMs() != dueAtMs || FlowControl.isHeld(execution)) {
             return step.unchanged();
         }
         StoredExecution next = StoredExecution.newBuilder(execution).setAttempt(execution.getAttempt() + 1).build();

@@ -44,6 +44,13 @@ public sealed interface Input {
     record Resume(String taskId, ResumeRequest request, SourceRecord source) implements Input {
     }
 
+    /**
+     * A calendar request, keyed by the calendar's name ({@code taskId} here): applied by the adapter
+     * ({@code ApplyCalendarRequest}), not by {@link Rules}, since it concerns no task.
+     */
+    record Calendar(String taskId, io.ax.schema.CalendarRequest request, SourceRecord source) implements Input {
+    }
+
     /** A task handed over from another deployment by {@code ./ax migrate}, as it stood there. */
     record Adopt(String taskId, AdoptRequest request, SourceRecord source) implements Input {
     }
@@ -54,6 +61,14 @@ public sealed interface Input {
 
     /** The RETRY_WAITING log read back from the retry topic. */
     record RetryLogged(String taskId, RetryRecord retry, SourceRecord source) implements Input {
+    }
+
+    /**
+     * A flow-control grant read back from the grants topic: every gate of {@code gates} holds a slot for the execution's
+     * attempt (topology-docs/FLOW-CONTROL.md).
+     */
+    record Granted(String taskId, String executionId, int attempt, java.util.List<String> gates, SourceRecord source)
+            implements Input {
     }
 
     /**

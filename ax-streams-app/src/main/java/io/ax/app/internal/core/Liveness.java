@@ -3,8 +3,9 @@ package io.ax.app.internal.core;
 import io.ax.schema.StoredTask;
 
 /**
- * Whether a task still has something ahead of it: a wait for other tasks (WAITING), a next occurrence (its timer set, or held: paused, waiting for a
- * catch-up), an occurrence queued behind the execution in flight (overlap QUEUE_ONE), or an execution in flight.
+ * Whether a task still has something ahead of it: a wait for other tasks (WAITING), a next occurrence (its timer set,
+ * or held: paused, waiting for a catch-up), an occurrence queued behind the execution in flight (overlap QUEUE_ONE), or
+ * an execution in flight (the current one, or one beside it: overlap ALLOW), or held for a flow-control grant.
  */
 public final class Liveness {
     private Liveness() {
@@ -15,7 +16,8 @@ public final class Liveness {
             return false;
         }
         return task.getNextDueAtMs() != null || task.getQueuedDueAtMs() != null || task.getWaitTimeoutAtMs() != null
-                || (task.getExecution() != null && StateMachine.isInFlight(task.getExecution().getState()));
+                || FlowControl.isBusy(task.getExecution())
+                || Alongside.anyInFlight(task);
     }
 
     /** A short description of where a finished task ended, for IGNORED reasons. */

@@ -17,14 +17,30 @@ import io.ax.schema.StoredTask;
  */
 public final class Rules {
     private final RuleSettings settings;
+    private final CalendarLookup calendars;
+    private final FlowLimits flow;
 
     public Rules(RuleSettings settings) {
+        this(settings, CalendarLookup.NONE, FlowLimits.NONE);
+    }
+
+    /**
+     * @param calendars the exclusion calendars periodic tasks may name (read as they stand at each decision)
+     * @param flow      the flow-control limits in force (topology-docs/FLOW-CONTROL.md)
+     */
+    public Rules(RuleSettings settings, CalendarLookup calendars, FlowLimits flow) {
         this.settings = settings;
+        this.calendars = calendars;
+        this.flow = flow;
     }
 
     public Decision decide(StoredTask current, Input input, long nowMs) {
         try {
-            return route(new Step(input.taskId(), nowMs, settings), current, input);
+            if (current != null && !current.getAlongside().isEmpty()) {
+                // Overlap ALLOW: an input about an execution in flight beside the current one is decided for that one.
+                return Alongside.decide(current, input, task -> route(new Step(input.taskId(), nowMs, settings, calendars, flow), task, input));
+            }
+            return route(new Step(input.taskId(), nowMs, settings, calendars, flow), current, input);
         } catch (InvalidRequestException e) {
             return reject(input, e, nowMs);
         } catch (IllegalTransitionException e) {
@@ -83,6 +99,12 @@ public final class Rules {
         }
         if (input instanceof Input.Resume resume) {
             return ResumeTask.decide(step, current, resume);
+        }
+        if (input instanceof Input.Calendar) {
+            throw new IllegalArgumentException("a calendar request concerns no task: ApplyCalendarRequest applies it");
+        }
+        if (input instanceof Input.Granted grant) {
+            return FlowControl.grant(step, current, grant);
         }
         if (input instanceof Input.DependencyOutcome outcome) {
             return AwaitDependencies.onOutcome(step, current, outcome);

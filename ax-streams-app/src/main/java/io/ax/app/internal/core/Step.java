@@ -26,12 +26,30 @@ final class Step {
     private final String taskId;
     private final long nowMs;
     private final RuleSettings settings;
+    private final CalendarLookup calendars;
     private final List<Effect> effects = new ArrayList<>();
+    private final FlowLimits flow;
 
     Step(String taskId, long nowMs, RuleSettings settings) {
+        this(taskId, nowMs, settings, CalendarLookup.NONE, FlowLimits.NONE);
+    }
+
+    Step(String taskId, long nowMs, RuleSettings settings, CalendarLookup calendars, FlowLimits flow) {
         this.taskId = taskId;
         this.nowMs = nowMs;
         this.settings = settings;
+        this.calendars = calendars;
+        this.flow = flow;
+    }
+
+    /** The exclusion calendars as they stand now. */
+    CalendarLookup calendars() {
+        return calendars;
+    }
+
+    /** The flow-control limits in force. */
+    FlowLimits flowLimits() {
+        return flow;
     }
 
     String taskId() {
@@ -72,6 +90,10 @@ final class Step {
 
     void deadLetter(io.ax.schema.DeadLetter letter) {
         effects.add(new Effect.DeadLetter(letter));
+    }
+
+    void flow(FlowMessage message) {
+        effects.add(new Effect.Flow(message));
     }
 
     /** Ask {@code upstream}'s partition for its final state (this task waits for it). */
@@ -118,9 +140,24 @@ final class Step {
 
     /** The fired execution moves from {@code from} to its current state. */
     void transition(StoredTask task, StoredExecution execution, TaskState from, String reason) {
+        transition(task, execution, from, reason, null);
+    }
+
+    /** A transition with the code that counts it in metrics (a TIMED_OUT's kind of limit). */
+    void transition(StoredTask task, StoredExecution execution, TaskState from, String reason, EventCode code) {
         StateMachine.requireLegal(from, execution.getState());
-        event(base(task).setExecutionId(execution.getExecutionId()).setAttempt(execution.getAttempt())
+        effects.add(new Effect.Event(base(task).setExecutionId(execution.getExecutionId()).setAttempt(execution.getAttempt())
                 .setFrom(from == null ? null : from.name()).setTo(execution.getState()).setDueAtMs(execution.getDueAtMs())
+                .setReason(reason).build(), code));
+    }
+
+    /**
+     * The running execution stays RUNNING with a new deadline (from = to = RUNNING, not a transition): a heartbeat
+     * extended its start-to-close limit.
+     */
+    void extended(StoredTask task, StoredExecution execution, String reason) {
+        event(base(task).setExecutionId(execution.getExecutionId()).setAttempt(execution.getAttempt())
+                .setFrom(TaskState.RUNNING.name()).setTo(TaskState.RUNNING).setDueAtMs(execution.getDueAtMs())
                 .setReason(reason).build());
     }
 
@@ -143,6 +180,14 @@ final class Step {
                 .setSkipped(count > 1 ? count : null).setLastDueAtMs(count > 1 ? lastDueAtMs : null).setReason(reason).build());
     }
 
+    /** {@link #skipped}, of occurrences the task's exclusion calendar {@code calendar} excluded. */
+    void skippedByCalendar(StoredTask task, String executionId, long dueAtMs, long count, Long lastDueAtMs, String reason,
+                           String calendar) {
+        event(base(task).setExecutionId(executionId).setTo(TaskState.SKIPPED).setDueAtMs(dueAtMs)
+                .setSkipped(count > 1 ? count : null).setLastDueAtMs(count > 1 ? lastDueAtMs : null).setReason(reason)
+                .setCalendar(calendar).build());
+    }
+
     /**
      * The pending occurrence due at {@code dueAtMs} stays PENDING but is held (from = to = PENDING, not a transition):
      * queued behind the execution in flight (overlap QUEUE_ONE), or not to fire because the task was paused.
@@ -150,6 +195,16 @@ final class Step {
     void held(StoredTask task, String executionId, long dueAtMs, String reason) {
         event(base(task).setExecutionId(executionId).setAttempt(1).setFrom(TaskState.PENDING.name()).setTo(TaskState.PENDING)
                 .setDueAtMs(dueAtMs).setReason(reason).build());
+    }
+
+    /**
+     * The execution stays in its state (PENDING or RETRY_WAITING) but is held by flow control (from = to, not a
+     * transition): it waits for a grant from its gates.
+     */
+    void flowHeld(StoredTask task, StoredExecution execution, String reason) {
+        event(base(task).setExecutionId(execution.getExecutionId()).setAttempt(execution.getAttempt())
+                .setFrom(execution.getState().name()).setTo(execution.getState()).setDueAtMs(execution.getDueAtMs())
+                .setReason(reason).build());
     }
 
     /** Input that changes nothing: a duplicate request, a cancel of an unknown task, a stale report. */
@@ -190,6 +245,7 @@ final class Step {
     Decision save(StoredTask task) {
         maybeRunQueuedOccurrence(task);
         maybeReleaseHeldOccurrence(task);
+        maybeEndCalendarRun(task);
         if (task.getFinishedAtMs() == null && !Liveness.isLive(task)) {
             long purgeAtMs = nowMs + settings.retentionMs();
             task.setFinishedAtMs(nowMs);
@@ -202,6 +258,21 @@ final class Step {
     }
 
     /**
+     * Excluded occurrences counted by {@link CalendarExclusions} are reported once the task times no further
+     * occurrence (cancelled, replaced, paused, schedule ended): nothing counted is left unreported.
+     */
+    private void maybeEndCalendarRun(StoredTask task) {
+        if (task.getCalendarSkips() == null) {
+            return;
+        }
+        if (task.getCancelled() || task.getNextDueAtMs() == null) {
+            CalendarExclusions.maybeReportRun(this, task, "the task times no further occurrence");
+        } else if (task.getPausedAtMs() != null) {
+            CalendarExclusions.maybeReportRun(this, task, "the task was paused");
+        }
+    }
+
+    /**
      * A missed occurrence held while an execution was in flight (misfire FIRE_ALL, see {@code FireTimer}) gets its
      * timer again once that execution has ended, whichever input ended it; it is already due, so it fires at the next
      * tick.
@@ -210,7 +281,7 @@ final class Step {
         if (!task.getCatchUpHeld() || task.getCancelled() || task.getNextDueAtMs() == null || task.getPausedAtMs() != null) {
             return;
         }
-        if (task.getExecution() != null && StateMachine.isInFlight(task.getExecution().getState())) {
+        if (FlowControl.isBusy(task.getExecution())) {
             return;
         }
         task.setCatchUpHeld(false);
@@ -228,7 +299,7 @@ final class Step {
             return;
         }
         StoredExecution previous = task.getExecution();
-        if (previous != null && StateMachine.isInFlight(previous.getState())) {
+        if (FlowControl.isBusy(previous)) {
             return;
         }
         task.setQueuedDueAtMs(null);

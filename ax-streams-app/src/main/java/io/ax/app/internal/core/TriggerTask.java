@@ -79,8 +79,9 @@ final class TriggerTask {
             return "task already ended (" + Liveness.endState(task) + ")";
         }
         StoredExecution execution = task.getExecution();
-        if (execution != null && StateMachine.isInFlight(execution.getState())) {
+        if (FlowControl.isBusy(execution)) {
             return "execution " + execution.getExecutionId() + " is " + execution.getState()
+                    + (FlowControl.isHeld(execution) ? " (held by flow control)" : "")
                     + "; only a PENDING task can be triggered";
         }
         if (task.getNextDueAtMs() == null) {

@@ -87,7 +87,8 @@ public final class PartitionMetrics implements AutoCloseable {
         if (to == TaskState.RETRY_WAITING) {
             metrics.count("ax.retries", "Failed attempts that go to RETRY_WAITING", jobType(change));
         } else if (to == TaskState.TIMED_OUT) {
-            metrics.count("ax.timeouts", "Attempts ended by their time-out", jobType(change));
+            metrics.count("ax.timeouts", "Attempts ended by their time-out", jobType(change)
+                    .and("kind", code == null ? EventCode.SILENCE_TIMEOUT.label() : code.label()));
         }
     }
 

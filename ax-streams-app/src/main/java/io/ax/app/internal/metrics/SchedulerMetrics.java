@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -52,11 +53,18 @@ public final class SchedulerMetrics {
     private final MultiGauge lastLateFire;
     private final AtomicReference<KafkaStreams.State> streamsState = new AtomicReference<>(KafkaStreams.State.CREATED);
     private final Map<String, Long> restoreRemaining = new ConcurrentHashMap<>();
+    private final io.ax.app.internal.flow.LimitErrors limitErrors = new io.ax.app.internal.flow.LimitErrors();
+    /** Flow-control gate label values, bounded like job types (ax.metrics.max.job.types). */
+    private final BoundedLabels gates;
+    /** gate → {in flight, waiting} of the gates this instance holds, as their stream tasks last published them. */
+    private final Map<String, long[]> gateCounts = new ConcurrentHashMap<>();
+    private final Set<String> gateGauges = ConcurrentHashMap.newKeySet();
 
     public SchedulerMetrics(MetricsSettings settings) {
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         this.settings = settings;
         this.jobTypes = new BoundedLabels(settings.maxJobTypes());
+        this.gates = new BoundedLabels(settings.maxJobTypes());
         timersPending = MultiGauge.builder("ax.timers.pending")
                 .description("Tasks waiting for their due time (PENDING, RETRY_WAITING), by partition").register(registry);
         tasksOverdue = MultiGauge.builder("ax.tasks.overdue")
@@ -83,6 +91,46 @@ public final class SchedulerMetrics {
         Gauge.builder("ax.restore.remaining.records", restoreRemaining,
                         remaining -> remaining.values().stream().mapToLong(Long::longValue).sum())
                 .description("Changelog records still to restore before this instance's tasks run").register(registry);
+        Gauge.builder("ax.flow.limit.records.refused", limitErrors, io.ax.app.internal.flow.LimitErrors::count)
+                .description("Records of the limits topic refused (bad key, JSON or field; the previous limits stay) since start")
+                .register(registry);
+    }
+
+    /** An execution had to wait at {@code gate} (topology-docs/FLOW-CONTROL.md). */
+    public void flowHeld(String gate) {
+        count("ax.flow.held", "Executions that had to wait at a flow-control gate", Tags.of("gate", gates.of(gate)));
+    }
+
+    /** The counts of {@code gate}, held by this instance; {@code inFlight < 0}: the gate left this instance. */
+    public void flowGate(String gate, long inFlight, long waiting) {
+        if (inFlight < 0) {
+            gateCounts.remove(gate);
+            return;
+        }
+        gateCounts.put(gate, new long[] {inFlight, waiting});
+        String label = gates.of(gate);
+        if (gateGauges.add(label)) {
+            Gauge.builder("ax.flow.in.flight", gateCounts, counts -> sum(counts, label, 0))
+                    .description("Executions holding a slot at a flow-control gate (granted, not yet released)")
+                    .tag("gate", label).register(registry);
+            Gauge.builder("ax.flow.waiting", gateCounts, counts -> sum(counts, label, 1))
+                    .description("Executions waiting at a flow-control gate").tag("gate", label).register(registry);
+        }
+    }
+
+    private double sum(Map<String, long[]> counts, String label, int index) {
+        double total = 0;
+        for (Map.Entry<String, long[]> gate : counts.entrySet()) {
+            if (gates.of(gate.getKey()).equals(label)) {
+                total += gate.getValue()[index];
+            }
+        }
+        return total;
+    }
+
+    /** The limits records this instance refused (topology-docs/FLOW-CONTROL.md). */
+    public io.ax.app.internal.flow.LimitErrors limitErrors() {
+        return limitErrors;
     }
 
     public MetricsSettings settings() {

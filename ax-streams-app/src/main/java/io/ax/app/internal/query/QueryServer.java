@@ -53,7 +53,7 @@ public final class QueryServer implements AutoCloseable {
         LocalQueries local = new LocalQueries(new LocalStores(streams), cluster.self());
         List<EndpointGroup> groups = List.of(new TaskEndpoints(local, cluster),
                 new StatusEndpoints(streams, local, cluster, topics), new RequestEndpoints(producer, topics, limits),
-                new ConsoleEndpoints(), new MetricsEndpoints(metrics));
+                new ConsoleEndpoints(), new MetricsEndpoints(metrics), new CalendarEndpoints(streams));
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;

@@ -21,9 +21,13 @@ import java.util.Base64;
 /**
  * A stored task as the HTTP API shows it. The field names are a contract (camelCase, more may be added): {@code taskId,
  * state, jobType, owner, priority, timeoutMs, trigger, payload, retry, acceptedAt, nextDueAt, occurrences, finishedAt,
- * purgeAt, execution, attempts, partition, instance}, and only when set {@code pausedAt} (a paused periodic task) and
- * {@code queuedDueAt} (an occurrence waiting for the execution in flight, overlap QUEUE_ONE) and {@code after} (a task
- * with dependencies: each condition, the state reported for it and whether it is met); times are ISO-8601 instants. A single task's answer adds its
+ * purgeAt, execution, attempts, partition, instance}, and only when set {@code pausedAt} (a paused periodic task),
+ * {@code queuedDueAt} (an occurrence waiting for the execution in flight, overlap QUEUE_ONE), {@code alongside} (the
+ * earlier executions in flight beside the current one, overlap ALLOW, oldest first, each as {@code execution}), the
+ * timeout kinds {@code scheduleToStartTimeoutMs, startToCloseTimeoutMs, heartbeatTimeoutMs} and the execution's
+ * {@code startedAt} and {@code deadlineAt} (its phase's fixed deadline, see topology-docs/TIMEOUTS.md), {@code after} (a
+ * task with dependencies: each condition, the state reported for it and whether it is met); times are
+ * ISO-8601 instants. A single task's answer adds its
  * {@code history} ({@link HistoryView}); an execution's adds {@code latest}.
  */
 final class TaskView {
@@ -41,6 +45,9 @@ final class TaskView {
         json.put("owner", request.getOwner());
         json.put("priority", request.getPriority());
         json.put("timeoutMs", request.getTimeoutMs());
+        maybePut(json, "scheduleToStartTimeoutMs", request.getScheduleToStartTimeoutMs());
+        maybePut(json, "startToCloseTimeoutMs", request.getStartToCloseTimeoutMs());
+        maybePut(json, "heartbeatTimeoutMs", request.getHeartbeatTimeoutMs());
         json.set("trigger", trigger(request.getTrigger()));
         payload(json, request.getPayload());
         json.set("retry", retry(request));
@@ -56,11 +63,22 @@ final class TaskView {
         if (!request.getAfter().isEmpty()) {
             json.set("after", after(task));
         }
+        if (request.getCalendar() != null) {
+            json.put("calendar", request.getCalendar());
+        }
+        if (task.getCalendarSkips() != null && task.getCalendarSkips().getCount() > 0) {
+            // Excluded occurrences counted since the last SKIPPED event of the run, reported when the run ends.
+            json.put("calendarSkipsUnreported", task.getCalendarSkips().getCount());
+        }
         json.put("cancelled", task.getCancelled());
         json.put("finishedAt", instant(task.getFinishedAtMs()));
         json.put("purgeAt", instant(task.getPurgeAtMs()));
         StoredExecution execution = task.getExecution();
         json.set("execution", execution == null ? null : execution(execution));
+        if (!task.getAlongside().isEmpty()) {
+            ArrayNode alongside = json.putArray("alongside");
+            task.getAlongside().forEach(beside -> alongside.add(execution(beside)));
+        }
         ArrayNode attempts = json.putArray("attempts");
         if (execution != null) {
             for (AttemptError error : execution.getErrors()) {
@@ -123,7 +141,20 @@ final class TaskView {
         json.put("lastError", execution.getLastError());
         json.put("retryAt", instant(execution.getRetryAtMs()));
         json.put("timeoutAt", instant(execution.getTimeoutAtMs()));
+        if (execution.getStartedAtMs() != null) {
+            json.put("startedAt", instant(execution.getStartedAtMs()));
+        }
+        if (execution.getDeadlineAtMs() != null) {
+            json.put("deadlineAt", instant(execution.getDeadlineAtMs()));
+        }
         return json;
+    }
+
+    /** The timeout kinds appear only when the request sets them. */
+    private static void maybePut(ObjectNode json, String field, Long valueMs) {
+        if (valueMs != null) {
+            json.put(field, valueMs);
+        }
     }
 
     private static ObjectNode trigger(Object trigger) {

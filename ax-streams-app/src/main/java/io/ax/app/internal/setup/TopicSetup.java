@@ -70,13 +70,13 @@ public final class TopicSetup {
         List<NewTopic> missing = new ArrayList<>();
         for (String topic : topics.all()) {
             if (!existing.containsKey(topic)) {
-                int count = topics.coPartitioned().contains(topic) ? coPartitionCount(existing, topics, partitions) : partitions;
-                missing.add(newTopic(topic, count, replicationFactor, topics, maxRecordBytes));
+                int count = coPartitioned(topics).contains(topic) ? coPartitionCount(existing, topics, partitions) : partitions;
+                missing.add(newTopic(topic, topic.equals(topics.limits()) ? 1 : count, replicationFactor, topics, maxRecordBytes));
             }
         }
         create(admin, missing);
         Map<String, Integer> counts = awaitVisible(admin, topics.all(), Time.SYSTEM);
-        checkCoPartitioned(filter(counts, topics.coPartitioned()), topics);
+        checkCoPartitioned(filter(counts, coPartitioned(topics)), topics);
         requireMaxMessageBytes(admin, topics.all(), maxRecordBytes);
         return counts.get(topics.requests());
     }
@@ -104,6 +104,16 @@ public final class TopicSetup {
     }
 
     /** Missing co-partitioned topics take the count of the existing ones, so a partial setup is completed consistently. */
+    /**
+     * The topics the scheduler's task processor reads: the inputs, and the flow-control grants (written by the scheduler
+     * itself, keyed by taskId), which must be partitioned like them.
+     */
+    private static List<String> coPartitioned(AxTopics topics) {
+        List<String> all = new ArrayList<>(topics.coPartitioned());
+        all.add(topics.flowGrants());
+        return all;
+    }
+
     private static int coPartitionCount(Map<String, Integer> existing, AxTopics topics, int partitions) {
         return topics.coPartitioned().stream().filter(existing::containsKey).map(existing::get).findFirst().orElse(partitions);
     }
@@ -120,6 +130,9 @@ public final class TopicSetup {
         }
         if (name.equals(topics.deadLetter()) || name.equals(topics.quarantine())) {
             configs.put(TopicConfig.RETENTION_MS_CONFIG, "-1");
+        }
+        if (name.equals(topics.calendars()) || name.equals(topics.limits())) {
+            configs.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         }
         return topic.configs(configs);
     }

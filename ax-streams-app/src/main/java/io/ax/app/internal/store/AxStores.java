@@ -25,6 +25,12 @@ public final class AxStores {
     /** Secondary indexes of the tasks (by state, jobType, owner; executionId → taskId; counts); see {@link TaskIndex}. */
     public static final String INDEX = "ax-task-index";
 
+    /**
+     * Global store: calendar name → its accepted CalendarRequest (single-object bytes), read from the compacted
+     * calendars topic by every instance; see {@code CalendarStore}.
+     */
+    public static final String CALENDARS = "ax-calendars";
+
     public static final Serde<StoredTask> STORED_TASK_SERDE = Serdes.serdeFrom(
             (topic, task) -> task == null ? null : WireCodec.encode(task),
             (topic, bytes) -> bytes == null ? null : WireCodec.decodeBinary(bytes, StoredTask.class));
@@ -45,6 +51,12 @@ public final class AxStores {
 
     public static StoreBuilder<KeyValueStore<Bytes, byte[]>> index() {
         return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INDEX), Serdes.Bytes(), Serdes.ByteArray());
+    }
+
+    /** A global store: its topic is its log, so Kafka Streams keeps no changelog for it. */
+    public static StoreBuilder<KeyValueStore<String, byte[]>> calendars() {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CALENDARS), Serdes.String(), Serdes.ByteArray())
+                .withLoggingDisabled();
     }
 
     /** The changelog topics of the stores, as Kafka Streams names them for {@code applicationId}. */

@@ -9,7 +9,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * The durable truth of every pending timer of one partition: a RocksDB store keyed by
  * {@code 8-byte big-endian due time | taskId UTF-8 | 0x00 | kind}, so a range scan yields timers in due
- * order. The value is one byte, the task's priority. Changelogged like every store.
+ * order. The value is the task's priority (one byte), then its owner (UTF-8, absent when it has none; a value
+ * written before owners were kept is the priority alone). Changelogged like every store.
  *
  * <p>The due time is stored with its sign bit flipped, so unsigned big-endian byte order (RocksDB's) is signed
  * numeric order for every long: a due time before 1970 (which input validation refuses anyway) would still sort
@@ -43,9 +44,19 @@ public final class TimerIndex {
         return TimerKind.of(bytes[bytes.length - 1]);
     }
 
-    /** Stores the timer with this {@link #key}. */
+    /** Stores the timer with this {@link #key}, of a task without an owner. */
     public void put(Bytes key, int priority) {
-        store.put(key, new byte[] {(byte) priority});
+        put(key, priority, null);
+    }
+
+    /** Stores the timer with this {@link #key}; {@code owner} may be null. */
+    public void put(Bytes key, int priority, String owner) {
+        if (owner == null || owner.isEmpty()) {
+            store.put(key, new byte[] {(byte) priority});
+            return;
+        }
+        byte[] name = owner.getBytes(StandardCharsets.UTF_8);
+        store.put(key, ByteBuffer.allocate(1 + name.length).put((byte) priority).put(name).array());
     }
 
     /**
@@ -64,5 +75,10 @@ public final class TimerIndex {
 
     public static int priority(byte[] value) {
         return value == null || value.length == 0 ? 4 : value[0];
+    }
+
+    /** The owner stored with the timer, or null. */
+    public static String owner(byte[] value) {
+        return value == null || value.length <= 1 ? null : new String(value, 1, value.length - 1, StandardCharsets.UTF_8);
     }
 }

@@ -1,6 +1,8 @@
 package io.ax.app.internal.timer;
 
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.function.Consumer;
 import org.apache.kafka.common.utils.Bytes;
@@ -21,11 +23,14 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  * <p>Losing the wheel loses nothing: {@link #rebuild(long)} reloads it from the index.
  */
 public final class Timers {
+    private static final int MAX_SHARED_OWNERS = 10_000;
+
     private final TimerIndex index;
     private final TimingWheel wheel;
     private final int maxWheelTimers;
     private final long dispatchAheadMs;
     /** Due timers kept aside, unfired, until the inputs that could change their outcome are read; see {@link #hold}. */
+    private final Map<String, String> owners = new HashMap<>();
     private final PriorityQueue<WheelTimer> held = new PriorityQueue<>(Comparator.comparingLong(WheelTimer::dueAtMs));
     private long earliestSetFireMs = Long.MAX_VALUE;
     private Bytes watermark;
@@ -44,8 +49,23 @@ public final class Timers {
         this.dispatchAheadMs = dispatchAheadMs;
     }
 
-    private WheelTimer wheelTimer(long dueAtMs, int priority, String taskId, TimerKind kind) {
-        return new WheelTimer(fireAtMs(dueAtMs, kind), dueAtMs, priority, taskId, kind);
+    private WheelTimer wheelTimer(long dueAtMs, int priority, String taskId, TimerKind kind, String owner) {
+        return new WheelTimer(fireAtMs(dueAtMs, kind), dueAtMs, priority, taskId, kind, owner);
+    }
+
+    /** One String per owner name among the timers loaded, not one per timer: a backlog is mostly a few owners. */
+    private String shared(String owner) {
+        if (owner == null) {
+            return null;
+        }
+        String known = owners.putIfAbsent(owner, owner);
+        if (known != null) {
+            return known;
+        }
+        if (owners.size() > MAX_SHARED_OWNERS) {
+            owners.clear();
+        }
+        return owner;
     }
 
     private long fireAtMs(long dueAtMs, TimerKind kind) {
@@ -61,11 +81,16 @@ public final class Timers {
         nextUnloadedDueMs = Long.MIN_VALUE;
     }
 
-    /** Sets a timer, durably. */
+    /** Sets a timer of a task without an owner, durably. */
     public void set(long dueAtMs, int priority, String taskId, TimerKind kind) {
+        set(dueAtMs, priority, taskId, kind, null);
+    }
+
+    /** Sets a timer, durably, with its task's owner (null: none), by which a backlog is shared ({@link TimingWheel}). */
+    public void set(long dueAtMs, int priority, String taskId, TimerKind kind, String owner) {
         Bytes key = TimerIndex.key(dueAtMs, taskId, kind);
-        index.put(key, priority);
-        WheelTimer timer = wheelTimer(dueAtMs, priority, taskId, kind);
+        index.put(key, priority, owner);
+        WheelTimer timer = wheelTimer(dueAtMs, priority, taskId, kind, shared(owner));
         earliestSetFireMs = Math.min(earliestSetFireMs, timer.fireAtMs());
         if (watermark != null && key.compareTo(watermark) <= 0) {
             // Within the loaded window (so within the horizon): the wheel must hold it too.
@@ -202,7 +227,7 @@ public final class Timers {
                     break;
                 }
                 wheel.add(wheelTimer(dueAtMs, TimerIndex.priority(timer.value), TimerIndex.taskId(timer.key),
-                        TimerIndex.kind(timer.key)));
+                        TimerIndex.kind(timer.key), shared(TimerIndex.owner(timer.value))));
                 watermark = timer.key;
             }
         }

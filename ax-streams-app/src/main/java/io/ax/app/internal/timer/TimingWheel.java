@@ -2,8 +2,12 @@ package io.ax.app.internal.timer;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.PriorityQueue;
 import java.util.function.Consumer;
 
 /**
@@ -28,6 +32,12 @@ import java.util.function.Consumer;
  * then a priority-9 timer goes before the lower ones due up to 9 × the aging before it, and no more, so priority 0
  * is delayed, never starved. What a poll leaves stays due in the current tick's slot.
  *
+ * <p>Owners: when more are due than a poll fires, the owners of the timers due share the poll in turns (start-time
+ * fair queueing, as the worker's lanes do): the next timer is the best-ranked of the owner with the lowest {@code
+ * turns taken × aging − its best priority × aging}, so each owner fires one in turn (a priority level is worth one
+ * turn), and an owner with ten due fires them among the first of the poll even when another owner has a hundred
+ * thousand due before them. With one owner (no owner is one owner too) the order is the rank order.
+ *
  * <p>{@link #poll} fires at most {@code limit} timers, so one crowded tick cannot starve the caller; the
  * rest fire on the next poll. Its cost: at most {@code wheelSize} slots read, plus a sort of the timers due (during
  * a backlog, those left over: nearly sorted already, so close to linear), never the timers not yet due.
@@ -37,6 +47,7 @@ public final class TimingWheel {
     public static final long DEFAULT_PRIORITY_AGING_MS = 1_000;
 
     private final Comparator<WheelTimer> byRank;
+    private final long priorityAgingMs;
 
     private final long tickMs;
     private final int mask;
@@ -68,6 +79,7 @@ public final class TimingWheel {
             slots.add(new ArrayList<>());
         }
         this.currentTick = Math.floorDiv(startMs, tickMs);
+        this.priorityAgingMs = priorityAgingMs;
         this.byRank = Comparator.comparingLong(timer -> timer.dueAtMs() - timer.priority() * priorityAgingMs);
     }
 
@@ -145,6 +157,9 @@ public final class TimingWheel {
             return 0;
         }
         due.sort(byRank); // stable: ties keep insertion order
+        if (due.size() > limit) {
+            due = inTurns(due, limit);
+        }
         int n = Math.min(limit, due.size());
         size -= n;
         if (n < due.size()) {
@@ -199,6 +214,64 @@ public final class TimingWheel {
             }
         }
         return visited;
+    }
+
+    /** One owner's due timers in rank order, and the turns it has taken in this poll. */
+    private static final class Turns {
+        final List<WheelTimer> timers = new ArrayList<>();
+        final int first;
+        int next;
+        long virtualMs;
+
+        Turns(int first) {
+            this.first = first;
+        }
+    }
+
+    /**
+     * {@code ranked} reordered so that its first {@code limit} are those the owners' turns pick (see Owners in the
+     * class comment), in the order picked, the others after them in rank order. With a single owner: {@code ranked}.
+     */
+    private List<WheelTimer> inTurns(List<WheelTimer> ranked, int limit) {
+        String firstOwner = ranked.get(0).owner();
+        boolean oneOwner = true;
+        for (WheelTimer timer : ranked) {
+            if (!Objects.equals(timer.owner(), firstOwner)) {
+                oneOwner = false;
+                break;
+            }
+        }
+        if (oneOwner) {
+            return ranked;
+        }
+        Map<String, Turns> byOwner = new HashMap<>();
+        for (int i = 0; i < ranked.size(); i++) {
+            int at = i;
+            byOwner.computeIfAbsent(ranked.get(i).owner(), owner -> new Turns(at)).timers.add(ranked.get(i));
+        }
+        long turnMs = Math.max(1, priorityAgingMs);
+        Comparator<Turns> byTurn = Comparator.<Turns>comparingLong(t -> t.virtualMs - t.timers.get(t.next).priority() * priorityAgingMs)
+                .thenComparingLong(t -> t.virtualMs)
+                .thenComparing(t -> t.timers.get(t.next), byRank)
+                .thenComparingInt(t -> t.first);
+        PriorityQueue<Turns> owners = new PriorityQueue<>(byTurn);
+        owners.addAll(byOwner.values());
+        List<WheelTimer> picked = new ArrayList<>(ranked.size());
+        while (picked.size() < limit) {
+            Turns turns = owners.poll();
+            picked.add(turns.timers.get(turns.next++));
+            turns.virtualMs += turnMs;
+            if (turns.next < turns.timers.size()) {
+                owners.add(turns);
+            }
+        }
+        // The rest, each owner's in rank order, owners by their best-ranked timer: the next poll orders them again.
+        List<Turns> left = new ArrayList<>(owners);
+        left.sort(Comparator.comparingInt(t -> t.first));
+        for (Turns turns : left) {
+            picked.addAll(turns.timers.subList(turns.next, turns.timers.size()));
+        }
+        return picked;
     }
 
     /** Drops every timer; the next poll starts from {@code startMs}. */

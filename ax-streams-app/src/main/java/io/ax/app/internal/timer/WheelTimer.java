@@ -1,14 +1,20 @@
 package io.ax.app.internal.timer;
 
 /**
- * A timer held by the {@link TimingWheel}: the task it concerns, what for, when it is due, when it may fire, and
- * its priority (0-9; higher fires first within one tick). {@code fireAtMs} is {@code dueAtMs} unless the opt-in
- * dispatch-ahead mode lets a dispatch go out earlier (the worker then holds it until {@code dueAtMs}).
+ * A timer held by the {@link TimingWheel}: the task it concerns, what for, when it is due, when it may fire, its
+ * priority (0-9; higher fires first within one tick) and its task's owner (null: none; owners share a backlog in
+ * turns). {@code fireAtMs} is {@code dueAtMs} unless the opt-in dispatch-ahead mode lets a dispatch go out earlier
+ * (the worker then holds it until {@code dueAtMs}).
  */
-public record WheelTimer(long fireAtMs, long dueAtMs, int priority, String taskId, TimerKind kind) {
+public record WheelTimer(long fireAtMs, long dueAtMs, int priority, String taskId, TimerKind kind, String owner) {
 
-    /** A timer that fires at its due time. */
+    /** A timer of a task without an owner. */
+    public WheelTimer(long fireAtMs, long dueAtMs, int priority, String taskId, TimerKind kind) {
+        this(fireAtMs, dueAtMs, priority, taskId, kind, null);
+    }
+
+    /** A timer that fires at its due time, of a task without an owner. */
     public WheelTimer(long dueAtMs, int priority, String taskId, TimerKind kind) {
-        this(dueAtMs, dueAtMs, priority, taskId, kind);
+        this(dueAtMs, dueAtMs, priority, taskId, kind, null);
     }
 }

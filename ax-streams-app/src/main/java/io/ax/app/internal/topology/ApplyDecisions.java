@@ -86,11 +86,17 @@ final class ApplyDecisions {
         return null;
     }
 
+    /** The owner of the task a decision saves, whose timers share a backlog with other owners' in turns. */
+    private static String ownerOf(Decision decision) {
+        StoredTask task = decision.task();
+        return task == null || task.getRequest() == null ? null : task.getRequest().getOwner();
+    }
+
     private void applyEffects(Decision decision, long nowMs, String input) {
         boolean refused = false;
         for (Effect effect : decision.effects()) {
             if (effect instanceof Effect.SetTimer set) {
-                timers.set(set.dueAtMs(), set.priority(), set.taskId(), set.kind());
+                timers.set(set.dueAtMs(), set.priority(), set.taskId(), set.kind(), ownerOf(decision));
             } else if (effect instanceof Effect.UnsetTimer unset) {
                 timers.unset(unset.dueAtMs(), unset.taskId(), unset.kind());
             } else if (effect instanceof Effect.Dispatch dispatch) {
@@ -105,6 +111,8 @@ final class ApplyDecisions {
                 refused |= event.change().getTo() == TaskState.REJECTED || event.change().getTo() == TaskState.IGNORED;
             } else if (effect instanceof Effect.Retry retry) {
                 outputs.retry(retry.taskId(), retry.record(), nowMs);
+            } else if (effect instanceof Effect.Flow flow) {
+                outputs.flow(flow.message(), nowMs);
             } else if (effect instanceof Effect.DeadLetter letter) {
                 outputs.deadLetter(letter.letter(), nowMs);
                 metrics.deadLettered(letter.letter().getDispatch().getJobType());

@@ -2,6 +2,10 @@ package io.ax.app.internal.topology;
 
 import io.ax.AxTopics;
 import io.ax.app.config.AxConfig;
+import io.ax.app.internal.flow.ApplyLimitRecord;
+import io.ax.app.internal.flow.FlowGate;
+import io.ax.app.internal.flow.FlowStores;
+import io.ax.app.internal.flow.LimitErrors;
 import io.ax.app.internal.inputs.ConsumerPositions;
 import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.app.internal.store.AxStores;
@@ -18,7 +22,9 @@ import org.apache.kafka.streams.Topology;
  *              │   task index)                    │
  * ax.retry ────┤     └ wall-clock punctuator      ├─► ax.retry (read back: times the retry)
  * ax.deps ─────┘                                  ├─► ax.dead-letter
- *                                                 └─► ax.deps (read back: dependencies across partitions)
+ *                                                 ├─► ax.deps (read back: dependencies across partitions)
+ *                                                 └─► ax.calendars ─► global store ax-calendars
+ *                                                     (every instance; the scheduler reads calendars from it)
  * </pre>
  */
 public final class AxTopology {
@@ -30,6 +36,18 @@ public final class AxTopology {
     public static final String STATE_SINK = "ax-state-sink";
     public static final String RETRY_SINK = "ax-retry-sink";
     public static final String DEAD_LETTER_SINK = "ax-dead-letter-sink";
+    public static final String CALENDARS_SINK = "ax-calendars-sink";
+    public static final String CALENDARS_SOURCE = "ax-calendars-source";
+    public static final String CALENDARS_UPDATER = "ax-calendars-updater";
+    public static final String FLOW_GRANTS_SOURCE = "ax-flow-grants-source";
+    public static final String FLOW_SINK = "ax-flow-sink";
+    public static final String LIMITS_SOURCE = "ax-limits-source";
+    public static final String LIMITS_PROCESSOR = "ax-limits";
+    public static final String FLOW_SOURCE = "ax-flow-source";
+    public static final String FLOW_GATE = "ax-flow-gate";
+    public static final String GATE_FLOW_SINK = "ax-flow-gate-flow-sink";
+    public static final String GATE_GRANTS_SINK = "ax-flow-gate-grants-sink";
+    public static final String GATE_STATE_SINK = "ax-flow-gate-state-sink";
     public static final String DEPS_SOURCE = "ax-deps-source";
     public static final String DEPS_SINK = "ax-deps-sink";
 
@@ -55,9 +73,10 @@ public final class AxTopology {
         topology.addSource(REQUESTS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.requests());
         topology.addSource(RESULTS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.results());
         topology.addSource(RETRY_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.retry());
+        topology.addSource(FLOW_GRANTS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.flowGrants());
         topology.addSource(DEPS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.deps());
         topology.addProcessor(SCHEDULER, () -> new TaskProcessor(settings), REQUESTS_SOURCE, RESULTS_SOURCE, RETRY_SOURCE,
-                DEPS_SOURCE);
+                FLOW_GRANTS_SOURCE, DEPS_SOURCE);
         topology.addStateStore(AxStores.tasks(settings.maxInputBytes()), SCHEDULER);
         topology.addStateStore(AxStores.timers(), SCHEDULER);
         topology.addStateStore(AxStores.index(), SCHEDULER);
@@ -66,7 +85,29 @@ public final class AxTopology {
         topology.addSink(RETRY_SINK, topics.retry(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
         topology.addSink(DEAD_LETTER_SINK, topics.deadLetter(), Serdes.String().serializer(), Serdes.ByteArray().serializer(),
                 SCHEDULER);
+        topology.addSink(CALENDARS_SINK, topics.calendars(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
+        topology.addGlobalStore(AxStores.calendars(), CALENDARS_SOURCE, Serdes.String().deserializer(),
+                Serdes.ByteArray().deserializer(), topics.calendars(), CALENDARS_UPDATER, CalendarStoreUpdater::new);
+        topology.addSink(FLOW_SINK, topics.flow(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
+        addFlowControl(topology, settings);
         topology.addSink(DEPS_SINK, topics.deps(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
         return topology;
+    }
+
+    /**
+     * Flow control (topology-docs/FLOW-CONTROL.md): the limits as a global store every processor reads, and the gates,
+     * a sub-topology of their own keyed by gate key, which answer the scheduler's ACQUIREs with grants.
+     */
+    private static void addFlowControl(Topology topology, SchedulerSettings settings) {
+        AxTopics topics = settings.topics();
+        LimitErrors errors = settings.metrics().limitErrors();
+        topology.addGlobalStore(FlowStores.limits(), LIMITS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(),
+                topics.limits(), LIMITS_PROCESSOR, () -> new ApplyLimitRecord(errors));
+        topology.addSource(FLOW_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.flow());
+        topology.addProcessor(FLOW_GATE, () -> new FlowGate(GATE_FLOW_SINK, GATE_GRANTS_SINK, GATE_STATE_SINK, settings.metrics()), FLOW_SOURCE);
+        topology.addStateStore(FlowStores.gates(), FLOW_GATE);
+        topology.addSink(GATE_FLOW_SINK, topics.flow(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), FLOW_GATE);
+        topology.addSink(GATE_GRANTS_SINK, topics.flowGrants(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), FLOW_GATE);
+        topology.addSink(GATE_STATE_SINK, topics.state(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), FLOW_GATE);
     }
 }

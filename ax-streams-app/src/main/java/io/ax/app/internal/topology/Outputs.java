@@ -59,6 +59,12 @@ public final class Outputs {
                 registry == null ? WireCodec.encode(letter) : registry.deadLetter(letter), nowMs, headers), AxTopology.DEAD_LETTER_SINK);
     }
 
+    /** Writes a flow-control message to the flow topic, keyed by its gate. */
+    public void flow(io.ax.app.internal.core.FlowMessage message, long nowMs) {
+        context.forward(new Record<>(message.gate(), io.ax.app.internal.flow.FlowCodec.encode(message), nowMs, new RecordHeaders()),
+                AxTopology.FLOW_SINK);
+    }
+
     /** Writes one JSON line to the state topic. */
     public void state(StateChange change) {
         context.forward(new Record<>(change.getTaskId(), JsonForms.stateChangeJsonBytes(change), change.getAtMs(),

@@ -5,6 +5,9 @@ import io.ax.InvalidRequestException;
 import io.ax.app.internal.core.EventCode;
 import io.ax.app.internal.core.Input;
 import io.ax.app.internal.core.Rules;
+import io.ax.app.internal.flow.FlowCodec;
+import io.ax.app.internal.flow.FlowStores;
+import io.ax.app.internal.flow.StoreFlowLimits;
 import io.ax.app.internal.inputs.InputWatermarks;
 import io.ax.app.internal.metrics.PartitionMetrics;
 import io.ax.app.internal.store.AxStores;
@@ -17,6 +20,7 @@ import io.ax.app.internal.timer.TimingWheel;
 import io.ax.app.internal.timer.WakeUps;
 import io.ax.codec.WireCodec;
 import io.ax.schema.AdoptRequest;
+import io.ax.schema.CalendarRequest;
 import io.ax.schema.CancelRequest;
 import io.ax.schema.DependencySignal;
 import io.ax.schema.DependencySignalKind;
@@ -63,7 +67,9 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     private static final int BACKFILL_BATCH = 2_000;
 
     private final SchedulerSettings settings;
-    private final Rules rules;
+    private Rules rules;
+    private ApplyCalendarRequest calendarRequests;
+    private final StoreFlowLimits flowLimits = new StoreFlowLimits();
     private ProcessorContext<String, byte[]> context;
     private TaskStore tasks;
     private Timers timers;
@@ -78,13 +84,15 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
 
     public TaskProcessor(SchedulerSettings settings) {
         this.settings = settings;
-        this.rules = new Rules(settings.rules());
     }
 
     @Override
     public void init(ProcessorContext<String, byte[]> context) {
         this.context = context;
+        flowLimits.attach(context.getStateStore(FlowStores.LIMITS));
         long nowMs = context.currentSystemTimeMs();
+        CalendarStore calendars = new CalendarStore(context.getStateStore(AxStores.CALENDARS));
+        rules = new Rules(settings.rules(), calendars, flowLimits);
         timers = new Timers(new TimerIndex(context.getStateStore(AxStores.TIMERS)),
                 new TimingWheel(settings.tickMs(), settings.wheelSize(), nowMs, settings.priorityAgingMs()), settings.maxWheelTimers(),
                 settings.dispatchAheadMs());
@@ -94,6 +102,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         KeyValueStore<Bytes, byte[]> indexStore = context.getStateStore(AxStores.INDEX);
         TaskIndex index = new TaskIndex(indexStore);
         metrics = new PartitionMetrics(settings.metrics(), context.taskId().partition(), indexStore, tasks, timers);
+        calendarRequests = new ApplyCalendarRequest(context, calendars, metrics);
         decisions = new ApplyDecisions(tasks, index, new TaskHistory(indexStore, settings.historyMaxEvents()), timers,
                 new Outputs(context, settings.registryOutput()), metrics);
         dependencies = new Dependencies(indexStore, tasks, new Outputs(context, settings.registryOutput()), settings.rules().retentionMs());
@@ -126,11 +135,19 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     @Override
     public void process(Record<String, byte[]> record) {
         SourceRecord source = sourceOf(context.recordMetadata().orElseThrow());
+        if (source.getTopic().equals(settings.topics().flowGrants())) {
+            processGrant(record, source);
+            return;
+        }
         int input = inputIndex(source.getTopic());
         inputs.processed(input, source.getOffset(), record.timestamp());
         long nowMs = context.currentSystemTimeMs();
         try {
             Input decoded = decode(record, source, input);
+            if (decoded instanceof Input.Calendar calendar) {
+                calendarRequests.apply(calendar.taskId(), calendar.request(), source, nowMs);
+                return;
+            }
             if (decoded == null) {
                 return; // a subscription, kept by Dependencies
             }
@@ -139,6 +156,23 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         } catch (InvalidRequestException e) {
             EventCode code = e instanceof WrongPartitionException ? EventCode.WRONG_PARTITION : Rules.codeOf(e);
             decisions.apply(rules.reject(record.key(), code, e.getMessage(), source, nowMs), nowMs, metricsInput(input));
+        }
+        maybeWakeUpEarlier();
+    }
+
+    /**
+     * A grant from the flow-control gates (topology-docs/FLOW-CONTROL.md). The grants topic is the scheduler's own, so it
+     * does not take part in the input watermarks; a record that is not a grant is rejected like any bad input.
+     */
+    private void processGrant(Record<String, byte[]> record, SourceRecord source) {
+        long nowMs = context.currentSystemTimeMs();
+        try {
+            ScheduleValidator.validateTaskId(record.key());
+            FlowCodec.Grant grant = FlowCodec.decodeGrant(record.value());
+            Input.Granted decoded = new Input.Granted(record.key(), grant.executionId(), grant.attempt(), grant.gates(), source);
+            decisions.apply(rules.decide(tasks.get(record.key()), decoded, nowMs), nowMs, "grant");
+        } catch (InvalidRequestException e) {
+            decisions.apply(rules.reject(record.key(), Rules.codeOf(e), e.getMessage(), source, nowMs), nowMs, "grant");
         }
         maybeWakeUpEarlier();
     }
@@ -159,6 +193,9 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             return "pause";
         } else if (input instanceof Input.Resume) {
             return "resume";
+        }
+        if (input instanceof Input.Granted) {
+            return "grant";
         }
         if (input instanceof Input.DependencyOutcome) {
             return "dependency";
@@ -213,6 +250,9 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             if (request instanceof ResumeRequest resume) {
                 ScheduleValidator.requireLength("reason", resume.getReason(), ScheduleValidator.MAX_REASON_CHARS);
                 return new Input.Resume(taskId, resume, source);
+            }
+            if (request instanceof CalendarRequest calendar) {
+                return new Input.Calendar(taskId, calendar, source);
             }
             if (request instanceof AdoptRequest adopt) {
                 requireAdoptEnabled();

@@ -37,4 +37,14 @@ class TimerIndexTest {
         Bytes late = TimerIndex.key(1001, "a", TimerKind.RETRY);
         assertThat(early.compareTo(late)).isNegative();
     }
+
+    @Test
+    void shouldReadThePriorityAndOwnerBackAndAValueWrittenBeforeOwnersWereKept() {
+        assertThat(TimerIndex.priority(new byte[] {7})).isEqualTo(7);
+        assertThat(TimerIndex.owner(new byte[] {7})).as("a one-byte value, as written before owners were kept").isNull();
+        assertThat(TimerIndex.owner(null)).isNull();
+        byte[] withOwner = {3, (byte) 0xc3, (byte) 0xa9, 'q', 'u', 'i', 'p', 'e'};
+        assertThat(TimerIndex.priority(withOwner)).isEqualTo(3);
+        assertThat(TimerIndex.owner(withOwner)).isEqualTo("\u00e9quipe");
+    }
 }

@@ -145,4 +145,17 @@ class TimersTest {
         assertThat(timers.fireHeld(30, fired::add, 100)).isEqualTo(1);
         assertThat(indexSize()).as("a held timer keeps its index key until fired").isEqualTo(1);
     }
+
+    @Test
+    void shouldKeepEachTimersOwnerInTheIndexSoARebuildSharesTheBacklogByOwnerAgain() {
+        Timers before = timers(1000);
+        before.set(1500, 4, "a", TimerKind.OCCURRENCE, "acme");
+        before.set(1500, 4, "b", TimerKind.OCCURRENCE, null);
+
+        Timers after = timers(1490); // a restart: the wheel is rebuilt from the index
+        assertThat(fireDue(after, 1500)).isEqualTo(2);
+
+        assertThat(fired).extracting(WheelTimer::taskId, WheelTimer::owner)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("a", "acme"), org.assertj.core.groups.Tuple.tuple("b", null));
+    }
 }

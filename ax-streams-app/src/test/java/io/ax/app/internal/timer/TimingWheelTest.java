@@ -135,6 +135,51 @@ class TimingWheelTest {
     }
 
     @Test
+    void shouldShareABacklogBetweenOwnersInTurnsSoTheFewOfOneGoAmongTheFirst() {
+        TimingWheel wheel = new TimingWheel(TICK, 8, 1000);
+        for (int i = 0; i < 100; i++) {
+            wheel.add(new WheelTimer(1010, 1010, 4, "big-" + i, TimerKind.OCCURRENCE, "big"));
+        }
+        wheel.add(new WheelTimer(1060, 1060, 4, "small-0", TimerKind.OCCURRENCE, "small"));
+        wheel.add(new WheelTimer(1070, 1070, 4, "small-1", TimerKind.OCCURRENCE, "small"));
+
+        assertThat(wheel.poll(1070, fired::add, 4)).isEqualTo(4);
+        assertThat(fired).as("due 50 ms after 100 of another owner, yet fired in turns with them")
+                .extracting(WheelTimer::taskId).containsExactly("big-0", "small-0", "big-1", "small-1");
+
+        assertThat(wheel.poll(1070, fired::add, 200)).isEqualTo(98);
+        assertThat(fired.subList(4, 102)).as("the rest in rank order").extracting(WheelTimer::taskId)
+                .startsWith("big-2", "big-3").endsWith("big-99");
+        assertThat(wheel.size()).isZero();
+    }
+
+    @Test
+    void shouldWeighPriorityAgainstTurnsAtOneTurnPerLevel() {
+        TimingWheel wheel = new TimingWheel(TICK, 8, 1000);
+        for (int i = 0; i < 10; i++) {
+            wheel.add(new WheelTimer(1010, 1010, 2, "hot-" + i, TimerKind.OCCURRENCE, "hot"));
+        }
+        wheel.add(new WheelTimer(1010, 1010, 0, "cold", TimerKind.OCCURRENCE, null));
+
+        wheel.poll(1010, fired::add, 5);
+
+        assertThat(fired).as("two priority levels ahead: two turns, then the owner-less one's turn")
+                .extracting(WheelTimer::taskId).containsExactly("hot-0", "hot-1", "cold", "hot-2", "hot-3");
+    }
+
+    @Test
+    void shouldKeepTheRankOrderWithASingleOwner() {
+        TimingWheel wheel = new TimingWheel(TICK, 8, 1000);
+        wheel.add(new WheelTimer(1010, 1010, 1, "low", TimerKind.OCCURRENCE, "acme"));
+        wheel.add(new WheelTimer(1010, 1010, 9, "high", TimerKind.OCCURRENCE, "acme"));
+        wheel.add(new WheelTimer(1020, 1020, 9, "next-tick", TimerKind.OCCURRENCE, "acme"));
+
+        wheel.poll(1020, fired::add, 2);
+
+        assertThat(fired).extracting(WheelTimer::taskId).containsExactly("high", "next-tick");
+    }
+
+    @Test
     void shouldCatchUpAfterAJumpLongerThanTheWheel() {
         TimingWheel wheel = new TimingWheel(TICK, 8, 1000);
         wheel.add(timer(1010));

@@ -272,4 +272,67 @@ class AdoptTaskTest {
             assertThat(ax.storedTask("t1")).isNull();
         }
     }
+
+    @Test
+    void shouldKeepAnAdoptedPausedTaskPausedAndSayItIs() {
+        try (SchedulerHarness old = oldDeployment(); SchedulerHarness ax = newDeployment()) {
+            old.request("p", "{\"jobType\":\"sync\",\"everyMs\":1000}");
+            old.request("p", "{\"pause\":true}");
+            StoredTask paused = old.storedTask("p");
+            assertThat(paused.getPausedAtMs()).isNotNull();
+
+            ax.requestBytes("p", adopt(paused));
+
+            assertThat(ax.events()).singleElement().satisfies(e -> assertThat(e.get("reason").asText())
+                    .contains("migrated from").contains("paused since").contains("no occurrence fires until resumed"));
+            assertThat(ax.hasTimer(paused.getNextDueAtMs(), "p", io.ax.app.internal.timer.TimerKind.OCCURRENCE))
+                    .as("no occurrence timer while paused").isFalse();
+            ax.advanceMs(3_000);
+            assertThat(ax.dispatches()).isEmpty();
+            ax.request("p", "{\"resume\":true}");
+            ax.advanceMs(1_010);
+            assertThat(ax.dispatches()).as("resumed, it fires on its grid").hasSize(1);
+        }
+    }
+
+    @Test
+    void shouldArmTheTimersOfExecutionsInFlightBesideTheCurrentOne() {
+        try (SchedulerHarness old = oldDeployment(); SchedulerHarness ax = newDeployment()) {
+            old.request("p", "{\"jobType\":\"sync\",\"everyMs\":1000,\"overlap\":\"ALLOW\",\"timeoutMs\":5000,\"maxRetries\":0}");
+            old.advanceMs(1_010);
+            old.advanceMs(1_000);
+            List<Dispatched> both = old.dispatches();
+            assertThat(both).hasSize(2);
+            StoredTask task = old.storedTask("p");
+            assertThat(task.getAlongside()).hasSize(1);
+            long besideTimeoutAt = task.getAlongside().get(0).getTimeoutAtMs();
+            catchUp(ax, old);
+
+            ax.requestBytes("p", adopt(task));
+
+            assertThat(ax.events()).extracting(e -> e.get("executionId").asText())
+                    .contains(both.get(0).executionId(), both.get(1).executionId());
+            assertThat(ax.hasTimer(besideTimeoutAt, "p", io.ax.app.internal.timer.TimerKind.TIMEOUT)).isTrue();
+            ax.report("p", report(both.get(0).executionId(), 1, "SUCCEEDED"));
+            assertThat(ax.events()).extracting(e -> e.get("to").asText()).containsExactly("SUCCESS");
+            assertThat(ax.storedTask("p").getAlongside()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldRejectAnAdoptWhoseExecutionsAlongsideBreakTheStoredShape() {
+        try (SchedulerHarness old = oldDeployment(); SchedulerHarness ax = newDeployment()) {
+            old.request("p", "{\"jobType\":\"sync\",\"everyMs\":1000,\"overlap\":\"ALLOW\"}");
+            old.advanceMs(1_010);
+            StoredTask task = old.storedTask("p");
+            task.setAlongside(List.of(task.getExecution())); // the current one twice
+
+            ax.requestBytes("p", adopt(task));
+
+            assertThat(ax.events()).singleElement().satisfies(e -> {
+                assertThat(e.get("to").asText()).isEqualTo("REJECTED");
+                assertThat(e.get("reason").asText()).contains("appears twice");
+            });
+        }
+    }
 }

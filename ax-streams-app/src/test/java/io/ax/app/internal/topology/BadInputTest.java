@@ -53,7 +53,7 @@ class BadInputTest {
         "jitter over interval | {\"jobType\":\"a\",\"everyMs\":1000,\"occurrenceJitterMs\":2000} | occurrenceJitterMs must be between 0 and 1000",
         "catch-up bound       | {\"jobType\":\"a\",\"everyMs\":1000,\"misfire\":\"FIRE_ALL\",\"maxCatchUp\":0} | maxCatchUp must be between 1 and 10000: 0",
         "overlap on one-shot  | {\"jobType\":\"a\",\"delayMs\":5,\"overlap\":\"QUEUE_ONE\"} | overlap goes with a periodic trigger",
-        "unknown overlap      | {\"jobType\":\"a\",\"everyMs\":1000,\"overlap\":\"ALLOW\"} | overlap must be one of [SKIP, QUEUE_ONE]",
+        "unknown overlap      | {\"jobType\":\"a\",\"everyMs\":1000,\"overlap\":\"BESIDE\"} | overlap must be one of [SKIP, QUEUE_ONE, ALLOW]",
         "overlap not text     | {\"jobType\":\"a\",\"everyMs\":1000,\"overlap\":1}    | overlap",
         "pause not true       | {\"pause\":false}                                            | pause must be true",
         "pause extra field    | {\"pause\":true,\"everyMs\":1000}                          | unknown field everyMs",
@@ -96,7 +96,7 @@ class BadInputTest {
             byte[] dispatch = WireCodec.encode(DispatchTask.newBuilder().setKind(DispatchKind.RUN).setTaskId("x")
                     .setExecutionId("e").setAttempt(1).setJobType("j").setDueAtMs(0).setFiredAtMs(0).setTimeoutMs(1).build());
             ax.requestBytes("x", dispatch);
-            assertRejected(ax.events().get(0), "ax.requests", 0, "x", "expected a ScheduleRequest, CancelRequest, ReplayRequest, TriggerRequest, PauseRequest or ResumeRequest");
+            assertRejected(ax.events().get(0), "ax.requests", 0, "x", "expected a ScheduleRequest, CancelRequest, ReplayRequest, TriggerRequest, PauseRequest, ResumeRequest or CalendarRequest");
         }
     }
 

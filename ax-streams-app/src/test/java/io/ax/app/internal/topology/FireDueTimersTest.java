@@ -167,6 +167,24 @@ class FireDueTimersTest {
     }
 
     @Test
+    void shouldShareABacklogBetweenOwnersSoOneOwnersManyDoNotDelayAnothersFew() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), Map.of(AxConfig.FIRE_BATCH_MAX_CONFIG, 3))) {
+            for (int i = 0; i < 30; i++) {
+                ax.request("big-%02d".formatted(i), "{\"jobType\":\"j\",\"delayMs\":100,\"owner\":\"big\"}");
+            }
+            ax.request("small-0", "{\"jobType\":\"j\",\"delayMs\":150,\"owner\":\"small\"}");
+            ax.request("small-1", "{\"jobType\":\"j\",\"delayMs\":160,\"owner\":\"small\"}");
+            ax.advanceMs(1_000); // behind: all 32 are due, 3 fire per punctuation
+
+            assertThat(ax.dispatches()).as("due after 30 of another owner, they fire in its turns, in the first punctuation")
+                    .extracting(Dispatched::key).containsExactly("big-00", "small-0", "big-01");
+            ax.advanceMs(10);
+            assertThat(ax.dispatches()).as("each punctuation shares its fires again").extracting(Dispatched::key)
+                    .containsExactly("big-02", "small-1", "big-03");
+        }
+    }
+
+    @Test
     void shouldCarryRoutingHeadersOnEveryDispatch() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             ax.request("t1", "{\"jobType\":\"email\",\"delayMs\":0,\"payload\":{\"to\":\"a@b.c\"},\"owner\":\"billing\"}");

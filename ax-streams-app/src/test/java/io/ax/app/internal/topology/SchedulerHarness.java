@@ -193,6 +193,12 @@ final class SchedulerHarness implements AutoCloseable {
         return task == null ? -1 : taskId.getBytes(StandardCharsets.UTF_8).length + WireCodec.encode(task).length;
     }
 
+    /** Whether the durable timer index holds this timer (what a restart would load). */
+    boolean hasTimer(long dueAtMs, String taskId, io.ax.app.internal.timer.TimerKind kind) {
+        return driver.<org.apache.kafka.common.utils.Bytes, byte[]>getKeyValueStore(AxStores.TIMERS)
+                .get(io.ax.app.internal.timer.TimerIndex.key(dueAtMs, taskId, kind)) != null;
+    }
+
     /** The task store's record for {@code taskId}, or null. */
     StoredTask storedTask(String taskId) {
         return driver.<String, StoredTask>getKeyValueStore(AxStores.TASKS).get(taskId);

@@ -1,0 +1,179 @@
+package io.ax.app.internal.core;
+
+import io.ax.app.internal.timer.TimerKind;
+import io.ax.schema.StoredExecution;
+import io.ax.schema.StoredTask;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Overlap ALLOW: executions of one periodic task in flight side by side. The task's current execution is the latest
+ * fired; the earlier ones still in flight are {@code StoredTask.alongside}, oldest first, at most {@link #MAX} − 1.
+ *
+ * <p>Each is followed exactly as the current one is, by the same transition classes: an input that concerns an
+ * execution alongside (a report, a retry record or a flow-control grant with its executionId, its TIMEOUT or RETRY
+ * timer) is decided on a
+ * view of the task in which that execution is the current one and the others, the real current first, are alongside;
+ * the outcome is turned back (the real current in its place; the one decided on stays alongside while in flight and
+ * leaves the list when it ends). A timer due at the same millisecond for two executions is one timer key: it is
+ * decided for each execution it matches, one after the other, in one decision. Cancel and replace end them all
+ * ({@link CancelTask#endLive}); the task is live while any is in flight ({@link Liveness}).
+ */
+final class Alongside {
+    /** Most executions of one task in flight at once under overlap ALLOW: a further occurrence is SKIPPED. */
+    static final int MAX = 10;
+
+    private Alongside() {
+    }
+
+    /** Whether {@code input} concerns {@code execution}: its report, its retry record, its timeout or retry timer. */
+    static boolean concerns(StoredExecution execution, Input input) {
+        if (execution == null) {
+            return false;
+        }
+        if (input instanceof Input.Report report) {
+            return execution.getExecutionId().equals(report.report().getExecutionId());
+        }
+        if (input instanceof Input.RetryLogged retry) {
+            return execution.getExecutionId().equals(retry.retry().getExecutionId());
+        }
+        if (input instanceof Input.Granted grant) {
+            return execution.getExecutionId().equals(grant.executionId());
+        }
+        if (input instanceof Input.TimerFired timer) {
+            return switch (timer.kind()) {
+                case TIMEOUT -> Objects.equals(execution.getTimeoutAtMs(), timer.dueAtMs());
+                case RETRY -> Objects.equals(execution.getRetryAtMs(), timer.dueAtMs());
+                default -> false;
+            };
+        }
+        return false;
+    }
+
+    /**
+     * The decision for {@code task}, which has executions alongside: {@code route} (a fresh step for each) decides
+     * for the current execution unless only executions alongside are concerned, then for each concerned one on its
+     * view; their effects in that order, one stored task.
+     */
+    static Decision decide(StoredTask task, Input input, Function<StoredTask, Decision> route) {
+        List<String> concerned = new ArrayList<>();
+        for (StoredExecution execution : task.getAlongside()) {
+            if (concerns(execution, input)) {
+                concerned.add(execution.getExecutionId());
+            }
+        }
+        if (concerned.isEmpty()) {
+            return keepSharedTimers(route.apply(task), task);
+        }
+        List<Effect> effects = new ArrayList<>();
+        StoredTask latest = task;
+        boolean saved = false;
+        if (concerns(task.getExecution(), input)) {
+            Decision first = route.apply(copy(latest));
+            effects.addAll(first.effects());
+            if (first.store() == Decision.Store.SAVE) {
+                latest = first.task();
+                saved = true;
+            }
+        }
+        for (String executionId : concerned) {
+            int at = indexOf(latest, executionId);
+            if (at < 0) {
+                continue;
+            }
+            Decision side = route.apply(view(latest, at));
+            effects.addAll(side.effects());
+            if (side.store() == Decision.Store.SAVE) {
+                latest = back(side.task(), at);
+                saved = true;
+            }
+        }
+        return keepSharedTimers(new Decision(task.getTaskId(), saved ? Decision.Store.SAVE : Decision.Store.UNCHANGED,
+                saved ? latest : null, List.copyOf(effects)), task);
+    }
+
+    /**
+     * A timer key is due time, task and kind: two executions whose timeouts (or retries) fall on one millisecond share
+     * it, so giving it up for one ({@code UnsetTimer}) would lose it for the other. Each such timer that an execution
+     * still in flight after the decision needs is set again.
+     */
+    private static Decision keepSharedTimers(Decision decision, StoredTask before) {
+        if (decision.store() == Decision.Store.DELETE) {
+            return decision;
+        }
+        StoredTask after = decision.store() == Decision.Store.SAVE ? decision.task() : before;
+        List<StoredExecution> inFlight = new ArrayList<>(after.getAlongside());
+        if (after.getExecution() != null && StateMachine.isInFlight(after.getExecution().getState())) {
+            inFlight.add(after.getExecution());
+        }
+        List<Effect> again = new ArrayList<>();
+        for (Effect effect : decision.effects()) {
+            if (effect instanceof Effect.UnsetTimer unset
+                    && (unset.kind() == TimerKind.TIMEOUT || unset.kind() == TimerKind.RETRY)) {
+                for (StoredExecution execution : inFlight) {
+                    Long dueAtMs = unset.kind() == TimerKind.TIMEOUT ? execution.getTimeoutAtMs() : execution.getRetryAtMs();
+                    if (dueAtMs != null && dueAtMs == unset.dueAtMs()) {
+                        again.add(new Effect.SetTimer(unset.taskId(), dueAtMs, after.getRequest().getPriority(), unset.kind()));
+                        break;
+                    }
+                }
+            }
+        }
+        if (again.isEmpty()) {
+            return decision;
+        }
+        List<Effect> effects = new ArrayList<>(decision.effects());
+        effects.addAll(again);
+        return new Decision(decision.taskId(), decision.store(), decision.task(), List.copyOf(effects));
+    }
+
+    /** Whether an execution alongside is in flight (all of them are, by construction; checked nonetheless). */
+    static boolean anyInFlight(StoredTask task) {
+        for (StoredExecution execution : task.getAlongside()) {
+            if (StateMachine.isInFlight(execution.getState())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int indexOf(StoredTask task, String executionId) {
+        List<StoredExecution> alongside = task.getAlongside();
+        for (int i = 0; i < alongside.size(); i++) {
+            if (alongside.get(i).getExecutionId().equals(executionId)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static StoredTask copy(StoredTask task) {
+        return StoredTask.newBuilder(task).build(); // a deep copy: a decision may change its task in place
+    }
+
+    /** The task as the rules see it for execution {@code at} alongside: that one current, the real current first alongside. */
+    private static StoredTask view(StoredTask task, int at) {
+        StoredTask view = copy(task);
+        List<StoredExecution> others = new ArrayList<>(view.getAlongside());
+        StoredExecution side = others.remove(at);
+        others.add(0, view.getExecution());
+        view.setExecution(side);
+        view.setAlongside(others);
+        return view;
+    }
+
+    /** The decided view turned back: the real current in its place, the decided execution alongside while in flight. */
+    private static StoredTask back(StoredTask decided, int at) {
+        List<StoredExecution> others = new ArrayList<>(decided.getAlongside());
+        StoredExecution current = others.remove(0);
+        StoredExecution side = decided.getExecution();
+        if (side != null && StateMachine.isInFlight(side.getState())) {
+            others.add(Math.min(at, others.size()), side);
+        }
+        decided.setExecution(current);
+        decided.setAlongside(others);
+        return decided;
+    }
+}

@@ -1,0 +1,69 @@
+package io.ax.app.internal.flow;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.ax.InvalidRequestException;
+import io.ax.app.internal.core.FlowMessage;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * The JSON forms of the internal flow topics: {@link FlowMessage} on {@code ax.flow}, {@link Grant} on
+ * {@code ax.flow-grants}. Both topics are written and read by the scheduler only; JSON keeps them readable with kcat.
+ */
+public final class FlowCodec {
+    static final ObjectMapper MAPPER = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    /** Longest flow record: ids and gate keys are bounded, so a larger one is not ours. */
+    static final int MAX_BYTES = 8_192;
+
+    /** A grant to the task side: every gate of {@code gates} holds a slot for the execution's attempt. */
+    public record Grant(String executionId, int attempt, List<String> gates, long heldSinceMs) {
+    }
+
+    private FlowCodec() {
+    }
+
+    public static byte[] encode(FlowMessage message) {
+        return write(message);
+    }
+
+    public static FlowMessage decodeMessage(byte[] bytes) {
+        FlowMessage message = read(bytes, FlowMessage.class);
+        if (message.kind() == null || message.executionId() == null || message.gates().isEmpty() || message.gateIndex() < 0
+                || message.gateIndex() >= message.gates().size()) {
+            throw new InvalidRequestException(null, "flow message lacks its kind, executionId or gates");
+        }
+        return message;
+    }
+
+    public static byte[] encode(Grant grant) {
+        return write(grant);
+    }
+
+    public static Grant decodeGrant(byte[] bytes) {
+        Grant grant = read(bytes, Grant.class);
+        if (grant.executionId() == null || grant.gates() == null || grant.gates().isEmpty()) {
+            throw new InvalidRequestException(null, "grant lacks its executionId or gates");
+        }
+        return grant;
+    }
+
+    private static byte[] write(Object value) {
+        try {
+            return MAPPER.writeValueAsBytes(value);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static <T> T read(byte[] bytes, Class<T> type) {
+        if (bytes == null || bytes.length > MAX_BYTES) {
+            throw new InvalidRequestException(null, "flow record is " + (bytes == null ? "empty" : bytes.length + " bytes"));
+        }
+        try {
+            return MAPPER.readValue(bytes, type);
+        } catch (IOException e) {
+            throw new InvalidRequestException(null, "flow record is not a valid " + type.getSimpleName() + ": " + e.getMessage());
+        }
+    }
+}

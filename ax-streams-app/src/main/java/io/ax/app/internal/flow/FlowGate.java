@@ -1,0 +1,307 @@
+package io.ax.app.internal.flow;
+
+import io.ax.FlowLimit;
+import io.ax.InvalidRequestException;
+import io.ax.app.internal.core.FlowMessage;
+import io.ax.app.internal.metrics.SchedulerMetrics;
+import io.ax.codec.JsonForms;
+import io.ax.schema.StateChange;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The flow-control gates (topology-docs/FLOW-CONTROL.md): one processor per partition of the flow topic, which is keyed
+ * by gate key, so each gate ({@code type:<jobType>}, {@code owner:<owner>}) lives on exactly one stream task of the
+ * whole fleet and counts exactly. For each gate it keeps the executions holding a slot, the ones waiting (a queue per
+ * owner), and a token bucket; it grants while the gate's limits allow:
+ * <ul>
+ *   <li>{@code maxInFlight}: slots held (granted, not yet released);</li>
+ *   <li>{@code maxNotStarted}: slots granted and not yet STARTED by a worker (backpressure);</li>
+ *   <li>{@code maxPerSecond}: a token bucket of {@code max(1, maxPerSecond / 10)} tokens refilled continuously;</li>
+ * </ul>
+ * choosing among waiting owners by start-time fair queueing (each grant advances the owner's virtual time by
+ * 1 / weight; the owner with the least virtual time goes next), then priority, due time and arrival inside one owner.
+ * A granted ACQUIRE goes on to the next gate of its chain, or, at the last, becomes a grant to the task's partition.
+ * An ACQUIRE that has to wait is announced on the state topic (from = to, the execution's state) with the limit that
+ * holds it. A wall-clock punctuation every {@value #PUNCTUATE_MS} ms grants what the refilled buckets and changed limits
+ * allow. Work per record or punctuation is bounded by {@value #GRANT_BATCH} grants per gate.
+ */
+public final class FlowGate implements Processor<String, byte[], String, byte[]> {
+    private static final Logger log = LoggerFactory.getLogger(FlowGate.class);
+    static final long PUNCTUATE_MS = 20;
+    static final int GRANT_BATCH = 1_000;
+
+    private final String flowSink;
+    private final String grantsSink;
+    private final String stateSink;
+    private final StoreFlowLimits limits = new StoreFlowLimits();
+    private final Set<String> active = new LinkedHashSet<>();
+    private final SchedulerMetrics metrics;
+    /** Every gate this stream task has touched, for the metrics and to forget them when it closes. */
+    private final Set<String> known = new LinkedHashSet<>();
+    private ProcessorContext<String, byte[]> context;
+    private GateStore gates;
+
+    public FlowGate(String flowSink, String grantsSink, String stateSink, SchedulerMetrics metrics) {
+        this.metrics = metrics;
+        this.flowSink = flowSink;
+        this.grantsSink = grantsSink;
+        this.stateSink = stateSink;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, byte[]> context) {
+        this.context = context;
+        this.gates = new GateStore(context.getStateStore(FlowStores.GATES));
+        limits.attach(context.getStateStore(FlowStores.LIMITS));
+        gates.forEachGate((gate, state) -> {
+            if (state.waiting > 0) {
+                active.add(gate);
+            }
+            published(gate, state);
+        });
+        context.schedule(Duration.ofMillis(PUNCTUATE_MS), PunctuationType.WALL_CLOCK_TIME, this::punctuate);
+    }
+
+    @Override
+    public void process(Record<String, byte[]> record) {
+        FlowMessage message;
+        try {
+            message = FlowCodec.decodeMessage(record.value());
+        } catch (InvalidRequestException e) {
+            RecordMetadata where = context.recordMetadata().orElse(null);
+            log.warn("Skipped flow record key={} at {}: {}", record.key(), where == null ? "?" : where.topic() + "-"
+                    + where.partition() + "@" + where.offset(), e.getMessage());
+            return;
+        }
+        long nowMs = context.currentSystemTimeMs();
+        String gate = message.gate();
+        GateStore.State state = gates.state(gate);
+        switch (message.kind()) {
+            case ACQUIRE -> acquire(gate, state, message, nowMs);
+            case RELEASE -> release(gate, state, message, nowMs);
+            case STARTED -> started(gate, state, message, nowMs);
+        }
+        gates.putState(gate, state);
+        if (state.waiting > 0) {
+            active.add(gate);
+        }
+        published(gate, state);
+    }
+
+    private void published(String gate, GateStore.State state) {
+        known.add(gate);
+        metrics.flowGate(gate, state.inFlight, state.waiting);
+    }
+
+    @Override
+    public void close() {
+        known.forEach(gate -> metrics.flowGate(gate, -1, 0));
+    }
+
+    private void acquire(String gate, GateStore.State state, FlowMessage message, long nowMs) {
+        GateStore.Slot slot = gates.slot(gate, message.executionId());
+        if (slot != null && slot.attempt() >= message.attempt()) {
+            return; // a copy of an ACQUIRE already granted
+        }
+        if (slot != null) {
+            free(gate, state, message.executionId(), slot); // an earlier attempt's slot whose RELEASE is still on its way
+        }
+        if (gates.waiting(gate, message.executionId()) != null) {
+            return;
+        }
+        String owner = GateStore.ownerOf(message);
+        GateStore.OwnerQueue queue = state.owners.get(owner);
+        if (queue == null) {
+            queue = new GateStore.OwnerQueue();
+            queue.vt = state.vclock;
+            state.owners.put(owner, queue);
+        }
+        queue.waiting++;
+        state.waiting++;
+        gates.enqueue(gate, message, ++state.seq);
+        grantWhileAllowed(gate, state, nowMs);
+        if (gates.waiting(gate, message.executionId()) != null) {
+            held(message, heldReason(gate, state));
+            metrics.flowHeld(gate);
+        }
+    }
+
+    private void release(String gate, GateStore.State state, FlowMessage message, long nowMs) {
+        GateStore.Slot slot = gates.slot(gate, message.executionId());
+        if (slot != null && slot.attempt() <= message.attempt()) {
+            free(gate, state, message.executionId(), slot);
+        } else {
+            GateStore.Waiting waiting = gates.waiting(gate, message.executionId());
+            if (waiting != null && waiting.message().attempt() <= message.attempt()) {
+                gates.remove(gate, waiting);
+                dequeued(state, GateStore.ownerOf(waiting.message()));
+            }
+        }
+        grantWhileAllowed(gate, state, nowMs);
+    }
+
+    private void started(String gate, GateStore.State state, FlowMessage message, long nowMs) {
+        GateStore.Slot slot = gates.slot(gate, message.executionId());
+        if (slot != null && slot.attempt() == message.attempt() && !slot.started()) {
+            gates.putSlot(gate, message.executionId(), new GateStore.Slot(slot.taskId(), slot.attempt(), slot.owner(), true));
+            state.notStarted = Math.max(0, state.notStarted - 1);
+            grantWhileAllowed(gate, state, nowMs);
+        }
+    }
+
+    private void free(String gate, GateStore.State state, String executionId, GateStore.Slot slot) {
+        gates.deleteSlot(gate, executionId);
+        state.inFlight = Math.max(0, state.inFlight - 1);
+        if (!slot.started()) {
+            state.notStarted = Math.max(0, state.notStarted - 1);
+        }
+    }
+
+    private static void dequeued(GateStore.State state, String owner) {
+        state.waiting = Math.max(0, state.waiting - 1);
+        GateStore.OwnerQueue queue = state.owners.get(owner);
+        if (queue != null && --queue.waiting <= 0) {
+            state.owners.remove(owner);
+        }
+    }
+
+    private void punctuate(long wallClockMs) {
+        for (String gate : new ArrayList<>(active)) {
+            GateStore.State state = gates.state(gate);
+            if (state.waiting > 0 && grantWhileAllowed(gate, state, wallClockMs) > 0) {
+                gates.putState(gate, state);
+                published(gate, state);
+            }
+            if (state.waiting <= 0) {
+                active.remove(gate);
+            }
+        }
+    }
+
+    /** Grants waiting executions while the gate's limits allow, at most {@link #GRANT_BATCH}; returns how many. */
+    private int grantWhileAllowed(String gate, GateStore.State state, long nowMs) {
+        FlowLimit limit = limitOf(gate);
+        refill(state, limit, nowMs);
+        int granted = 0;
+        while (state.waiting > 0 && granted < GRANT_BATCH && blocked(gate, state, limit) == null) {
+            String owner = nextOwner(state);
+            if (owner == null) {
+                state.waiting = 0; // counts out of step with the queues: they are empty
+                break;
+            }
+            GateStore.Waiting head = gates.first(gate, owner);
+            if (head == null) {
+                state.waiting = Math.max(0, state.waiting - state.owners.remove(owner).waiting);
+                continue;
+            }
+            gates.remove(gate, head);
+            GateStore.OwnerQueue queue = state.owners.get(owner);
+            state.vclock = queue.vt;
+            queue.vt += 1.0 / limits.weight(owner.isEmpty() ? null : owner);
+            dequeued(state, owner);
+            grant(gate, state, head.message(), limit, nowMs);
+            granted++;
+        }
+        return granted;
+    }
+
+    private void grant(String gate, GateStore.State state, FlowMessage message, FlowLimit limit, long nowMs) {
+        gates.putSlot(gate, message.executionId(), new GateStore.Slot(message.taskId(), message.attempt(), message.owner(), false));
+        state.inFlight++;
+        state.notStarted++;
+        if (limit != null && limit.maxPerSecond() != null) {
+            state.tokens -= 1;
+        }
+        if (message.lastGate()) {
+            context.forward(new Record<>(message.taskId(), FlowCodec.encode(new FlowCodec.Grant(message.executionId(),
+                    message.attempt(), message.gates(), message.heldSinceMs())), nowMs, new RecordHeaders()), grantsSink);
+        } else {
+            FlowMessage next = message.next();
+            context.forward(new Record<>(next.gate(), FlowCodec.encode(next), nowMs, new RecordHeaders()), flowSink);
+        }
+    }
+
+    private static void refill(GateStore.State state, FlowLimit limit, long nowMs) {
+        if (limit == null || limit.maxPerSecond() == null) {
+            return;
+        }
+        double capacity = Math.max(1, limit.maxPerSecond() / 10);
+        if (state.tokens < 0 && state.refillMs == 0) {
+            state.tokens = capacity;
+        } else {
+            long elapsedMs = Math.max(0, nowMs - state.refillMs);
+            state.tokens = Math.min(capacity, state.tokens + elapsedMs * limit.maxPerSecond() / 1000.0);
+        }
+        state.refillMs = nowMs;
+    }
+
+    /** The waiting owner with the least virtual time, or null when none waits. */
+    private static String nextOwner(GateStore.State state) {
+        String best = null;
+        double bestVt = Double.MAX_VALUE;
+        for (Map.Entry<String, GateStore.OwnerQueue> owner : state.owners.entrySet()) {
+            if (owner.getValue().waiting > 0 && owner.getValue().vt < bestVt) {
+                best = owner.getKey();
+                bestVt = owner.getValue().vt;
+            }
+        }
+        return best;
+    }
+
+    private FlowLimit limitOf(String gate) {
+        return gate.startsWith("owner:") ? limits.ownerLimit(gate.substring("owner:".length())) : limits.limit(gate);
+    }
+
+    /** Why the gate grants nothing more now, or null when it may. */
+    private static String blocked(String gate, GateStore.State state, FlowLimit limit) {
+        if (limit == null) {
+            return null;
+        }
+        boolean type = gate.startsWith("type:");
+        if (limit.maxInFlight() != null && state.inFlight >= limit.maxInFlight()) {
+            return "held: " + gate + " has " + state.inFlight + " of " + limit.maxInFlight() + " executions in flight ("
+                    + (type ? "cluster-wide maxInFlight" : "owner maxInFlight") + ")";
+        }
+        if (type && limit.maxNotStarted() != null && state.notStarted >= limit.maxNotStarted()) {
+            return "held: " + gate + " has " + state.notStarted + " of " + limit.maxNotStarted()
+                    + " dispatches not yet started by a worker (maxNotStarted: its workers are behind)";
+        }
+        if (type && limit.maxPerSecond() != null && state.tokens < 1) {
+            return "held: " + gate + " dispatches at most " + limit.maxPerSecond() + " per second (maxPerSecond)";
+        }
+        return null;
+    }
+
+    private String heldReason(String gate, GateStore.State state) {
+        String blocked = blocked(gate, state, limitOf(gate));
+        return blocked != null ? blocked : "held: " + state.waiting + " executions wait at " + gate + " (fair share across owners)";
+    }
+
+    private void held(FlowMessage message, String reason) {
+        StateChange change = StateChange.newBuilder()
+                .setTaskId(message.taskId())
+                .setJobType(message.jobType())
+                .setExecutionId(message.executionId())
+                .setAttempt(message.attempt())
+                .setFrom(message.state().name())
+                .setTo(message.state())
+                .setAtMs(context.currentSystemTimeMs())
+                .setDueAtMs(message.dueAtMs())
+                .setReason(reason)
+                .build();
+        context.forward(new Record<>(message.taskId(), JsonForms.stateChangeJsonBytes(change), change.getAtMs(),
+                new RecordHeaders()), stateSink);
+    }
+}

@@ -1,0 +1,149 @@
+package io.ax.app.internal.flow;
+
+import io.ax.app.internal.core.FlowMessage;
+import java.io.IOException;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.BiConsumer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The gates of one partition of the flow topic in one RocksDB store (changelogged, so a gate moves with its partition):
+ * <pre>
+ * G gate                                   → {@link State}: counts, token bucket, the owners that wait
+ * S gate \0 executionId                    → {@link Slot}: an execution holding a slot
+ * W gate \0 owner \0 p dueAt(hex) seq(hex) → the ACQUIRE waiting (p = 9 − priority: higher priority first)
+ * X gate \0 executionId                    → its W key
+ * </pre>
+ * So one owner's queue is a key range in grant order (priority, then due time, then arrival), and the next grant
+ * reads its first key. Not thread-safe: one per stream task.
+ */
+final class GateStore {
+    private static final StringSerializer KEYS = new StringSerializer();
+    private static final char SEP = '\0';
+
+    /** A gate's summary. Public fields: its JSON form. */
+    static final class State {
+        public long inFlight;
+        public long notStarted;
+        /** Token bucket for maxPerSecond; negative: full at the next refill. */
+        public double tokens = -1;
+        public long refillMs;
+        public long seq;
+        public long waiting;
+        /** Virtual time of the last grant (start-time fair queueing): an owner that starts waiting starts from it. */
+        public double vclock;
+        /** Owners with executions waiting: their virtual time and queue length. */
+        public Map<String, OwnerQueue> owners = new TreeMap<>();
+    }
+
+    static final class OwnerQueue {
+        public double vt;
+        public long waiting;
+    }
+
+    record Slot(String taskId, int attempt, String owner, boolean started) {
+    }
+
+    record Waiting(String key, FlowMessage message) {
+    }
+
+    private final KeyValueStore<String, byte[]> store;
+
+    GateStore(KeyValueStore<String, byte[]> store) {
+        this.store = store;
+    }
+
+    State state(String gate) {
+        byte[] bytes = store.get("G" + gate);
+        return bytes == null ? new State() : read(bytes, State.class);
+    }
+
+    void putState(String gate, State state) {
+        store.put("G" + gate, write(state));
+    }
+
+    /** Every gate of this partition with its state. */
+    void forEachGate(BiConsumer<String, State> action) {
+        try (KeyValueIterator<String, byte[]> all = store.prefixScan("G", KEYS)) {
+            while (all.hasNext()) {
+                KeyValue<String, byte[]> next = all.next();
+                action.accept(next.key.substring(1), read(next.value, State.class));
+            }
+        }
+    }
+
+    Slot slot(String gate, String executionId) {
+        byte[] bytes = store.get("S" + gate + SEP + executionId);
+        return bytes == null ? null : read(bytes, Slot.class);
+    }
+
+    void putSlot(String gate, String executionId, Slot slot) {
+        store.put("S" + gate + SEP + executionId, write(slot));
+    }
+
+    void deleteSlot(String gate, String executionId) {
+        store.delete("S" + gate + SEP + executionId);
+    }
+
+    void enqueue(String gate, FlowMessage message, long seq) {
+        String key = "W" + gate + SEP + ownerOf(message) + SEP + (char) ('9' - clampPriority(message.priority()))
+                + String.format("%016x%016x", Math.max(0, message.dueAtMs()), seq);
+        store.put(key, FlowCodec.encode(message));
+        store.put("X" + gate + SEP + message.executionId(), key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** The waiting ACQUIRE of {@code executionId}, or null. */
+    Waiting waiting(String gate, String executionId) {
+        byte[] key = store.get("X" + gate + SEP + executionId);
+        if (key == null) {
+            return null;
+        }
+        String waitingKey = new String(key, java.nio.charset.StandardCharsets.UTF_8);
+        byte[] message = store.get(waitingKey);
+        return message == null ? null : new Waiting(waitingKey, FlowCodec.decodeMessage(message));
+    }
+
+    /** The first waiting ACQUIRE of {@code owner}'s queue, or null. */
+    Waiting first(String gate, String owner) {
+        try (KeyValueIterator<String, byte[]> queue = store.prefixScan("W" + gate + SEP + owner + SEP, KEYS)) {
+            if (!queue.hasNext()) {
+                return null;
+            }
+            KeyValue<String, byte[]> head = queue.next();
+            return new Waiting(head.key, FlowCodec.decodeMessage(head.value));
+        }
+    }
+
+    void remove(String gate, Waiting waiting) {
+        store.delete(waiting.key());
+        store.delete("X" + gate + SEP + waiting.message().executionId());
+    }
+
+    static String ownerOf(FlowMessage message) {
+        return message.owner() == null ? "" : message.owner();
+    }
+
+    private static int clampPriority(int priority) {
+        return Math.max(0, Math.min(9, priority));
+    }
+
+    private static byte[] write(Object value) {
+        try {
+            return FlowCodec.MAPPER.writeValueAsBytes(value);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static <T> T read(byte[] bytes, Class<T> type) {
+        try {
+            return FlowCodec.MAPPER.readValue(bytes, type);
+        } catch (IOException e) {
+            throw new IllegalStateException("unreadable flow gate record: " + e.getMessage(), e);
+        }
+    }
+}

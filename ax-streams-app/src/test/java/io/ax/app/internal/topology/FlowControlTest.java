@@ -1,0 +1,258 @@
+package io.ax.app.internal.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.ax.app.internal.topology.SchedulerHarness.Dispatched;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Flow control (topology-docs/FLOW-CONTROL.md): limits, the gates, held events, grants and releases. */
+class FlowControlTest {
+
+    private static void limit(SchedulerHarness ax, String key, String json) {
+        ax.pipeRaw(ax.topics.limits(), key.getBytes(StandardCharsets.UTF_8), json == null ? null : json.getBytes(StandardCharsets.UTF_8),
+                ax.nowMs());
+    }
+
+    private static String report(Dispatched d, String status, String extra) {
+        return "{\"executionId\":\"" + d.executionId() + "\",\"attempt\":" + d.task().getAttempt() + ",\"status\":\"" + status + "\""
+                + extra + "}";
+    }
+
+    private static void schedule(SchedulerHarness ax, String taskId, String jobType, String owner) {
+        ax.request(taskId, "{\"jobType\":\"" + jobType + "\",\"delayMs\":100" + (owner == null ? "" : ",\"owner\":\"" + owner + "\"")
+                + ",\"backoffMs\":1000,\"jitter\":false}");
+    }
+
+    private static List<JsonNode> held(List<JsonNode> events) {
+        return events.stream().filter(e -> e.hasNonNull("from") && e.get("from").asText().equals(e.get("to").asText())).toList();
+    }
+
+    @Test
+    void shouldHoldDispatchesBeyondMaxInFlightAndGrantOneWhenASlotIsReleased() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            limit(ax, "type:charge-card", "{\"maxInFlight\":2}");
+            for (int i = 0; i < 4; i++) {
+                schedule(ax, "c" + i, "charge-card", null);
+            }
+            ax.discardEvents();
+            ax.advanceMs(100);
+            List<Dispatched> first = ax.dispatches();
+            assertThat(first).hasSize(2);
+            List<JsonNode> events = ax.events();
+            assertThat(held(events)).extracting(e -> e.get("reason").asText())
+                    .contains("held: type:charge-card has 2 of 2 executions in flight (cluster-wide maxInFlight)")
+                    .anyMatch(r -> r.startsWith("held: waiting for a slot at type:charge-card (flow control)"));
+            assertThat(events).filteredOn(e -> e.get("to").asText().equals("TRIGGERED")).hasSize(2)
+                    .allSatisfy(e -> assertThat(e.get("reason").asText()).startsWith("granted by type:charge-card after waiting 0 ms"));
+            assertThat(ax.metrics.scrape()).contains("ax_flow_in_flight{gate=\"type:charge-card\"} 2.0",
+                    "ax_flow_waiting{gate=\"type:charge-card\"} 2.0", "ax_flow_held_total{gate=\"type:charge-card\"} 2.0");
+
+            Dispatched done = first.get(0);
+            ax.advanceMs(250);
+            ax.report(done.key(), report(done, "SUCCEEDED", ""));
+            List<Dispatched> third = ax.dispatches();
+            assertThat(third).hasSize(1);
+            assertThat(ax.events()).filteredOn(e -> e.get("to").asText().equals("TRIGGERED")).singleElement()
+                    .satisfies(e -> assertThat(e.get("reason").asText()).isEqualTo("granted by type:charge-card after waiting 250 ms (flow control)"));
+            assertThat(third.get(0).task().getDueAtMs()).isLessThanOrEqualTo(ax.nowMs());
+            ax.advanceMs(1000);
+            assertThat(ax.dispatches()).as("still 2 in flight: nothing more").isEmpty();
+        }
+    }
+
+    @Test
+    void shouldLeaveUngatedJobTypesUnaffected() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            limit(ax, "type:charge-card", "{\"maxInFlight\":1}");
+            schedule(ax, "c1", "charge-card", null);
+            schedule(ax, "c2", "charge-card", null);
+            schedule(ax, "e1", "email", null);
+            ax.discardEvents();
+            ax.advanceMs(100);
+            assertThat(ax.dispatches()).extracting(Dispatched::key).containsExactlyInAnyOrder("c1", "e1");
+            assertThat(ax.events()).filteredOn(e -> e.get("taskId").asText().equals("e1")).extracting(e -> e.get("to").asText())
+                    .containsExactly("TRIGGERED");
+            assertThat(ax.drainRaw(ax.topics.flow())).as("no flow message about email")
+                    .noneMatch(r -> new String(r.value(), StandardCharsets.UTF_8).contains("\"e1\""));
+        }
+    }
+
+    @Test
+    void shouldReleaseTheSlotOrTheQueuePlaceOfACancelledTask() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            limit(ax, "type:charge-card", "{\"maxInFlight\":1}");
+            schedule(ax, "c1", "charge-card", null);
+            schedule(ax, "c2", "charge-card", null);
+            schedule(ax, "c3", "charge-card", null);
+            ax.advanceMs(100);
+            assertThat(ax.dispatches()).extracting(Dispatched::key).containsExactly("c1");
+            ax.discardEvents();
+            ax.request("c2", "{\"cancel\":true}");
+            assertThat(ax.events()).filteredOn(e -> e.get("taskId").asText().equals("c2")).extracting(e -> e.get("from").asText() + "->"
+                    + e.get("to").asText()).containsExactly("PENDING->CANCELLED");
+            assertThat(ax.storedTask("c2").getFinishedAtMs()).isNotNull();
+            ax.request("c1", "{\"cancel\":true}");
+            assertThat(ax.dispatches()).extracting(d -> d.key() + ":" + d.task().getKind())
+                    .as("c1 gets its cancel signal, and its slot goes to c3, not to the cancelled c2").containsExactly("c1:CANCEL", "c3:RUN");
+        }
+    }
+
+    @Test
+    void shouldReleaseTheSlotWhileARetryWaitsAndAcquireAgainForTheRetry() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            limit(ax, "type:charge-card", "{\"maxInFlight\":1}");
+            schedule(ax, "c1", "charge-card", null);
+            schedule(ax, "c2", "charge-card", null);
+            ax.advanceMs(100);
+            Dispatched c1 = ax.dispatches().get(0);
+            assertThat(c1.key()).isEqualTo("c1");
+            ax.report("c1", report(c1, "FAILED", ",\"retryable\":true,\"message\":\"declined\""));
+            Dispatched c2 = ax.dispatches().get(0);
+            assertThat(c2.key()).as("c1's slot is free while it waits for its retry").isEqualTo("c2");
+            ax.discardEvents();
+            ax.advanceMs(1000);
+            assertThat(ax.dispatches()).as("the retry waits for c2's slot").isEmpty();
+            assertThat(held(ax.events())).extracting(e -> e.get("to").asText() + " " + e.get("attempt").asInt() + " " + e.get("reason").asText())
+                    .contains("RETRY_WAITING 2 held: type:charge-card has 1 of 1 executions in flight (cluster-wide maxInFlight)");
+            ax.report("c2", report(c2, "SUCCEEDED", ""));
+            Dispatched retry = ax.dispatches().get(0);
+            assertThat(retry.key()).isEqualTo("c1");
+            assertThat(retry.task().getAttempt()).isEqualTo(2);
+            assertThat(ax.events()).filteredOn(e -> e.get("to").asText().equals("TRIGGERED")).singleElement()
+                    .satisfies(e -> assertThat(e.get("from").asText()).isEqualTo("RETRY_WAITING"));
+        }
+    }
+
+    @Test
+    void shouldDispatchAtMostMaxPerSecond() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            limit(ax, "type:email", "{\"maxPerSecond\":20}");
+            for (int i = 0; i < 60; i++) {
+                schedule(ax, "e" + i, "email", null);
+            }
+            ax.discardEvents();
+            ax.advanceMs(100);
+            int firstTick = ax.dispatches().size();
+            assertThat(firstTick).as("the bucket holds maxPerSecond / 10").isEqualTo(2);
+            assertThat(held(ax.events())).extracting(e -> e.get("reason").asText())
+                    .contains("held: type:email dispatches at most 20.0 per second (maxPerSecond)");
+            int total = firstTick;
+            for (int ms = 0; ms < 2000; ms += 10) {
+                ax.advanceMs(10);
+                total += ax.dispatches().size();
+            }
+            assertThat(total).as("2 s at 20/s, plus the bucket").isBetween(40, 42);
+        }
+    }
+
+    @Test
+    void shouldHoldGrantsWhileMaxNotStartedDispatchesWaitForAWorker() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            limit(ax, "type:report", "{\"maxNotStarted\":2}");
+            for (int i = 0; i < 4; i++) {
+                schedule(ax, "r" + i, "report", null);
+            }
+            ax.discardEvents();
+            ax.advanceMs(100);
+            List<Dispatched> first = ax.dispatches();
+            assertThat(first).hasSize(2);
+            assertThat(held(ax.events())).extracting(e -> e.get("reason").asText())
+                    .contains("held: type:report has 2 of 2 dispatches not yet started by a worker (maxNotStarted: its workers are behind)");
+            ax.advanceMs(1000);
+            assertThat(ax.dispatches()).isEmpty();
+            ax.report(first.get(0).key(), report(first.get(0), "STARTED", ""));
+            assertThat(ax.dispatches()).as("a worker caught up: one more goes").hasSize(1);
+            ax.report(first.get(1).key(), report(first.get(1), "STARTED", ""));
+            assertThat(ax.dispatches()).hasSize(1);
+        }
+    }
+
+    @Test
+    void shouldShareABusyGateBetweenOwnersByWeight() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            limit(ax, "type:charge-card", "{\"maxInFlight\":1}");
+            limit(ax, "owner:big", "{\"weight\":3}");
+            schedule(ax, "first", "charge-card", "small");
+            for (int i = 0; i < 20; i++) {
+                schedule(ax, "big-" + i, "charge-card", "big");
+            }
+            for (int i = 0; i < 20; i++) {
+                schedule(ax, "small-" + i, "charge-card", "small");
+            }
+            ax.advanceMs(100);
+            List<String> order = new ArrayList<>();
+            Dispatched running = ax.dispatches().get(0);
+            for (int i = 0; i < 16; i++) {
+                ax.report(running.key(), report(running, "SUCCEEDED", ""));
+                running = ax.dispatches().get(0);
+                order.add(running.key().startsWith("big") ? "B" : "S");
+            }
+            assertThat(order.stream().filter("B"::equals).count()).as("owner big has weight 3, small 1: " + order).isEqualTo(12);
+            assertThat(order.subList(0, 4)).as("small's ten do not wait behind big's backlog").contains("S");
+        }
+    }
+
+    @Test
+    void shouldHoldAnOwnerAtItsMaxInFlightWithTheDefaultForEveryOwner() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            limit(ax, "owner:*", "{\"maxInFlight\":1}");
+            limit(ax, "type:charge-card", "{\"maxInFlight\":10}");
+            schedule(ax, "a1", "charge-card", "a");
+            schedule(ax, "a2", "charge-card", "a");
+            schedule(ax, "b1", "charge-card", "b");
+            ax.discardEvents();
+            ax.advanceMs(100);
+            assertThat(ax.dispatches()).extracting(Dispatched::key).containsExactlyInAnyOrder("a1", "b1");
+            assertThat(held(ax.events())).extracting(e -> e.get("taskId").asText() + " " + e.get("reason").asText())
+                    .contains("a2 held: owner:a has 1 of 1 executions in flight (owner maxInFlight)");
+            assertThat(ax.events()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldReleaseTheSlotsOfAGrantForATaskThatNoLongerWaits() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            limit(ax, "type:charge-card", "{\"maxInFlight\":1}");
+            schedule(ax, "c1", "charge-card", null);
+            ax.advanceMs(100);
+            Dispatched c1 = ax.dispatches().get(0);
+            ax.report("c1", report(c1, "SUCCEEDED", ""));
+            ax.drainRaw(ax.topics.flow());
+            ax.discardEvents();
+            ax.pipeRaw(ax.topics.flowGrants(), "c1".getBytes(StandardCharsets.UTF_8), ("{\"executionId\":\"" + c1.executionId()
+                    + "\",\"attempt\":1,\"gates\":[\"type:charge-card\"],\"heldSinceMs\":0}").getBytes(StandardCharsets.UTF_8), ax.nowMs());
+            assertThat(ax.events()).singleElement().satisfies(e -> {
+                assertThat(e.get("to").asText()).isEqualTo("IGNORED");
+                assertThat(e.get("reason").asText()).startsWith("grant ignored: the execution no longer waits for it (SUCCESS)");
+            });
+            assertThat(ax.drainRaw(ax.topics.flow())).singleElement()
+                    .satisfies(r -> assertThat(new String(r.value(), StandardCharsets.UTF_8)).contains("\"kind\":\"RELEASE\""));
+            assertThat(ax.dispatches()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldKeepThePreviousLimitWhenALimitsRecordIsBad() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            limit(ax, "type:charge-card", "{\"maxInFlight\":1}");
+            limit(ax, "type:charge-card", "{\"maxInFlight\":-3}");
+            limit(ax, "type:charge-card", "{\"weight\":2}");
+            limit(ax, "bogus", "{\"maxInFlight\":1}");
+            limit(ax, "type:charge-card", "not json");
+            assertThat(ax.metrics.limitErrors().count()).isEqualTo(4);
+            assertThat(ax.metrics.limitErrors().last()).extracting(r -> r.reason())
+                    .contains("maxInFlight must be between 1 and 1000000: -3", "a type key takes [maxInFlight, maxPerSecond, maxNotStarted], not weight");
+            schedule(ax, "c1", "charge-card", null);
+            schedule(ax, "c2", "charge-card", null);
+            ax.advanceMs(100);
+            assertThat(ax.dispatches()).as("maxInFlight 1 still holds").hasSize(1);
+            limit(ax, "type:charge-card", null);
+            ax.advanceMs(20);
+            assertThat(ax.dispatches()).as("tombstone: no limit, the waiting one goes").hasSize(1);
+        }
+    }
+}
