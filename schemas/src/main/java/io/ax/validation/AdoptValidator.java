@@ -74,9 +74,25 @@ public final class AdoptValidator {
         }
         if (task.getExecution() != null) {
             validateExecution(task, task.getExecution());
-        } else if (!task.getCancelled() && task.getNextDueAtMs() == null) {
+        } else if (!task.getCancelled() && task.getNextDueAtMs() == null && task.getWaitTimeoutAtMs() == null) {
             throw new InvalidRequestException("task.nextDueAtMs", "a task that was never cancelled and never fired must"
-                    + " have its next occurrence (nextDueAtMs)");
+                    + " have its next occurrence (nextDueAtMs) or wait for other tasks (waitTimeoutAtMs)");
+        }
+        requireInstantOrNull("task.waitTimeoutAtMs", task.getWaitTimeoutAtMs());
+        if (task.getWaitTimeoutAtMs() != null && (task.getRequest().getAfter().isEmpty() || task.getNextDueAtMs() != null
+                || task.getExecution() != null || task.getCancelled())) {
+            throw new InvalidRequestException("task.waitTimeoutAtMs", "a waiting task (waitTimeoutAtMs) has tasks to wait for"
+                    + " (after) and no occurrence, execution or cancel yet");
+        }
+        java.util.Set<String> waitedFor = new java.util.HashSet<>();
+        task.getRequest().getAfter().forEach(dependency -> waitedFor.add(dependency.getTaskId()));
+        if (!waitedFor.containsAll(task.getDependencyOutcomes().keySet())) {
+            throw new InvalidRequestException("task.dependencyOutcomes", "a dependency outcome names a task the request does"
+                    + " not wait for (after)");
+        }
+        if (!java.util.List.of("SUCCESS", "FAILED", "CANCELLED", "PURGED").containsAll(task.getDependencyOutcomes().values())) {
+            throw new InvalidRequestException("task.dependencyOutcomes", "a dependency outcome must be SUCCESS, FAILED,"
+                    + " CANCELLED or PURGED");
         }
         validateAlongside(task);
     }

@@ -22,7 +22,7 @@ public final class ListCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--state", paramLabel = "S", description = "Only tasks in this state (PENDING, TRIGGERED, RUNNING,"
+    @Option(names = "--state", paramLabel = "S", description = "Only tasks in this state (WAITING, PENDING, TRIGGERED, RUNNING,"
             + " RETRY_WAITING, SUCCESS, FAILED, CANCELLED).")
     String state;
 

@@ -42,7 +42,8 @@ final class AdoptTask {
         // The decoded adopt is this decision's own copy: the task is stored as it came.
         StoredTask task = adopt.getTask();
         int priority = task.getRequest().getPriority();
-        boolean restated = maybeAdoptOccurrence(step, task, priority, origin, input);
+        boolean restated = AwaitDependencies.maybeAdoptWait(step, task, origin, input.source());
+        restated |= maybeAdoptOccurrence(step, task, priority, origin, input);
         restated |= maybeAdoptExecution(step, task, priority, origin, input);
         if (!restated) {
             adoptFinished(step, task, origin, input);

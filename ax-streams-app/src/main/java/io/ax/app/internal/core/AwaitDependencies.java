@@ -55,6 +55,27 @@ final class AwaitDependencies {
         return step.save(task);
     }
 
+    /**
+     * A WAITING task adopted from another deployment ({@code ./ax migrate}): its wait timeout is set again and it
+     * subscribes afresh to each task that has not reported yet (subscriptions live on the old deployment's partitions
+     * and do not move); restated {@code WAITING} (from = to). False when the task does not wait.
+     */
+    static boolean maybeAdoptWait(Step step, StoredTask task, String origin, io.ax.schema.SourceRecord source) {
+        if (task.getWaitTimeoutAtMs() == null) {
+            return false;
+        }
+        step.setTimer(task.getWaitTimeoutAtMs(), 0, TimerKind.DEPENDENCY_WAIT);
+        List<String> waitingFor = new ArrayList<>();
+        for (Dependency dependency : task.getRequest().getAfter()) {
+            if (!task.getDependencyOutcomes().containsKey(dependency.getTaskId())) {
+                waitingFor.add(dependency.getTaskId() + " (" + dependency.getOn() + ")");
+                step.subscribe(dependency.getTaskId());
+            }
+        }
+        step.restated(task, null, null, TaskState.WAITING, null, origin + "; waits for " + name(waitingFor), source);
+        return true;
+    }
+
     /** A task this one waits for reported its final state. */
     static Decision onOutcome(Step step, StoredTask task, Input.DependencyOutcome input) {
         String about = input.upstream() + " ended " + input.outcome()

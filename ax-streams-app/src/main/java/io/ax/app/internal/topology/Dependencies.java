@@ -82,6 +82,9 @@ final class Dependencies {
 
     /** This partition's task ended: its subscribers are told, by {@link #sweep}. */
     void finished(String upstream, String outcome, String executionId) {
+        if (!hasSubscribers(upstream)) {
+            return; // nobody waits (the common case): nothing owed; a later subscriber is answered from the task store
+        }
         store.put(Bytes.wrap(sweepKey(upstream)), encodeSweep(NOTIFY, outcome, executionId, ""));
         owe(upstream);
     }
@@ -89,10 +92,13 @@ final class Dependencies {
     /** This partition's task was purged: its subscriptions go (by {@link #sweep}), a tombstone answers later ones. */
     void purged(String upstream, long nowMs) {
         byte[] owed = store.get(Bytes.wrap(sweepKey(upstream)));
-        if (owed == null || decodeSweep(owed).mode() != NOTIFY) {
+        if (owed == null && hasSubscribers(upstream)) {
             store.put(Bytes.wrap(sweepKey(upstream)), encodeSweep(DROP, "", null, ""));
+            owe(upstream);
+        } else if (owed != null && decodeSweep(owed).mode() != NOTIFY) {
+            store.put(Bytes.wrap(sweepKey(upstream)), encodeSweep(DROP, "", null, ""));
+            owe(upstream);
         } // else the notifications still owed go out first; that sweep then drops the subscriptions (see sweep)
-        owe(upstream);
         store.put(Bytes.wrap(key(PURGED, upstream)), ByteBuffer.allocate(Long.BYTES).putLong(nowMs).array());
         store.put(purgedByTimeKey(nowMs, upstream), EMPTY);
     }
@@ -186,6 +192,13 @@ final class Dependencies {
             }
         }
         return handled;
+    }
+
+    private boolean hasSubscribers(String upstream) {
+        byte[] prefix = subscriberPrefix(upstream);
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(prefix), Bytes.wrap(withFf(prefix)))) {
+            return it.hasNext();
+        }
     }
 
     private void owe(String upstream) {

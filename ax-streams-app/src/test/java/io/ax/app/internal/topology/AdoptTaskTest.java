@@ -47,6 +47,24 @@ class AdoptTaskTest {
     }
 
     @Test
+    void shouldKeepAnAdoptedWaitingTaskWaitingAndReleaseItWhenItsDependencyEndsHere() {
+        try (SchedulerHarness old = oldDeployment(); SchedulerHarness ax = newDeployment()) {
+            old.request("b", "{\"jobType\":\"j\",\"after\":[{\"taskId\":\"a\",\"on\":\"SUCCESS\"}],\"afterTimeoutMs\":60000}");
+            ax.requestBytes("b", adopt(old.storedTask("b")));
+            assertThat(ax.events()).singleElement().satisfies(e -> {
+                assertThat(e.get("from").asText() + "->" + e.get("to").asText()).isEqualTo("WAITING->WAITING");
+                assertThat(e.get("reason").asText()).isEqualTo("migrated from old.requests partition 2 (application ax-old); waits for a (SUCCESS)");
+            });
+            ax.request("a", "{\"jobType\":\"j\",\"delayMs\":0}");
+            ax.advanceMs(10);
+            SchedulerHarness.Dispatched a = ax.dispatches().get(0);
+            ax.report("a", report(a.executionId(), 1, "SUCCEEDED"));
+            ax.advanceMs(10);
+            assertThat(ax.dispatches()).extracting(SchedulerHarness.Dispatched::key).containsExactly("b");
+        }
+    }
+
+    @Test
     void shouldFireAnAdoptedPendingTaskAtItsDueTimeWithTheExecutionIdTheOldDeploymentWouldHaveUsed() {
         try (SchedulerHarness old = oldDeployment(); SchedulerHarness ax = newDeployment()) {
             old.request("t1", "{\"jobType\":\"email\",\"delayMs\":5000}");
