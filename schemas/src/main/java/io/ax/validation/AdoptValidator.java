@@ -114,9 +114,9 @@ public final class AdoptValidator {
         ids.add(task.getExecution().getExecutionId());
         for (StoredExecution beside : task.getAlongside()) {
             validateExecution(task, beside);
-            if (!IN_FLIGHT.contains(beside.getState())) {
-                throw new InvalidRequestException("task.alongside", "an execution alongside is in flight, never "
-                        + beside.getState());
+            if (!IN_FLIGHT.contains(beside.getState()) && beside.getHeldSinceMs() == null) {
+                throw new InvalidRequestException("task.alongside", "an execution alongside is in flight (or held by flow"
+                        + " control), never " + beside.getState());
             }
             if (!ids.add(beside.getExecutionId())) {
                 throw new InvalidRequestException("task.alongside", "executionId " + Quote.of(beside.getExecutionId())

@@ -105,7 +105,7 @@ final class Alongside {
         }
         StoredTask after = decision.store() == Decision.Store.SAVE ? decision.task() : before;
         List<StoredExecution> inFlight = new ArrayList<>(after.getAlongside());
-        if (after.getExecution() != null && StateMachine.isInFlight(after.getExecution().getState())) {
+        if (FlowControl.isBusy(after.getExecution())) {
             inFlight.add(after.getExecution());
         }
         List<Effect> again = new ArrayList<>();
@@ -129,10 +129,10 @@ final class Alongside {
         return new Decision(decision.taskId(), decision.store(), decision.task(), List.copyOf(effects));
     }
 
-    /** Whether an execution alongside is in flight (all of them are, by construction; checked nonetheless). */
+    /** Whether an execution alongside is in flight or held for a flow-control grant (all are, by construction). */
     static boolean anyInFlight(StoredTask task) {
         for (StoredExecution execution : task.getAlongside()) {
-            if (StateMachine.isInFlight(execution.getState())) {
+            if (FlowControl.isBusy(execution)) {
                 return true;
             }
         }
@@ -169,7 +169,7 @@ final class Alongside {
         List<StoredExecution> others = new ArrayList<>(decided.getAlongside());
         StoredExecution current = others.remove(0);
         StoredExecution side = decided.getExecution();
-        if (side != null && StateMachine.isInFlight(side.getState())) {
+        if (FlowControl.isBusy(side)) { // in flight, or held by flow control for a grant
             others.add(Math.min(at, others.size()), side);
         }
         decided.setExecution(current);

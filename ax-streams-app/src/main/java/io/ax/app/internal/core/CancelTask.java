@@ -66,7 +66,7 @@ final class CancelTask {
             // Overlap ALLOW: the earlier executions still in flight end with the task, each with its own event and signal.
             StoredExecution cancelled = StoredExecution.newBuilder(Attempts.disarm(step, beside)).setState(to).build();
             step.transition(task, cancelled, beside.getState(), reason);
-            if (beside.getState() != TaskState.RETRY_WAITING) {
+            if (beside.getState() != TaskState.RETRY_WAITING && !FlowControl.isHeld(beside)) {
                 step.dispatch(Dispatches.cancel(task, beside, step.settings().defaultTimeoutMs(), step.nowMs()));
             }
         }

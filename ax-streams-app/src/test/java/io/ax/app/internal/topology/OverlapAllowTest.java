@@ -171,4 +171,35 @@ class OverlapAllowTest {
             assertThat(withTo(ax.events(), "IGNORED")).as("a late report of a cancelled one is stale").hasSize(1);
         }
     }
+
+    @Test
+    void shouldHoldExecutionsBesideEachOtherAtAFlowGateAndReleaseEverySlotOnCancel() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            ax.pipeRaw(ax.topics.limits(), "type:sync".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    "{\"maxInFlight\":1}".getBytes(java.nio.charset.StandardCharsets.UTF_8), ax.nowMs());
+            Dispatched first = firstInFlight(ax, "");
+            ax.advanceMs(SECOND);
+            assertThat(runs(ax)).as("the second waits at the gate: the first holds its only slot").isEmpty();
+            ax.advanceMs(SECOND);
+            assertThat(runs(ax)).isEmpty();
+            StoredTask stored = ax.storedTask("p");
+            assertThat(stored.getAlongside()).as("the first in flight and the second held, beside the third (held)").hasSize(2);
+
+            report(ax, first, "SUCCEEDED");
+            Dispatched second = runs(ax).get(0);
+            assertThat(second.executionId()).isNotEqualTo(first.executionId());
+            ax.discardEvents();
+
+            ax.request("p", "{\"cancel\":true}");
+            List<JsonNode> cancelled = withTo(ax.events(), "CANCELLED");
+            assertThat(cancelled).hasSizeGreaterThanOrEqualTo(2);
+            assertThat(ax.dispatches()).filteredOn(d -> d.task().getKind() == DispatchKind.CANCEL)
+                    .as("a signal for the one dispatched, none for the one never dispatched").extracting(Dispatched::executionId)
+                    .containsExactly(second.executionId());
+            ax.request("other", "{\"jobType\":\"sync\",\"delayMs\":0}");
+            ax.advanceMs(TICK_MS);
+            assertThat(runs(ax)).as("every slot was given back: another task of the type runs")
+                    .extracting(Dispatched::key).containsExactly("other");
+        }
+    }
 }
