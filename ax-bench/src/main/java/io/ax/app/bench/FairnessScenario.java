@@ -74,7 +74,9 @@ public final class FairnessScenario implements Scenario {
                 try (Progress progress = context.progress("fairness", () -> "dispatched %d/%d, %d ms after due, %s in flight"
                         .formatted(dispatch.dispatched(), n, clock.millis() - dueMs, running.get()))) {
                     Await.untilTime(clock, dueMs);
-                    Await.until(clock, Duration.ofSeconds(120 + n / 1_000), Duration.ofSeconds(60), dispatch::dispatched,
+                    // The limited type's tail runs at most `limit` at a time, each slot going round the gate, the worker and
+                    // back: give it time, and give up only when nothing at all was dispatched for two minutes.
+                    Await.until(clock, Duration.ofSeconds(300 + n / 200), Duration.ofSeconds(120), dispatch::dispatched,
                             () -> dispatch.dispatched() >= n);
                     Thread.sleep(1_000); // let duplicates, if any, show up
                 }
@@ -107,7 +109,10 @@ public final class FairnessScenario implements Scenario {
         for (int w = 1; w <= 2; w++) {
             AxWorker worker = AxWorker.builder().connectionProperties(context.kafka()).topics(topics)
                     .groupId(context.name("fairness-workers")).workerId("fairness-worker-" + w)
-                    .handler(FREE, 8, job -> Result.success())
+                    // Enough handlers that the unlimited type's backlog does not hold the workers' partitions (and so the
+                    // limited type's dispatches behind them) paused for long: the limit is the scheduler's to hold.
+                    .handler(FREE, 32, job -> Result.success())
+                    .maxWaitingPerJobType(100_000)
                     .handler(LIMITED, 4 * limit, job -> {
                         maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
                         try {
