@@ -319,6 +319,26 @@ class FlowControlTest {
     }
 
     @Test
+    void shouldGrantAnOwnerThatStartsWaitingLateBeforeTheBacklogOfAnother() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            limit(ax, "type:charge-card", "{\"maxInFlight\":1}");
+            for (int i = 0; i < 30; i++) {
+                schedule(ax, "big-" + i, "charge-card", "big");
+            }
+            ax.advanceMs(100);
+            Dispatched running = ax.dispatches().get(0);
+            for (int i = 0; i < 5; i++) { // the big owner alone: its own go in turn
+                ax.report(running.key(), report(running, "SUCCEEDED", ""));
+                running = ax.dispatches().get(0);
+            }
+            schedule(ax, "small-0", "charge-card", "small"); // due 100 ms after, behind 24 of big still waiting
+            ax.advanceMs(100);
+            ax.report(running.key(), report(running, "SUCCEEDED", ""));
+            assertThat(ax.dispatches()).as("the late owner's one goes next").extracting(Dispatched::key).containsExactly("small-0");
+        }
+    }
+
+    @Test
     void shouldShareABusyGateBetweenOwnersByWeight() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             limit(ax, "type:charge-card", "{\"maxInFlight\":1}");
