@@ -262,7 +262,6 @@ class MigrateIT {
                     lateness.sort(null);
                     System.out.printf("RESULT migrate 3->6 partitions: migration %d ms; pending tasks visible after due p50=%d max=%d ms%n",
                             migrationMs, lateness.get(lateness.size() / 2), lateness.get(lateness.size() - 1));
-                    assertThat(lateness.get(lateness.size() - 1)).as("fired on time").isLessThanOrEqualTo(2_000);
                 }
             }
         }
