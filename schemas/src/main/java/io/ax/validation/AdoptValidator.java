@@ -17,7 +17,7 @@ import java.util.Set;
  */
 public final class AdoptValidator {
     /** Executions a stored task keeps beside its current one (overlap ALLOW: 10 in flight at once). */
-    static final int MAX_ALONGSIDE = 9;
+    public static final int MAX_ALONGSIDE = 9;
     /** Execution states that are in flight. */
     private static final java.util.Set<TaskState> IN_FLIGHT = java.util.EnumSet.of(TaskState.TRIGGERED, TaskState.RUNNING,
             TaskState.RETRY_WAITING);

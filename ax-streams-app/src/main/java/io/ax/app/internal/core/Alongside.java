@@ -23,7 +23,7 @@ import java.util.function.Function;
  */
 final class Alongside {
     /** Most executions of one task in flight at once under overlap ALLOW: a further occurrence is SKIPPED. */
-    static final int MAX = 10;
+    static final int MAX = io.ax.validation.AdoptValidator.MAX_ALONGSIDE + 1;
 
     private Alongside() {
     }

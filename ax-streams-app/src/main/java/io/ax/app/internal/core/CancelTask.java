@@ -48,29 +48,36 @@ final class CancelTask {
                     reason + " (it was queued behind the execution in flight, overlap QUEUE_ONE)");
             ended.setQueuedDueAtMs(null);
         }
-        StoredExecution execution = task.getExecution();
-        if (execution != null && StateMachine.isInFlight(execution.getState())) {
-            StoredExecution cancelled = StoredExecution.newBuilder(Attempts.disarm(step, execution)).setState(to).build();
-            step.transition(task, cancelled, execution.getState(), reason);
-            if (execution.getState() != TaskState.RETRY_WAITING) {
-                step.dispatch(Dispatches.cancel(task, execution, step.settings().defaultTimeoutMs(), step.nowMs()));
-            }
-            ended.setExecution(cancelled);
-        } else if (FlowControl.isHeld(execution)) {
-            // Held by flow control before its first dispatch: PENDING → CANCELLED, and its place at the gates is given up.
-            StoredExecution cancelled = StoredExecution.newBuilder(FlowControl.release(step, execution)).setState(to).build();
-            step.transition(task, cancelled, execution.getState(), reason + " (it was held by flow control)");
+        StoredExecution cancelled = end(step, task, task.getExecution(), to, reason);
+        if (cancelled != null) {
             ended.setExecution(cancelled);
         }
         for (StoredExecution beside : task.getAlongside()) {
             // Overlap ALLOW: the earlier executions still in flight end with the task, each with its own event and signal.
-            StoredExecution cancelled = StoredExecution.newBuilder(Attempts.disarm(step, beside)).setState(to).build();
-            step.transition(task, cancelled, beside.getState(), reason);
-            if (beside.getState() != TaskState.RETRY_WAITING && !FlowControl.isHeld(beside)) {
-                step.dispatch(Dispatches.cancel(task, beside, step.settings().defaultTimeoutMs(), step.nowMs()));
-            }
+            end(step, task, beside, to, reason);
         }
         ended.setAlongside(java.util.List.of());
         return ended.build();
+    }
+
+    /**
+     * Ends one execution in flight (its timers and gate slots given up; a CANCEL signal unless it waits for a retry) or
+     * held by flow control before its dispatch (its place at the gates given up, no signal: no worker has it). Returns
+     * it ended, or null when it has nothing ahead.
+     */
+    private static StoredExecution end(Step step, StoredTask task, StoredExecution execution, TaskState to, String reason) {
+        if (execution == null) {
+            return null;
+        }
+        boolean inFlight = StateMachine.isInFlight(execution.getState());
+        if (!inFlight && !FlowControl.isHeld(execution)) {
+            return null;
+        }
+        StoredExecution ended = StoredExecution.newBuilder(Attempts.disarm(step, execution)).setState(to).build();
+        step.transition(task, ended, execution.getState(), inFlight ? reason : reason + " (it was held by flow control)");
+        if (inFlight && execution.getState() != TaskState.RETRY_WAITING) {
+            step.dispatch(Dispatches.cancel(task, execution, step.settings().defaultTimeoutMs(), step.nowMs()));
+        }
+        return ended;
     }
 }
