@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -19,6 +21,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Tag;
@@ -37,16 +40,35 @@ class EmbeddedKafkaClusterIT {
             assertThat(admin.describeCluster().nodes().get(30, TimeUnit.SECONDS)).hasSize(3);
             admin.createTopics(List.of(new NewTopic(TOPIC, java.util.Optional.empty(), java.util.Optional.empty())))
                     .all().get(30, TimeUnit.SECONDS);
-            TopicDescription topic = admin.describeTopics(Set.of(TOPIC)).allTopicNames().get(30, TimeUnit.SECONDS).get(TOPIC);
+            // Metadata reaches the brokers a moment after the controller created the topic: a broker that has not
+            // seen it yet answers UnknownTopicOrPartition, so ask until one describes it (CI saw that once).
+            TopicDescription topic = describedOnceKnown(admin, TOPIC);
             assertThat(topic.partitions()).hasSize(3).allSatisfy(p -> assertThat(p.replicas()).hasSize(3));
-            String minIsr = admin.describeConfigs(Set.of(new ConfigResource(ConfigResource.Type.TOPIC, TOPIC)))
-                    .all().get(30, TimeUnit.SECONDS).values().iterator().next().get("min.insync.replicas").value();
+            String minIsr = onceKnown(() -> admin.describeConfigs(Set.of(new ConfigResource(ConfigResource.Type.TOPIC, TOPIC)))
+                    .all().get(30, TimeUnit.SECONDS).values().iterator().next().get("min.insync.replicas").value());
             assertThat(minIsr).isEqualTo("2");
 
             produceTransactionally(cluster.bootstrapServers(), 0, 50);
-            TopicDescription txnLog = admin.describeTopics(Set.of("__transaction_state")).allTopicNames()
-                    .get(30, TimeUnit.SECONDS).get("__transaction_state");
+            TopicDescription txnLog = describedOnceKnown(admin, "__transaction_state");
             assertThat(txnLog.partitions().get(0).replicas()).hasSize(3);
+        }
+    }
+
+    private static TopicDescription describedOnceKnown(Admin admin, String name) throws Exception {
+        return onceKnown(() -> admin.describeTopics(Set.of(name)).allTopicNames().get(30, TimeUnit.SECONDS).get(name));
+    }
+
+    private static <T> T onceKnown(Callable<T> ask) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            try {
+                return ask.call();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
         }
     }
 
