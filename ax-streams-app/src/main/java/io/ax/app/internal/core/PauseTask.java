@@ -10,7 +10,8 @@ import java.time.Instant;
  * A periodic task is paused by request ({@code {"pause":true}}): its next occurrence stays PENDING but its timer is
  * given up, so no occurrence fires until it is resumed ({@link ResumeTask}); the occurrences due meanwhile are
  * SKIPPED at the resume, as one event. The execution in flight is not disturbed: its reports, timeout and retries
- * apply as before. An occurrence queued behind it (overlap QUEUE_ONE) is SKIPPED now, a missed one held for it
+ * apply as before; nor is one held by flow control (it fired at its due time and waits for a slot only): it is
+ * dispatched when granted. An occurrence queued behind it (overlap QUEUE_ONE) is SKIPPED now, a missed one held for it
  * (misfire FIRE_ALL) is counted with the paused ones. The pause shows on {@code ax.state} as a PENDING → PENDING
  * event of the next occurrence with the reason.
  *
@@ -41,10 +42,14 @@ final class PauseTask {
         task.setPausedAtMs(step.nowMs());
         StoredExecution execution = task.getExecution();
         boolean inFlight = execution != null && StateMachine.isInFlight(execution.getState());
+        // A held execution fired at its due time and waits for a flow-control slot only: not recalled, as one in flight.
+        boolean held = FlowControl.isHeld(execution);
         String reason = input.request().getReason();
         step.held(task, ExecutionIds.of(task.getTaskId(), task.getIncarnation(), nextDueAtMs), nextDueAtMs,
                 "paused by request" + (reason == null ? "" : ": " + reason) + " (no occurrence fires until resumed"
-                        + (inFlight ? "; execution " + execution.getExecutionId() + " keeps running" : "") + ")");
+                        + (inFlight ? "; execution " + execution.getExecutionId() + " keeps running" : "")
+                        + (held ? "; execution " + execution.getExecutionId() + ", held by flow control, is dispatched when granted"
+                        : "") + ")");
         // The task is this decision's own decoded copy: changed in place, saved once.
         return step.save(task);
     }

@@ -275,6 +275,35 @@ class FlowControlTest {
     }
 
     @Test
+    void shouldDispatchAnOccurrenceHeldBeforeAPauseWhenGrantedAndFireNoMoreUntilResumed() {
+        // A held execution has fired at its due time and waits for a slot only: pause stops the occurrences after it and
+        // does not recall it, as it does not recall one a worker runs (PauseTask; FLOW-CONTROL.md says so).
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            limit(ax, "type:sync", "{\"maxInFlight\":1}");
+            schedule(ax, "blocker", "sync", null);
+            ax.request("p1", "{\"jobType\":\"sync\",\"everyMs\":1000}");
+            ax.advanceMs(100);
+            Dispatched blocker = ax.dispatches().get(0);
+            ax.advanceMs(900);
+            assertThat(ax.dispatches()).as("p1's first occurrence is held behind the blocker").isEmpty();
+            ax.discardEvents();
+            ax.request("p1", "{\"pause\":true}");
+            assertThat(ax.events()).filteredOn(e -> e.get("taskId").asText().equals("p1")).singleElement()
+                    .satisfies(e -> assertThat(e.get("reason").asText()).startsWith("paused by request")
+                            .contains("held by flow control, is dispatched when granted"));
+            ax.report(blocker.key(), report(blocker, "SUCCEEDED", ""));
+            List<Dispatched> granted = ax.dispatches();
+            assertThat(granted).extracting(Dispatched::key).containsExactly("p1");
+            ax.report(granted.get(0).key(), report(granted.get(0), "SUCCEEDED", ""));
+            ax.advanceMs(5_000);
+            assertThat(ax.dispatches()).as("paused: no occurrence after the one held").isEmpty();
+            ax.request("p1", "{\"resume\":true}");
+            ax.advanceMs(1_000);
+            assertThat(ax.dispatches()).extracting(Dispatched::key).containsExactly("p1");
+        }
+    }
+
+    @Test
     void shouldDispatchAtMostMaxPerSecond() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             limit(ax, "type:email", "{\"maxPerSecond\":20}");
