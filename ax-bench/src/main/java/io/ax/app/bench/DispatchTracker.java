@@ -98,6 +98,8 @@ public final class DispatchTracker extends TopicTail {
         latenessByPriority[Math.max(0, Math.min(9, task.getPriority()))].record(seenAtMs - dueMs);
         latenessByOwner.computeIfAbsent(String.valueOf(task.getOwner()), owner -> new LatencyRecorder())
                 .record(seenAtMs - dueMs);
+        latenessByOwner.computeIfAbsent(task.getOwner() + "/" + task.getJobType(), key -> new LatencyRecorder())
+                .record(seenAtMs - dueMs);
         lastVisibleAtMs = seenAtMs;
         dispatched++;
     }
@@ -129,6 +131,11 @@ public final class DispatchTracker extends TopicTail {
     /** The visible lateness of the first dispatches of {@code owner}'s tasks (an empty recorder when none came). */
     public LatencyRecorder visibleLatenessOf(String owner) {
         return latenessByOwner.getOrDefault(owner, new LatencyRecorder());
+    }
+
+    /** The visible lateness of the first dispatches of {@code owner}'s tasks of {@code jobType} (empty when none came). */
+    public LatencyRecorder visibleLatenessOf(String owner, String jobType) {
+        return latenessByOwner.getOrDefault(owner + "/" + jobType, new LatencyRecorder());
     }
 
     /** When the latest first dispatch became visible (bench clock, ms); 0 before any. */
