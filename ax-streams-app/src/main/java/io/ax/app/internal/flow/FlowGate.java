@@ -232,11 +232,22 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
         }
         if (message.lastGate()) {
             context.forward(new Record<>(message.taskId(), FlowCodec.encode(new FlowCodec.Grant(message.executionId(),
-                    message.attempt(), message.gates(), message.heldSinceMs())), nowMs, new RecordHeaders()), grantsSink);
+                    message.attempt(), message.gates(), message.heldSinceMs())), grantTimestampMs(message, nowMs),
+                    new RecordHeaders()), grantsSink);
         } else {
             FlowMessage next = message.next();
             context.forward(new Record<>(next.gate(), FlowCodec.encode(next), nowMs, new RecordHeaders()), flowSink);
         }
+    }
+
+    /**
+     * A grant's record time is when its execution was held, not now. The task's stream task reads the grants beside
+     * the requests and reports and takes the record with the earliest time first; stamped now, a grant would wait
+     * behind every report written before it (a backlog of them after a burst: tens of seconds in {@code ax bench
+     * fairness}). Stamped with the hold, it is the next record read. No decision reads a grant's record time.
+     */
+    static long grantTimestampMs(FlowMessage message, long nowMs) {
+        return message.heldSinceMs() > 0 ? Math.min(nowMs, message.heldSinceMs()) : nowMs;
     }
 
     private static void refill(GateStore.State state, FlowLimit limit, long nowMs) {

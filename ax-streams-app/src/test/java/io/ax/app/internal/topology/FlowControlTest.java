@@ -304,6 +304,26 @@ class FlowControlTest {
     }
 
     @Test
+    void shouldStampAGrantWithTheTimeItsExecutionWasHeldSoThatItIsReadBeforeLaterReports() {
+        // The task's stream task reads its inputs earliest record time first: a grant stamped "now" would queue behind
+        // every report written while the execution waited (FlowGate.grantTimestampMs).
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            limit(ax, "type:charge-card", "{\"maxInFlight\":1}");
+            schedule(ax, "c0", "charge-card", null);
+            schedule(ax, "c1", "charge-card", null);
+            ax.advanceMs(100);
+            long heldAtMs = ax.nowMs();
+            Dispatched first = ax.dispatches().get(0);
+            ax.drainRaw(ax.topics.flowGrants());
+            ax.advanceMs(3_000);
+            ax.report(first.key(), report(first, "SUCCEEDED", ""));
+            assertThat(ax.dispatches()).hasSize(1);
+            assertThat(ax.drainRaw(ax.topics.flowGrants())).singleElement()
+                    .satisfies(grant -> assertThat(grant.timestamp()).isEqualTo(heldAtMs).isLessThan(ax.nowMs()));
+        }
+    }
+
+    @Test
     void shouldDispatchAtMostMaxPerSecond() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             limit(ax, "type:email", "{\"maxPerSecond\":20}");
