@@ -15,13 +15,6 @@ public final class AxHeaders {
     public static final String JOB_TYPE = "ax-job-type";
     /** The due time, epoch milliseconds, decimal. A worker never starts the task before it. */
     public static final String DUE_AT = "ax-due-at";
-    /**
-     * On a RUN dispatch held by flow control: one header per gate whose slot it holds ({@code type:<jobType>},
-     * {@code owner:<owner>}), in chain order. A worker that sends RELEASE (when the handler ends) and STARTED to
-     * {@code ax.flow} for each frees the slot without waiting for the scheduler to read its report; the scheduler
-     * releases it too (once more is a no-op). See topology-docs/FLOW-CONTROL.md.
-     */
-    public static final String GATE = "ax-gate";
     /** On {@code ax.dead-letter} records: why the execution failed for good; on {@code ax.quarantine} records: the error. */
     public static final String ERROR = "ax-error";
 

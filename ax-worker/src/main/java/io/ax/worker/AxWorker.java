@@ -8,7 +8,6 @@ import io.ax.codec.AvroTrust;
 import io.ax.worker.internal.BacklogLimits;
 import io.ax.worker.internal.ClientConfigs;
 import io.ax.worker.internal.DispatchLoop;
-import io.ax.worker.internal.GateNotices;
 import io.ax.worker.internal.WorkerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ax.worker.internal.ExecutionRunner;
@@ -473,7 +472,7 @@ public final class AxWorker implements AutoCloseable {
             Heartbeats heartbeats = new Heartbeats(id);
             WorkerMetrics metrics = meterRegistry == null ? WorkerMetrics.none() : new WorkerMetrics(meterRegistry);
             ExecutionRunner runner = new ExecutionRunner(handlers, reports, sink, new Outcomes(fatalExceptions),
-                    heartbeats, clock, sleeper, metrics, new GateNotices.Kafka(results, topics.flow()));
+                    heartbeats, clock, sleeper, metrics);
             int threads = laneLimits.values().stream().mapToInt(Integer::intValue).sum();
             ExecutorService handlerThreads = Executors.newFixedThreadPool(threads, threadsNamed("ax-handler-" + id + "-"));
             WorkerParts parts = WorkerParts.builder()

@@ -70,8 +70,7 @@ class WorkerLoopTest {
     }
 
     private List<ExecutionReport> reports() {
-        return producer.history().stream().filter(r -> r.topic().equals(io.ax.AxTopics.defaults().results()))
-                .map(r -> WireCodec.decodeReport(r.value())).toList();
+        return producer.history().stream().map(r -> WireCodec.decodeReport(r.value())).toList();
     }
 
     private List<ExecutionReport> reports(ReportStatus status) {
@@ -90,43 +89,6 @@ class WorkerLoopTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    @Test
-    void shouldSendStartedAndReleaseToEachGateOfAHeldDispatchWhenItsHandlerStartsAndEnds() throws Exception {
-        ConsumerRecord<String, byte[]> gated = run("g0", "charge-card", 0);
-        gated.headers().add(AxHeaders.GATE, "owner:acme".getBytes(StandardCharsets.UTF_8));
-        gated.headers().add(AxHeaders.GATE, "type:charge-card".getBytes(StandardCharsets.UTF_8));
-        CountDownLatch running = new CountDownLatch(1);
-        start(b -> b.handler("charge-card", 1, context -> {
-            running.countDown();
-            awaitUninterruptibly(release);
-            return Result.success();
-        }), List.of(gated, run("free", "charge-card", 1)));
-        assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
-        String flow = io.ax.AxTopics.defaults().flow();
-        await().atMost(DEADLINE).until(() -> producer.history().stream().filter(r -> r.topic().equals(flow)).count() == 2);
-        assertThat(producer.history()).filteredOn(r -> r.topic().equals(flow)).as("no RELEASE while the handler runs")
-                .extracting(r -> r.key() + " " + com.fasterxml.jackson.databind.json.JsonMapper.builder().build().readTree(r.value()).get("kind").asText())
-                .containsExactly("owner:acme STARTED", "type:charge-card STARTED");
-
-        release.countDown();
-        await().atMost(DEADLINE).until(() -> finalReport("free") != null);
-        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
-        List<com.fasterxml.jackson.databind.JsonNode> notices = new java.util.ArrayList<>();
-        for (var record : producer.history()) {
-            if (record.topic().equals(flow)) {
-                notices.add(json.readTree(record.value()));
-            }
-        }
-        assertThat(notices).as("the ungated dispatch sends none").hasSize(4);
-        assertThat(notices.subList(2, 4)).allSatisfy(n -> {
-            assertThat(n.get("kind").asText()).isEqualTo("RELEASE");
-            assertThat(n.get("executionId").asText()).isEqualTo("exec-g0");
-            assertThat(n.get("attempt").asInt()).isEqualTo(1);
-            assertThat(n.get("gates")).extracting(com.fasterxml.jackson.databind.JsonNode::asText)
-                    .containsExactly("owner:acme", "type:charge-card");
-        }).extracting(n -> n.get("gateIndex").asInt()).containsExactly(0, 1);
     }
 
     @Test

@@ -38,17 +38,9 @@ public final class ExecutionRunner {
     private final Clock clock;
     private final Sleeper sleeper;
     private final WorkerMetrics metrics;
-    private final GateNotices gates;
 
     public ExecutionRunner(Map<String, JobHandler> handlers, Reports reports, ReportSink sink, Outcomes outcomes,
                            Heartbeats heartbeats, Clock clock, Sleeper sleeper, WorkerMetrics metrics) {
-        this(handlers, reports, sink, outcomes, heartbeats, clock, sleeper, metrics, GateNotices.NONE);
-    }
-
-    /** @param gates where STARTED and RELEASE notices for flow-control gates go ({@link GateNotices#NONE}: nowhere) */
-    public ExecutionRunner(Map<String, JobHandler> handlers, Reports reports, ReportSink sink, Outcomes outcomes,
-                           Heartbeats heartbeats, Clock clock, Sleeper sleeper, WorkerMetrics metrics, GateNotices gates) {
-        this.gates = gates;
         this.handlers = Map.copyOf(handlers);
         this.reports = reports;
         this.sink = sink;
@@ -80,7 +72,6 @@ public final class ExecutionRunner {
                 log.info("Cancelled before it started: {}", execution);
                 send(execution, reports.failed(execution.executionId(), execution.task().getAttempt(), false,
                         "cancelled before the handler started"), acks);
-                gates.ended(execution);
             } else {
                 execute(execution, acks);
             }
@@ -99,7 +90,6 @@ public final class ExecutionRunner {
     private void execute(Execution execution, Acks acks) {
         DispatchTask task = execution.task();
         send(execution, reports.started(task.getExecutionId(), task.getAttempt()), acks);
-        gates.started(execution);
         log.debug("Started {} jobType={}", execution, task.getJobType());
         Heartbeats.Beat beat = heartbeats.start(task.getTimeoutMs(), () -> heartbeat(execution));
         Result result;
@@ -131,7 +121,6 @@ public final class ExecutionRunner {
         }
         record(execution, result, System.nanoTime() - startedNanos);
         send(execution, reports.finished(task.getExecutionId(), task.getAttempt(), result), acks);
-        gates.ended(execution); // after the handler returned: the slot is free for the next one
         if (result.isSuccess()) {
             log.debug("Succeeded {}", execution);
         } else {

@@ -44,7 +44,7 @@ final class Attempts {
         long timeoutAtMs = Deadlines.next(step, task, triggered).atMs();
         triggered.setTimeoutAtMs(timeoutAtMs);
         step.setTimer(timeoutAtMs, task.getRequest().getPriority(), TimerKind.TIMEOUT);
-        step.dispatch(Dispatches.run(task, triggered, dueAtMs, step.settings().defaultTimeoutMs(), nowMs), triggered.getGates());
+        step.dispatch(Dispatches.run(task, triggered, dueAtMs, step.settings().defaultTimeoutMs(), nowMs));
         step.transition(task, triggered, from, reason);
         return triggered;
     }

@@ -18,18 +18,8 @@ public sealed interface Effect {
     record UnsetTimer(String taskId, long dueAtMs, TimerKind kind) implements Effect {
     }
 
-    /**
-     * Write a RUN or CANCEL record to the dispatch topic; {@code gates}: the flow-control gates whose slots a RUN holds
-     * (in chain order; empty when ungated), written as {@code ax-gate} headers so the worker can free them itself.
-     */
-    record Dispatch(DispatchTask task, java.util.List<String> gates) implements Effect {
-        public Dispatch {
-            gates = java.util.List.copyOf(gates);
-        }
-
-        public Dispatch(DispatchTask task) {
-            this(task, java.util.List.of());
-        }
+    /** Write a RUN or CANCEL record to the dispatch topic. */
+    record Dispatch(DispatchTask task) implements Effect {
     }
 
     /**

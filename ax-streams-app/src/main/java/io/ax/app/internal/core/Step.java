@@ -84,11 +84,6 @@ final class Step {
         effects.add(new Effect.Dispatch(task));
     }
 
-    /** A RUN holding slots at {@code gates} (flow control). */
-    void dispatch(DispatchTask task, java.util.List<String> gates) {
-        effects.add(new Effect.Dispatch(task, gates));
-    }
-
     void retry(RetryRecord record) {
         effects.add(new Effect.Retry(taskId, record));
     }

@@ -100,7 +100,7 @@ final class ApplyDecisions {
             } else if (effect instanceof Effect.UnsetTimer unset) {
                 timers.unset(unset.dueAtMs(), unset.taskId(), unset.kind());
             } else if (effect instanceof Effect.Dispatch dispatch) {
-                outputs.dispatch(dispatch.task(), dispatch.gates(), nowMs);
+                outputs.dispatch(dispatch.task(), nowMs);
                 if (dispatch.task().getKind() == DispatchKind.RUN) {
                     metrics.fired(dispatch.task(), nowMs - dispatch.task().getDueAtMs());
                 }

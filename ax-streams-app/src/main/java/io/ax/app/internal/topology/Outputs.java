@@ -33,20 +33,12 @@ public final class Outputs {
 
     /** Writes a dispatch (RUN or CANCEL) with the routing headers of DESIGN.md. */
     public void dispatch(DispatchTask task, long nowMs) {
-        dispatch(task, java.util.List.of(), nowMs);
-    }
-
-    /** Writes a dispatch with the routing headers, and one {@code ax-gate} header per flow-control gate it holds a slot at. */
-    public void dispatch(DispatchTask task, java.util.List<String> gates, long nowMs) {
         RecordHeaders headers = new RecordHeaders();
         headers.add(AxHeaders.KIND, utf8(task.getKind().name()));
         headers.add(AxHeaders.EXECUTION_ID, utf8(task.getExecutionId()));
         headers.add(AxHeaders.ATTEMPT, utf8(Integer.toString(task.getAttempt())));
         headers.add(AxHeaders.JOB_TYPE, utf8(task.getJobType()));
         headers.add(AxHeaders.DUE_AT, utf8(Long.toString(task.getDueAtMs())));
-        for (String gate : gates) {
-            headers.add(AxHeaders.GATE, utf8(gate));
-        }
         context.forward(new Record<>(task.getTaskId(), registry == null ? WireCodec.encode(task) : registry.dispatch(task), nowMs, headers), AxTopology.DISPATCH_SINK);
     }
 

@@ -324,40 +324,6 @@ class FlowControlTest {
     }
 
     @Test
-    void shouldNameEachGateOfAGrantedDispatchInAnAxGateHeaderAndTakeAWorkersReleaseAsTheSlotsRelease() {
-        // A worker frees the slots itself (ax-gate headers, RELEASE on ax.flow) as soon as the handler returns; the
-        // scheduler's own release when it reads the report is then a no-op, and nothing is freed twice.
-        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
-            limit(ax, "owner:acme", "{\"maxInFlight\":5}");
-            limit(ax, "type:charge-card", "{\"maxInFlight\":1}");
-            schedule(ax, "c0", "charge-card", "acme");
-            schedule(ax, "c1", "charge-card", "acme");
-            schedule(ax, "free", "email", null);
-            ax.advanceMs(100);
-            List<Dispatched> first = ax.dispatches();
-            assertThat(first).extracting(Dispatched::key).containsExactlyInAnyOrder("c0", "free");
-            Dispatched c0 = first.stream().filter(d -> d.key().equals("c0")).findFirst().orElseThrow();
-            assertThat(c0.header("ax-gate")).isEqualTo("owner:acme,type:charge-card");
-            assertThat(first.stream().filter(d -> d.key().equals("free")).findFirst().orElseThrow().header("ax-gate"))
-                    .as("an ungated dispatch names no gate").isNull();
-
-            for (int i = 0; i < 2; i++) { // what GateNotices.Kafka sends, one per gate
-                String gate = i == 0 ? "owner:acme" : "type:charge-card";
-                ax.pipeRaw(ax.topics.flow(), gate.getBytes(StandardCharsets.UTF_8), ("{\"kind\":\"RELEASE\",\"taskId\":\"c0\","
-                        + "\"executionId\":\"" + c0.executionId() + "\",\"attempt\":1,\"gates\":[\"owner:acme\",\"type:charge-card\"],"
-                        + "\"gateIndex\":" + i + "}").getBytes(StandardCharsets.UTF_8), ax.nowMs());
-            }
-            assertThat(ax.dispatches()).as("the worker's release granted the next at once").extracting(Dispatched::key)
-                    .containsExactly("c1");
-            ax.report(c0.key(), report(c0, "SUCCEEDED", ""));
-            schedule(ax, "c2", "charge-card", "acme");
-            ax.advanceMs(100);
-            assertThat(ax.dispatches()).as("the scheduler's release of c0 freed nothing more: c1 holds the one slot").isEmpty();
-            assertThat(ax.metrics.scrape()).contains("ax_flow_in_flight{gate=\"type:charge-card\"} 1.0");
-        }
-    }
-
-    @Test
     void shouldDispatchAtMostMaxPerSecond() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             limit(ax, "type:email", "{\"maxPerSecond\":20}");

@@ -170,8 +170,7 @@ final class SchedulerHarness implements AutoCloseable {
         List<Dispatched> out = new ArrayList<>();
         for (TestRecord<String, byte[]> record : dispatch.readRecordsToList()) {
             Map<String, String> headers = new HashMap<>();
-            // a repeated header (ax-gate) keeps every value, comma-separated in order
-            record.headers().forEach(h -> headers.merge(h.key(), new String(h.value(), StandardCharsets.UTF_8), (a, b) -> a + "," + b));
+            record.headers().forEach(h -> headers.put(h.key(), new String(h.value(), StandardCharsets.UTF_8)));
             out.add(new Dispatched(record.key(), WireCodec.decodeBinary(record.value(), DispatchTask.class), headers,
                     record.timestamp()));
         }
