@@ -63,11 +63,17 @@ public final class FairnessScenario implements Scenario {
             AtomicInteger running = new AtomicInteger();
             AtomicInteger maxRunning = new AtomicInteger();
             List<AxWorker> workers = startWorkers(context, topics, running, maxRunning);
-            try (DispatchTracker dispatch = DispatchTracker.start(context.kafka(), topics.dispatch(), clock, KEYS, n, dueOf::applyAsLong)) {
+            java.util.function.IntPredicate smallLimited = i -> i >= big && (i - big) % 10 == 0;
+            java.util.function.IntPredicate bigLimited = i -> i < big && i % 100 == 0;
+            try (DispatchTracker dispatch = DispatchTracker.start(context.kafka(), topics.dispatch(), clock, KEYS, n, dueOf::applyAsLong);
+                 GatedTimeline smallTimeline = GatedTimeline.start(context.kafka(), topics.state(), clock, KEYS, n, smallLimited,
+                         dueOf::applyAsLong);
+                 GatedTimeline bigTimeline = GatedTimeline.start(context.kafka(), topics.state(), clock, KEYS, n, bigLimited,
+                         dueOf::applyAsLong)) {
                 Ingest ingest = Ingest.run(context, "fairness", KEYS, n, dueOf, (i, schedule) -> {
                     boolean small = i >= big;
                     schedule.owner(small ? SMALL : BIG);
-                    schedule.jobType((small ? (i - big) % 10 == 0 : i % 100 == 0) ? LIMITED : FREE);
+                    schedule.jobType((small ? smallLimited.test(i) : bigLimited.test(i)) ? LIMITED : FREE);
                 });
                 context.note("ingested %d tasks at %.0f/s, %d ms before the big owner's are due".formatted(
                         ingest.accepted(), ingest.acceptedPerS(), dueMs - ingest.lastSeenMs()));
@@ -92,6 +98,12 @@ public final class FairnessScenario implements Scenario {
                         .add("small_limited_max_ms", dispatch.visibleLatenessOf(SMALL, LIMITED).maxMs())
                         .add("big_limited_p50_ms", dispatch.visibleLatenessOf(BIG, LIMITED).percentileMs(50))
                         .add("big_limited_max_ms", dispatch.visibleLatenessOf(BIG, LIMITED).maxMs())
+                        // where the limited type's lateness goes: event times on ax.state − due (medians)
+                        .add("small_limited_partition_held_p50_ms", smallTimeline.stage("partition_held").percentileMs(50))
+                        .add("small_limited_gate_held_p50_ms", smallTimeline.stage("gate_held").percentileMs(50))
+                        .add("small_limited_triggered_p50_ms", smallTimeline.stage("triggered").percentileMs(50))
+                        .add("big_limited_partition_held_p50_ms", bigTimeline.stage("partition_held").percentileMs(50))
+                        .add("big_limited_triggered_p50_ms", bigTimeline.stage("triggered").percentileMs(50))
                         .add("limit", limit)
                         .add("limited_max_in_flight", maxRunning.get())
                         .add("early", dispatch.early())
