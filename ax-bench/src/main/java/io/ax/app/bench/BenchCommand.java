@@ -94,8 +94,17 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** Runs {@code ax bench <args>} as the command line does (parse, run, print usage on a mistake); its exit code. */
     public static int execute(String... args) {
-        return new CommandLine(new BenchCommand()).execute(args);
+        return execute(System.out, args);
     }
+
+    /** {@link #execute(String...)} with the RESULT lines printed to {@code out} (so that two runs in one JVM keep theirs apart). */
+    public static int execute(java.io.PrintStream out, String... args) {
+        BenchCommand command = new BenchCommand();
+        command.out = out;
+        return new CommandLine(command).execute(args);
+    }
+
+    private java.io.PrintStream out = System.out;
 
     @Override
     public Integer call() throws Exception {
@@ -104,7 +113,7 @@ public final class BenchCommand implements Callable<Integer> {
         String cluster = bootstrap != null ? bootstrap : merged.get(AxConfig.BOOTSTRAP_SERVERS_CONFIG);
         BenchOptions options = new BenchOptions(cluster, n, rate, duration, pending, partitions, childJvmOpts, warmup, brokers,
                 brokerStop);
-        Bench.run(scenario, options, merged, brokerSettings, Clock.systemUTC(), System.out, System.err);
+        Bench.run(scenario, options, merged, brokerSettings, Clock.systemUTC(), out, System.err);
         return 0;
     }
 

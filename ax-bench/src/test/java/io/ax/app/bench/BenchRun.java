@@ -19,16 +19,12 @@ final class BenchRun {
      */
     static List<Map<String, String>> results(String... args) {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        PrintStream stdout = System.out;
         int exitCode;
         try (PrintStream capture = new PrintStream(captured, true, StandardCharsets.UTF_8)) {
-            System.setOut(capture);
-            exitCode = BenchCommand.execute(args);
-        } finally {
-            System.setOut(stdout);
+            exitCode = BenchCommand.execute(capture, args); // its own stream: BenchSmokeIT runs two at a time
         }
         String output = captured.toString(StandardCharsets.UTF_8);
-        stdout.print(output);
+        System.out.print(output);
         assertThat(exitCode).as("exit code of ax bench %s; output:%n%s", String.join(" ", args), output).isZero();
         return output.lines().filter(l -> l.startsWith(ResultLine.PREFIX + " ")).map(ResultLine::parse).toList();
     }

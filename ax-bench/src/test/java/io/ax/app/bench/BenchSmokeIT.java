@@ -10,14 +10,18 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Every {@code ax bench} scenario at smoke size, through the command line itself, so the command cannot rot:
  * each must end by itself, print its RESULT line(s) with the documented keys, and see nothing early, lost or
  * duplicated. One shared broker (the {@code --bootstrap} path) except for {@code raw}, which starts its own
  * (the default path). The figures at this size measure start-up more than anything; they are not checked.
+ * Two scenarios run at a time (junit-platform.properties): each is mostly JVM start-up and waiting for due times.
  */
 @Tag("integration")
+@Execution(ExecutionMode.CONCURRENT)
 class BenchSmokeIT {
     private static EmbeddedKafkaBroker broker;
 
