@@ -339,4 +339,76 @@ class ShardsTest {
             assertThat(ax.storedTask("s")).isNull();
         }
     }
+
+    @Test
+    void shouldReplayAFailedShardedTaskAsANewOccurrenceOfEverySlice() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            List<Dispatched> slices = fired(ax, ",\"shards\":2,\"maxRetries\":0");
+            report(ax, slices.get(0), "SUCCEEDED");
+            report(ax, slices.get(1), "FAILED", ",\"retryable\":false");
+            assertThat(ax.storedTask("s").getShardsOutcome()).isEqualTo("FAILED");
+            assertThat(ax.storedTask("s").getExecution().getState()).as("slice 0 succeeded").isEqualTo(TaskState.SUCCESS);
+            ax.discardEvents();
+            ax.discardDispatches();
+
+            ax.request("s", "{\"replay\":true}");
+            ax.advanceMs(TICK_MS);
+            List<Dispatched> again = runs(ax.dispatches());
+            assertThat(again).extracting(d -> d.header(AxHeaders.SHARD)).containsExactly("0/2", "1/2");
+            assertThat(again).extracting(Dispatched::executionId).doesNotContainAnyElementsOf(
+                    slices.stream().map(Dispatched::executionId).toList());
+            report(ax, again.get(0), "SUCCEEDED");
+            report(ax, again.get(1), "SUCCEEDED");
+            assertThat(occurrenceOutcomes(ax.events())).singleElement().satisfies(e -> assertThat(e.get("to").asText()).isEqualTo("SUCCESS"));
+            assertThat(io.ax.app.internal.core.Liveness.finalOutcome(ax.storedTask("s"))).isEqualTo("SUCCESS");
+        }
+    }
+
+    @Test
+    void shouldListEverySliceWithItsStateAndAttemptInTheTaskView() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            List<Dispatched> slices = fired(ax, ",\"shards\":3");
+            report(ax, slices.get(0), "SUCCEEDED");
+            report(ax, slices.get(2), "STARTED");
+
+            JsonNode view = io.ax.app.internal.query.TaskViews.of(ax.storedTask("s"), 0, "here");
+            assertThat(view.get("state").asText()).as("a slice runs").isEqualTo("RUNNING");
+            assertThat(view.get("shards").asInt()).isEqualTo(3);
+            assertThat(view.get("shardFailure").asText()).isEqualTo("CANCEL_OTHERS");
+            assertThat(view.get("shardsOutcome").isNull()).isTrue();
+            List<String> rows = new java.util.ArrayList<>();
+            view.get("slices").forEach(slice -> rows.add(slice.get("shard").asInt() + " " + slice.get("state").asText() + " "
+                    + slice.get("attempt").asInt()));
+            assertThat(rows).containsExactly("0 SUCCESS 1", "1 TRIGGERED 1", "2 RUNNING 1");
+        }
+    }
+
+    @Test
+    void shouldRefuseToAdoptAShardedTaskWithSlicesInFlightAndAdoptOneBetweenOccurrences() {
+        try (SchedulerHarness old = new SchedulerHarness(SchedulerHarness.tempDir());
+             SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(),
+                     java.util.Map.of(io.ax.app.config.AxConfig.ADOPT_ENABLED_CONFIG, true))) {
+            old.request("s", "{\"jobType\":\"scan\",\"everyMs\":1000,\"shards\":2,\"timeoutMs\":60000}");
+            old.advanceMs(SECOND + TICK_MS);
+            List<Dispatched> slices = runs(old.dispatches());
+            assertThat(slices).hasSize(2);
+            ax.requestBytes("s", adopt(old.storedTask("s")));
+            assertThat(ax.events()).singleElement().satisfies(e -> {
+                assertThat(e.get("to").asText()).isEqualTo("REJECTED");
+                assertThat(e.get("reason").asText()).contains("a sharded task is adopted only between occurrences: slice 0/2 is TRIGGERED");
+            });
+
+            report(old, slices.get(0), "SUCCEEDED");
+            report(old, slices.get(1), "SUCCEEDED");
+            ax.requestBytes("s", adopt(old.storedTask("s")));
+            assertThat(ax.events()).extracting(e -> e.get("to").asText()).doesNotContain("REJECTED");
+            ax.advanceMs(old.nowMs() - ax.nowMs() + SECOND);
+            assertThat(runs(ax.dispatches())).extracting(d -> d.header(AxHeaders.SHARD)).containsExactly("0/2", "1/2");
+        }
+    }
+
+    private static byte[] adopt(StoredTask task) {
+        return WireCodec.encode(io.ax.schema.AdoptRequest.newBuilder().setTask(task).setFromApplicationId("ax-old")
+                .setFromTopic("old.requests").setFromPartition(0).setMigratedAtMs(SchedulerHarness.T0.toEpochMilli()).build());
+    }
 }
