@@ -163,8 +163,8 @@ public final class Shards {
      * every slice within its bounds. Changes {@code task} in place (the decision's own copy, maybe a view).
      */
     static void settle(Step step, StoredTask task) {
-        if (!isSharded(task) || task.getExecution() == null || task.getExecution().getShard() == null) {
-            return;
+        if (task.getExecution() == null || task.getExecution().getShard() == null) {
+            return; // not sharded, or not fanned out yet (the slices decide, not the request: an UPDATE applies from the next occurrence)
         }
         compactAll(task);
         if (task.getShardsOutcome() != null) {
@@ -172,7 +172,7 @@ public final class Shards {
         }
         List<StoredExecution> all = all(task);
         StoredExecution failed = all.stream().filter(slice -> slice.getState() == TaskState.FAILED).findFirst().orElse(null);
-        int shards = task.getRequest().getShards();
+        int shards = all.size();
         if (failed != null && task.getRequest().getShardFailure() == ShardFailurePolicy.CANCEL_OTHERS && anyBusy(task)) {
             String reason = "slice " + failed.getShard() + "/" + shards + " (" + failed.getExecutionId() + ") failed for good:"
                     + " the other slices are cancelled (shardFailure CANCEL_OTHERS)";
