@@ -407,6 +407,55 @@ class ShardsTest {
         }
     }
 
+    @Test
+    void shouldReleaseADependentOnlyOnceEverySliceSucceeded() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            ax.request("d", "{\"jobType\":\"report\",\"after\":[{\"taskId\":\"s\",\"on\":\"SUCCESS\"}]}");
+            List<Dispatched> slices = fired(ax, ",\"shards\":3");
+            report(ax, slices.get(0), "SUCCEEDED");
+            report(ax, slices.get(1), "SUCCEEDED");
+            ax.advanceMs(TICK_MS);
+            assertThat(ax.storedTask("d").getWaitTimeoutAtMs()).as("still waiting: slice 2 runs").isNotNull();
+            report(ax, slices.get(2), "SUCCEEDED");
+            ax.advanceMs(TICK_MS);
+            assertThat(runs(ax.dispatches())).extracting(Dispatched::key).containsExactly("d");
+            assertThat(ax.storedTask("d").getDependencyOutcomes()).containsEntry("s", "SUCCESS");
+        }
+    }
+
+    @Test
+    void shouldCancelADependentWaitingForSuccessWhenASliceFailsForGood() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            ax.request("d", "{\"jobType\":\"report\",\"after\":[{\"taskId\":\"s\",\"on\":\"SUCCESS\"}]}");
+            List<Dispatched> slices = fired(ax, ",\"shards\":3,\"maxRetries\":0");
+            report(ax, slices.get(0), "SUCCEEDED");
+            report(ax, slices.get(1), "FAILED", ",\"retryable\":false");
+            ax.advanceMs(TICK_MS);
+            assertThat(ax.storedTask("d").getDependencyOutcomes()).containsEntry("s", "FAILED");
+            assertThat(ax.storedTask("d").getCancelled()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldCancelSlicesHeldAtAGateWithoutASignal() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            ax.pipeRaw(ax.topics.limits(), "type:scan".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    "{\"maxInFlight\":1}".getBytes(java.nio.charset.StandardCharsets.UTF_8), ax.nowMs());
+            List<Dispatched> running = fired(ax, ",\"shards\":3");
+            assertThat(running).hasSize(1);
+            ax.discardEvents();
+
+            ax.request("s", "{\"cancel\":true}");
+            assertThat(withTo(ax.events(), "CANCELLED")).extracting(e -> e.has("shard") ? e.get("shard").asText() : "occurrence")
+                    .containsExactlyInAnyOrder("0", "1", "2", "occurrence");
+            assertThat(ax.dispatches()).as("one signal, for the slice dispatched").extracting(Dispatched::executionId)
+                    .containsExactly(running.get(0).executionId());
+            ax.request("other", "{\"jobType\":\"scan\",\"delayMs\":0}");
+            ax.advanceMs(TICK_MS);
+            assertThat(runs(ax.dispatches())).as("every slot was given back").extracting(Dispatched::key).containsExactly("other");
+        }
+    }
+
     private static byte[] adopt(StoredTask task) {
         return WireCodec.encode(io.ax.schema.AdoptRequest.newBuilder().setTask(task).setFromApplicationId("ax-old")
                 .setFromTopic("old.requests").setFromPartition(0).setMigratedAtMs(SchedulerHarness.T0.toEpochMilli()).build());
