@@ -15,6 +15,11 @@ public final class AxHeaders {
     public static final String JOB_TYPE = "ax-job-type";
     /** The due time, epoch milliseconds, decimal. A worker never starts the task before it. */
     public static final String DUE_AT = "ax-due-at";
+    /**
+     * Sharded tasks only: which slice this execution is, as {@code i/N} (i from 0 to N-1, N the task's {@code shards});
+     * absent for a task that is not sharded.
+     */
+    public static final String SHARD = "ax-shard";
     /** On {@code ax.dead-letter} records: why the execution failed for good; on {@code ax.quarantine} records: the error. */
     public static final String ERROR = "ax-error";
 
@@ -31,5 +36,10 @@ public final class AxHeaders {
     public static final String OUTPUT_BYTES = "ax-output-bytes";
 
     private AxHeaders() {
+    }
+
+    /** The {@link #SHARD} header's value: {@code i/N}. */
+    public static String shard(int shard, Integer shards) {
+        return shard + "/" + (shards == null ? "?" : shards);
     }
 }

@@ -273,6 +273,28 @@ public final class ScheduleBuilder {
     }
 
     /**
+     * Runs each occurrence as {@code shards} slices (1 to {@link ScheduleValidator#MAX_SHARDS}; default 1, not sharded):
+     * slice i (0 to shards-1) is its own execution, dispatched with the header {@code ax-shard} {@code i/shards} and
+     * known to its handler as {@code JobContext.shardIndex()}, retried on its own. The occurrence succeeds once every
+     * slice succeeded and fails when one fails for good; see {@link #onShardFailure}. Not with overlap ALLOW. Checked
+     * at {@link #build()}: out of bounds is an {@link InvalidRequestException}. See topology-docs/WORKFLOWS.md.
+     */
+    public ScheduleBuilder shards(int shards) {
+        request.setShards(shards);
+        return this;
+    }
+
+    /**
+     * With {@link #shards} above 1: what becomes of the other slices when one fails for good: cancelled (default,
+     * {@link io.ax.schema.ShardFailurePolicy#CANCEL_OTHERS}) or let run to their end
+     * ({@link io.ax.schema.ShardFailurePolicy#LET_FINISH}); the occurrence is FAILED either way.
+     */
+    public ScheduleBuilder onShardFailure(io.ax.schema.ShardFailurePolicy policy) {
+        request.setShardFailure(Objects.requireNonNull(policy, "policy"));
+        return this;
+    }
+
+    /**
      * What the scheduler does if a live task with this taskId exists: keep it (default), replace it (its execution in
      * flight is cancelled), or, for a periodic task, {@link IfExists#UPDATE} its schedule (the execution in flight
      * keeps running; the next occurrence is timed from the new trigger).

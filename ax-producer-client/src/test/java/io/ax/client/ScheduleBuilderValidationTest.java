@@ -49,6 +49,29 @@ class ScheduleBuilderValidationTest {
     }
 
     @Test
+    void shouldBuildAShardedTaskAndRejectShardsOutOfBounds() {
+        assertRejected(() -> client.schedule("scan").jobType("scan").after(Duration.ZERO).shards(2).submit(), "shards",
+                "shards 2 with a payload of 0 bytes: the slices' state (4096 bytes per slice beyond the first) and the payload"
+                        + " need 4096 bytes, more than the payload limit of 16");
+        AxClient roomy = AxClient.create(producer, AxTopics.defaults(), Clock.fixed(NOW, ZoneOffset.UTC),
+                new ScheduleLimits(262_144, 1000));
+        io.ax.schema.ScheduleRequest built = roomy.schedule("scan").jobType("scan").after(Duration.ZERO).shards(16)
+                .onShardFailure(io.ax.schema.ShardFailurePolicy.LET_FINISH).build();
+        assertThat(built.getShards()).isEqualTo(16);
+        assertThat(built.getShardFailure()).isEqualTo(io.ax.schema.ShardFailurePolicy.LET_FINISH);
+        assertRejected(() -> client.schedule("t1").jobType("j").after(Duration.ZERO).shards(0).submit(),
+                "shards", "shards must be between 1 and 64: 0");
+        assertRejected(() -> client.schedule("t1").jobType("j").after(Duration.ZERO).shards(-2).submit(),
+                "shards", "shards must be between 1 and 64: -2");
+        assertRejected(() -> client.schedule("t1").jobType("j").after(Duration.ZERO).shards(65).submit(),
+                "shards", "shards must be between 1 and 64: 65");
+        assertRejected(() -> client.schedule("t1").jobType("j").every(Duration.ofMinutes(1)).overlap(io.ax.schema.OverlapPolicy.ALLOW)
+                .shards(2).submit(), "shards", "shards > 1 does not go with overlap ALLOW");
+        assertRejected(() -> client.schedule("t1").jobType("j").after(Duration.ZERO)
+                .onShardFailure(io.ax.schema.ShardFailurePolicy.LET_FINISH).submit(), "shardFailure", "shardFailure goes with shards > 1 only");
+    }
+
+    @Test
     void shouldRejectNegativeDelay() {
         assertRejected(() -> client.schedule("t1").jobType("email").after(Duration.ofSeconds(-1)).submit(),
                 "delayMs", "delayMs must be between 0 and");

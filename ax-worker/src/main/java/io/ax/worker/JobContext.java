@@ -43,6 +43,20 @@ public interface JobContext {
     Duration timeout();
 
     /**
+     * Sharded tasks ({@code shards} N): which slice of the occurrence this execution is, 0 to {@link #shardCount()} - 1
+     * (the dispatch's header {@code ax-shard} is {@code i/N}); 0 for a task that is not sharded. A handler splits its
+     * work by it, e.g. the rows whose key hashes to this index modulo the count.
+     */
+    default int shardIndex() {
+        return 0;
+    }
+
+    /** Sharded tasks: how many slices the occurrence has (its {@code shards}); 1 for a task that is not sharded. */
+    default int shardCount() {
+        return 1;
+    }
+
+    /**
      * Reports a sign of life now (a HEARTBEAT on the results topic). The worker already sends one every third of
      * {@link #timeout()} while the handler runs; call this to say more, e.g. after each chunk of a long job.
      */

@@ -38,7 +38,7 @@ class AvroTrustTest {
                 throw new AssertionError("the probe must run without the Avro system property");
             }
             AxWorker.Builder unused = AxWorker.builder();
-            byte[] bytes = WireCodec.encode(new DispatchTask(DispatchKind.RUN, "t1", "exec-1", 1, "email", null, 0L, 0L, 4, null, 1000L, null));
+            byte[] bytes = WireCodec.encode(new DispatchTask(DispatchKind.RUN, "t1", "exec-1", 1, "email", null, 0L, 0L, 4, null, 1000L, null, null, null));
             DispatchTask decoded = WireCodec.decodeBinary(bytes, DispatchTask.class);
             System.out.println("decoded " + decoded.getKind() + " " + decoded.getExecutionId() + " " + unused.getClass().getSimpleName());
         }

@@ -64,7 +64,8 @@ import org.apache.avro.specific.SpecificRecord;
  *       {@code scheduleToStartTimeoutMs}, {@code startToCloseTimeoutMs}, {@code heartbeatTimeoutMs}; to wait for other
  *       tasks {@code "after":[{"taskId":"A","on":"SUCCESS|FAILURE|COMPLETED"}]} with optional {@code afterDelayMs},
  *       {@code afterTimeoutMs}, {@code afterRunAnyway} (a request with {@code after} and no trigger is due once they are
- *       met).</li>
+ *       met); to run each occurrence as slices {@code "shards":N} (1-64) with optional {@code "shardFailure"}
+ *       ({@code CANCEL_OTHERS|LET_FINISH}).</li>
  *   <li>cancel: {@code {"cancel":true,"reason":"..."}}; replay a dead-lettered task: {@code {"replay":true}}; run a
  *       pending task now: {@code {"trigger":true,"reason":"..."}}; pause and resume a periodic task:
  *       {@code {"pause":true,"reason":"..."}}, {@code {"resume":true,"reason":"..."}}.</li>
@@ -94,7 +95,7 @@ public final class JsonForms {
             "zone", "payload", "priority", "owner", "timeoutMs", "maxRetries", "backoffMs", "backoffIntervalsMs", "jitter", "ifExists",
             "endAt", "maxOccurrences", "misfire", "maxCatchUp", "occurrenceJitterMs", "overlap",
             "scheduleToStartTimeoutMs", "startToCloseTimeoutMs", "heartbeatTimeoutMs", "calendar",
-            "after", "afterDelayMs", "afterTimeoutMs", "afterRunAnyway");
+            "after", "afterDelayMs", "afterTimeoutMs", "afterRunAnyway", "shards", "shardFailure");
     private static final Set<String> DEPENDENCY_FIELDS = Set.of("taskId", "on");
     private static final int MAX_LIST_ENTRIES = 100;
     private static final Set<String> CANCEL_FIELDS = Set.of("cancel", "reason");
@@ -274,6 +275,7 @@ public final class JsonForms {
         }
         parsePeriodicOptions(node, request);
         parseDependencies(node, request);
+        parseShards(node, request);
         return request.build();
     }
 
@@ -340,6 +342,18 @@ public final class JsonForms {
         }
         if (node.has("afterRunAnyway")) {
             request.setAfterRunAnyway(requiredBoolean(node, "afterRunAnyway"));
+        }
+    }
+
+    /** {@code "shards":N} and {@code "shardFailure":"CANCEL_OTHERS|LET_FINISH"}: the validator checks the bounds. */
+    private static void parseShards(ObjectNode node, ScheduleRequest.Builder request) {
+        Long shards = optionalLong(node, "shards");
+        if (shards != null) {
+            request.setShards(toInt("shards", shards));
+        }
+        String shardFailure = optionalText(node, "shardFailure");
+        if (shardFailure != null) {
+            request.setShardFailure(parseEnum("shardFailure", io.ax.schema.ShardFailurePolicy.class, shardFailure));
         }
     }
 
@@ -425,6 +439,12 @@ public final class JsonForms {
                 json.writeStringField("lastDueAt", Instant.ofEpochMilli(change.getLastDueAtMs()).toString());
             }
             writeIfNotNull(json, "calendar", change.getCalendar());
+            if (change.getShard() != null) {
+                json.writeNumberField("shard", change.getShard());
+            }
+            if (change.getShards() != null) {
+                json.writeNumberField("shards", change.getShards());
+            }
             SourceRecord source = change.getSource();
             if (source != null) {
                 json.writeObjectFieldStart("source");

@@ -95,6 +95,39 @@ public final class AdoptValidator {
                     + " CANCELLED or PURGED");
         }
         validateAlongside(task);
+        validateSlices(task);
+    }
+
+    /**
+     * Sharded tasks: the slices of the current occurrence, at most shards - 1 beside the current execution (slice 0),
+     * each a stored execution with its shard index. A sharded task is adopted only between occurrences: a slice pending,
+     * in flight or held by flow control is refused, as carrying a fan-out in flight across deployments is not supported.
+     */
+    private static void validateSlices(StoredTask task) {
+        int shards = task.getRequest().getShards();
+        if (task.getSlices().size() > shards - 1) {
+            throw new InvalidRequestException("task.slices", "a task of " + shards + " shard(s) keeps at most " + (shards - 1)
+                    + " slices beside its execution: " + task.getSlices().size());
+        }
+        java.util.List<StoredExecution> all = new java.util.ArrayList<>(task.getSlices());
+        if (task.getExecution() != null) {
+            all.add(0, task.getExecution());
+        }
+        for (StoredExecution slice : all) {
+            if (slice != task.getExecution()) {
+                validateExecution(task, slice);
+            }
+            Integer shard = slice.getShard();
+            if (shards == 1 ? shard != null : shard == null || shard < 0 || shard >= shards) {
+                throw new InvalidRequestException("task.slices", "execution " + Quote.of(slice.getExecutionId()) + " has shard "
+                        + shard + ", not one of the task's " + shards + " shard(s)");
+            }
+            if (shards > 1 && (IN_FLIGHT.contains(slice.getState()) || slice.getHeldSinceMs() != null)) {
+                throw new InvalidRequestException("task.slices", "a sharded task is adopted only between occurrences: slice "
+                        + shard + "/" + shards + " is " + slice.getState() + (slice.getHeldSinceMs() != null ? " (held by flow control)" : "")
+                        + "; let the occurrence end, or cancel it, before migrating");
+            }
+        }
     }
 
     /** Overlap ALLOW: executions in flight beside the current one, at most 9, each in flight, none the current one. */

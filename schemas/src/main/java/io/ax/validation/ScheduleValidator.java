@@ -49,6 +49,17 @@ public final class ScheduleValidator {
      * (the request and the outcomes reported), within the room every stored task has beside its payload.
      */
     public static final int MAX_DEPENDENCY_ID_CHARS = 4096;
+    /**
+     * Most slices one occurrence of a sharded task runs ({@code shards}): every slice is an execution kept in the stored
+     * task until the occurrence's outcome is decided, so the bound keeps that record bounded (see {@link #SLICE_BYTES}).
+     */
+    public static final int MAX_SHARDS = 64;
+    /**
+     * The room each slice beyond the first takes in the stored task, at most (a slice keeps its last error and a
+     * progress checkpoint cut short, see topology-docs/WORKFLOWS.md): it counts against the payload limit, so a sharded
+     * task's record stays within the room every stored task has (payload limit plus the fixed room for other fields).
+     */
+    public static final int SLICE_BYTES = 4096;
     private static final Pattern JOB_TYPE = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
     private final ScheduleLimits limits;
@@ -96,6 +107,32 @@ public final class ScheduleValidator {
         validateTimeoutKind("heartbeatTimeoutMs", request.getHeartbeatTimeoutMs());
         validateRetryPolicy(request);
         validateDependencies(taskId, request);
+        validateShards(request);
+    }
+
+    /** {@code shards} and {@code shardFailure}: 1 to {@link #MAX_SHARDS}, not with overlap ALLOW, slices' room in the payload limit. */
+    private void validateShards(ScheduleRequest request) {
+        int shards = request.getShards();
+        if (shards < 1 || shards > MAX_SHARDS) {
+            throw new InvalidRequestException("shards", "shards must be between 1 and " + MAX_SHARDS + ": " + shards);
+        }
+        if (shards == 1) {
+            if (request.getShardFailure() != io.ax.schema.ShardFailurePolicy.CANCEL_OTHERS) {
+                throw new InvalidRequestException("shardFailure", "shardFailure goes with shards > 1 only");
+            }
+            return;
+        }
+        if (request.getOverlap() == OverlapPolicy.ALLOW) {
+            throw new InvalidRequestException("shards", "shards > 1 does not go with overlap ALLOW (occurrences side by side,"
+                    + " each with " + shards + " slices, would keep too much state per task): use SKIP or QUEUE_ONE");
+        }
+        long payloadBytes = request.getPayload() == null ? 0 : request.getPayload().remaining();
+        long needed = payloadBytes + (long) (shards - 1) * SLICE_BYTES;
+        if (needed > limits.maxPayloadBytes()) {
+            throw new InvalidRequestException("shards", "shards " + shards + " with a payload of " + payloadBytes + " bytes: the"
+                    + " slices' state (" + SLICE_BYTES + " bytes per slice beyond the first) and the payload need " + needed
+                    + " bytes, more than the payload limit of " + limits.maxPayloadBytes());
+        }
     }
 
     /** {@code after}, {@code afterDelayMs}, {@code afterTimeoutMs}: bounded, no self-dependency, no duplicates. */

@@ -152,6 +152,14 @@ public final class ScheduleCommand implements Callable<Integer> {
             + " instead of cancelling the task.")
     boolean runAnyway;
 
+    @Option(names = "--shards", paramLabel = "N", description = "Run each occurrence as N slices (1-64), each its own"
+            + " execution with the header ax-shard i/N, retried on its own (topology-docs/WORKFLOWS.md).")
+    Integer shards;
+
+    @Option(names = "--shard-failure", paramLabel = "CANCEL_OTHERS|LET_FINISH", description = "With --shards: when a"
+            + " slice fails for good, cancel the others (default) or let them finish.")
+    io.ax.schema.ShardFailurePolicy shardFailure;
+
     @Option(names = "--json", description = "Print what Kafka acknowledged as one JSON object.")
     boolean json;
 
@@ -248,6 +256,12 @@ public final class ScheduleCommand implements Callable<Integer> {
         }
         if (runAnyway) {
             request.runAnywayWhenUnmet();
+        }
+        if (shards != null) {
+            request.shards(shards);
+        }
+        if (shardFailure != null) {
+            request.onShardFailure(shardFailure);
         }
         if (payload != null) {
             request.payload(payload);

@@ -114,9 +114,20 @@ public final class DispatchJobContext implements JobContext {
     }
 
     @Override
+    public int shardIndex() {
+        return task.getShard() == null ? 0 : task.getShard();
+    }
+
+    @Override
+    public int shardCount() {
+        return task.getShard() == null || task.getShards() == null ? 1 : task.getShards();
+    }
+
+    @Override
     public String toString() {
         return "JobContext[taskId=" + taskId() + ", executionId=" + executionId() + ", attempt=" + attempt()
-                + ", jobType=" + jobType() + ", dueAt=" + dueAt() + "]";
+                + ", jobType=" + jobType() + ", dueAt=" + dueAt()
+                + (task.getShard() == null ? "" : ", shard=" + shardIndex() + "/" + shardCount()) + "]";
     }
 
     private static byte[] bytes(ByteBuffer buffer) {

@@ -51,6 +51,8 @@ public final class TestJobContext implements JobContext {
                 .setOwner(b.owner)
                 .setTimeoutMs(b.timeout.toMillis())
                 .setProgress(b.lastProgress)
+                .setShard(b.shards > 1 ? b.shard : null)
+                .setShards(b.shards > 1 ? b.shards : null)
                 .build();
         this.dispatched = DispatchJobContext.of(task, new RecordingControl());
     }
@@ -108,6 +110,16 @@ public final class TestJobContext implements JobContext {
     @Override
     public String taskId() {
         return dispatched.taskId();
+    }
+
+    @Override
+    public int shardIndex() {
+        return dispatched.shardIndex();
+    }
+
+    @Override
+    public int shardCount() {
+        return dispatched.shardCount();
     }
 
     @Override
@@ -199,6 +211,8 @@ public final class TestJobContext implements JobContext {
         private int priority = 4;
         private Duration timeout = Duration.ofMinutes(5);
         private String lastProgress;
+        private int shard;
+        private int shards = 1;
 
         private Builder(String taskId) {
             this.taskId = Objects.requireNonNull(taskId, "taskId");
@@ -258,6 +272,16 @@ public final class TestJobContext implements JobContext {
         /** The checkpoint an earlier attempt saved, as a retry would see it. */
         public Builder lastProgress(String lastProgress) {
             this.lastProgress = lastProgress;
+            return this;
+        }
+
+        /** A slice of a sharded task: {@code shard} from 0 to {@code shards} - 1. */
+        public Builder shard(int shard, int shards) {
+            if (shards < 1 || shard < 0 || shard >= shards) {
+                throw new IllegalArgumentException("shard must be in [0, shards) and shards >= 1: " + shard + "/" + shards);
+            }
+            this.shard = shard;
+            this.shards = shards;
             return this;
         }
 

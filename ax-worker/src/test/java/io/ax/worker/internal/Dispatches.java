@@ -19,7 +19,7 @@ public final class Dispatches {
     public static DispatchTask task(String taskId, String jobType, Instant dueAt) {
         return new DispatchTask(DispatchKind.RUN, taskId, "exec-" + taskId, 1, jobType,
                 ByteBuffer.wrap(("payload of " + taskId).getBytes(StandardCharsets.UTF_8)), dueAt.toEpochMilli(),
-                dueAt.toEpochMilli(), 6, "team-a", 30_000L, null);
+                dueAt.toEpochMilli(), 6, "team-a", 30_000L, null, null, null);
     }
 
     public static ConsumerRecord<String, byte[]> record(DispatchTask task) {

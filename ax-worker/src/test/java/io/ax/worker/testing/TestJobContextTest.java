@@ -27,6 +27,17 @@ class TestJobContextTest {
     }
 
     @Test
+    void shouldCarryTheSliceOfAShardedTask() {
+        TestJobContext slice = TestJobContext.builder("scan").shard(3, 16).build();
+        assertThat(slice.shardIndex()).isEqualTo(3);
+        assertThat(slice.shardCount()).isEqualTo(16);
+        TestJobContext whole = TestJobContext.builder("scan").build();
+        assertThat(whole.shardIndex()).isZero();
+        assertThat(whole.shardCount()).isEqualTo(1);
+        assertThatThrownBy(() -> TestJobContext.builder("scan").shard(16, 16)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void shouldDefaultAsDocumented() {
         TestJobContext context = TestJobContext.builder("t1").build();
 

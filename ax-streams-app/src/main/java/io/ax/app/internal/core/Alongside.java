@@ -99,7 +99,7 @@ final class Alongside {
      * it, so giving it up for one ({@code UnsetTimer}) would lose it for the other. Each such timer that an execution
      * still in flight after the decision needs is set again.
      */
-    private static Decision keepSharedTimers(Decision decision, StoredTask before) {
+    static Decision keepSharedTimers(Decision decision, StoredTask before) {
         if (decision.store() == Decision.Store.DELETE) {
             return decision;
         }
@@ -107,6 +107,11 @@ final class Alongside {
         List<StoredExecution> inFlight = new ArrayList<>(after.getAlongside());
         if (FlowControl.isBusy(after.getExecution())) {
             inFlight.add(after.getExecution());
+        }
+        for (StoredExecution slice : after.getSlices()) { // a sharded task's slices (Shards)
+            if (FlowControl.isBusy(slice)) {
+                inFlight.add(slice);
+            }
         }
         List<Effect> again = new ArrayList<>();
         for (Effect effect : decision.effects()) {

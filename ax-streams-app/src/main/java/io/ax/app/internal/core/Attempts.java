@@ -19,6 +19,10 @@ final class Attempts {
      * life), or from the due time when the dispatch went out ahead of it (the worker holds it until then).
      */
     static StoredExecution dispatch(Step step, StoredTask task, StoredExecution execution, TaskState from, String reason) {
+        if (Shards.isSharded(task) && execution.getShard() == null && execution.getAttempt() == 1) {
+            // A new occurrence of a sharded task: N slices, each dispatched (or held) on its own (Shards).
+            return Shards.fanOut(step, task, execution, from, reason);
+        }
         java.util.List<String> gates = step.flowLimits().gatesFor(task.getRequest().getJobType(), task.getRequest().getOwner());
         if (!gates.isEmpty()) {
             // Gated (topology-docs/FLOW-CONTROL.md): held in its state until its gates grant it (FlowControl#grant).

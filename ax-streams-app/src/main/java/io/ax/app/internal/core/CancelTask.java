@@ -57,6 +57,15 @@ final class CancelTask {
             end(step, task, beside, to, reason);
         }
         ended.setAlongside(java.util.List.of());
+        if (!task.getSlices().isEmpty()) {
+            // A sharded task: every slice still pending, in flight or held ends too, each with its own event and signal.
+            java.util.List<StoredExecution> slices = new java.util.ArrayList<>(task.getSlices().size());
+            for (StoredExecution slice : task.getSlices()) {
+                StoredExecution ended1 = end(step, task, slice, to, reason);
+                slices.add(ended1 != null ? ended1 : slice);
+            }
+            ended.setSlices(slices);
+        }
         return ended.build();
     }
 
@@ -65,7 +74,7 @@ final class CancelTask {
      * held by flow control before its dispatch (its place at the gates given up, no signal: no worker has it). Returns
      * it ended, or null when it has nothing ahead.
      */
-    private static StoredExecution end(Step step, StoredTask task, StoredExecution execution, TaskState to, String reason) {
+    static StoredExecution end(Step step, StoredTask task, StoredExecution execution, TaskState to, String reason) {
         if (execution == null) {
             return null;
         }

@@ -47,6 +47,8 @@ public final class Dispatches {
                 .setOwner(request.getOwner())
                 .setTimeoutMs(request.getHeartbeatTimeoutMs() != null ? request.getHeartbeatTimeoutMs()
                         : request.getTimeoutMs() != null ? request.getTimeoutMs() : defaultTimeoutMs)
-                .setProgress(execution.getProgress());
+                .setProgress(execution.getProgress())
+                .setShard(execution.getShard())
+                .setShards(execution.getShard() == null ? null : request.getShards());
     }
 }

@@ -48,8 +48,9 @@ final class FireTimer {
         }
         long nowMs = step.nowMs();
         String executionId = ExecutionIds.of(task.getTaskId(), task.getIncarnation(), dueAtMs);
-        StoredExecution previous = task.getExecution();
-        boolean inFlight = FlowControl.isBusy(previous);
+        StoredExecution busy = Shards.firstBusy(task); // the execution, or a slice of a sharded task
+        StoredExecution previous = busy != null ? busy : task.getExecution();
+        boolean inFlight = busy != null;
         MisfirePolicy misfire = task.getRequest().getMisfire();
         boolean periodic = !(task.getRequest().getTrigger() instanceof AtTrigger);
         String exclusion = periodic ? CalendarExclusions.exclusionOf(step, task, dueAtMs) : null;

@@ -17,7 +17,8 @@ public final class Liveness {
         }
         return task.getNextDueAtMs() != null || task.getQueuedDueAtMs() != null || task.getWaitTimeoutAtMs() != null
                 || FlowControl.isBusy(task.getExecution())
-                || Alongside.anyInFlight(task);
+                || Alongside.anyInFlight(task)
+                || Shards.anySliceBusy(task);
     }
 
     /** A short description of where a finished task ended, for IGNORED reasons. */
@@ -35,6 +36,9 @@ public final class Liveness {
     public static String finalOutcome(StoredTask task) {
         if (task.getCancelled() || task.getExecution() == null) {
             return "CANCELLED";
+        }
+        if (task.getShardsOutcome() != null) {
+            return task.getShardsOutcome(); // a sharded task: its occurrence's outcome over all slices (Shards)
         }
         return task.getExecution().getState().name();
     }

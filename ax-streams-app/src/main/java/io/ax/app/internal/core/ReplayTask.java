@@ -45,7 +45,7 @@ final class ReplayTask {
         if (Liveness.isLive(task)) {
             return "the task is still live; only a task that ended FAILED can be replayed";
         }
-        if (task.getCancelled() || task.getExecution() == null || task.getExecution().getState() != TaskState.FAILED) {
+        if (!TaskState.FAILED.name().equals(Liveness.finalOutcome(task))) { // a sharded task: a slice failed (Shards)
             return "only a task that ended FAILED can be replayed; this one ended " + Liveness.endState(task);
         }
         return null;

@@ -40,6 +40,10 @@ public final class Rules {
                 // Overlap ALLOW: an input about an execution in flight beside the current one is decided for that one.
                 return Alongside.decide(current, input, task -> route(new Step(input.taskId(), nowMs, settings, calendars, flow), task, input));
             }
+            if (current != null && !current.getSlices().isEmpty()) {
+                // A sharded task: an input about one slice is decided for that slice (Shards).
+                return Shards.decide(current, input, task -> route(new Step(input.taskId(), nowMs, settings, calendars, flow), task, input));
+            }
             return route(new Step(input.taskId(), nowMs, settings, calendars, flow), current, input);
         } catch (InvalidRequestException e) {
             return reject(input, e, nowMs);

@@ -146,7 +146,7 @@ final class Step {
     /** A transition with the code that counts it in metrics (a TIMED_OUT's kind of limit). */
     void transition(StoredTask task, StoredExecution execution, TaskState from, String reason, EventCode code) {
         StateMachine.requireLegal(from, execution.getState());
-        effects.add(new Effect.Event(base(task).setExecutionId(execution.getExecutionId()).setAttempt(execution.getAttempt())
+        effects.add(new Effect.Event(base(task).setShard(execution.getShard()).setExecutionId(execution.getExecutionId()).setAttempt(execution.getAttempt())
                 .setFrom(from == null ? null : from.name()).setTo(execution.getState()).setDueAtMs(execution.getDueAtMs())
                 .setReason(reason).build(), code));
     }
@@ -156,7 +156,7 @@ final class Step {
      * extended its start-to-close limit.
      */
     void extended(StoredTask task, StoredExecution execution, String reason) {
-        event(base(task).setExecutionId(execution.getExecutionId()).setAttempt(execution.getAttempt())
+        event(base(task).setShard(execution.getShard()).setExecutionId(execution.getExecutionId()).setAttempt(execution.getAttempt())
                 .setFrom(TaskState.RUNNING.name()).setTo(TaskState.RUNNING).setDueAtMs(execution.getDueAtMs())
                 .setReason(reason).build());
     }
@@ -202,9 +202,18 @@ final class Step {
      * transition): it waits for a grant from its gates.
      */
     void flowHeld(StoredTask task, StoredExecution execution, String reason) {
-        event(base(task).setExecutionId(execution.getExecutionId()).setAttempt(execution.getAttempt())
+        event(base(task).setShard(execution.getShard()).setExecutionId(execution.getExecutionId()).setAttempt(execution.getAttempt())
                 .setFrom(execution.getState().name()).setTo(execution.getState()).setDueAtMs(execution.getDueAtMs())
                 .setReason(reason).build());
+    }
+
+    /**
+     * A sharded task's occurrence ended ({@link Shards#settle}): no slice has anything ahead. One event for the
+     * occurrence as a whole (its executionId, {@code shards} without {@code shard}): RUNNING → its outcome.
+     */
+    void occurrenceEnded(StoredTask task, String occurrenceId, TaskState outcome, String reason) {
+        StateMachine.requireLegal(TaskState.RUNNING, outcome);
+        event(base(task).setExecutionId(occurrenceId).setFrom(TaskState.RUNNING.name()).setTo(outcome).setReason(reason).build());
     }
 
     /** Input that changes nothing: a duplicate request, a cancel of an unknown task, a stale report. */
@@ -224,7 +233,8 @@ final class Step {
     }
 
     private StateChange.Builder base(StoredTask task) {
-        return StateChange.newBuilder().setTaskId(task.getTaskId()).setJobType(task.getRequest().getJobType()).setAtMs(nowMs);
+        return StateChange.newBuilder().setTaskId(task.getTaskId()).setJobType(task.getRequest().getJobType()).setAtMs(nowMs)
+                .setShards(Shards.isSharded(task) ? task.getRequest().getShards() : null);
     }
 
     private void event(StateChange change) {
@@ -243,6 +253,7 @@ final class Step {
      * ({@code ax.retention.ms} later): until then it stays readable and keeps deduplicating its taskId.
      */
     Decision save(StoredTask task) {
+        Shards.settle(this, task);
         maybeRunQueuedOccurrence(task);
         maybeReleaseHeldOccurrence(task);
         maybeEndCalendarRun(task);
@@ -281,7 +292,7 @@ final class Step {
         if (!task.getCatchUpHeld() || task.getCancelled() || task.getNextDueAtMs() == null || task.getPausedAtMs() != null) {
             return;
         }
-        if (FlowControl.isBusy(task.getExecution())) {
+        if (Shards.anyBusy(task)) {
             return;
         }
         task.setCatchUpHeld(false);
@@ -299,7 +310,7 @@ final class Step {
             return;
         }
         StoredExecution previous = task.getExecution();
-        if (FlowControl.isBusy(previous)) {
+        if (Shards.anyBusy(task)) { // the execution, or a slice of a sharded task
             return;
         }
         task.setQueuedDueAtMs(null);

@@ -78,8 +78,8 @@ final class TriggerTask {
         if (!Liveness.isLive(task)) {
             return "task already ended (" + Liveness.endState(task) + ")";
         }
-        StoredExecution execution = task.getExecution();
-        if (FlowControl.isBusy(execution)) {
+        StoredExecution execution = Shards.firstBusy(task); // the execution, or a slice of a sharded task
+        if (execution != null) {
             return "execution " + execution.getExecutionId() + " is " + execution.getState()
                     + (FlowControl.isHeld(execution) ? " (held by flow control)" : "")
                     + "; only a PENDING task can be triggered";

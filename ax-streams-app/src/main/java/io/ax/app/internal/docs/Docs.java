@@ -156,6 +156,9 @@ public final class Docs {
                 + " task's own, none twice, " + ScheduleValidator.MAX_DEPENDENCY_ID_CHARS + " chars of taskIds together;"
                 + " a larger fan-in goes through intermediate tasks ([WORKFLOWS.md](WORKFLOWS.md)) |\n"
                 + "| `afterDelayMs` / `afterTimeoutMs` | 0 / 1 ms up to " + ScheduleValidator.MAX_DELAY_MS + " ms; with `after` only |\n"
+                + "| `shards` | 1-" + ScheduleValidator.MAX_SHARDS + "; not with overlap `ALLOW`; each slice beyond the first takes "
+                + ScheduleValidator.SLICE_BYTES + " bytes of the payload limit (payload + (shards - 1) × " + ScheduleValidator.SLICE_BYTES
+                + " ≤ `ax.max.payload.bytes`); `shardFailure` with `shards` above 1 only ([WORKFLOWS.md](WORKFLOWS.md)) |\n"
                 + "| cancel, replay and trigger `reason` | " + ScheduleValidator.MAX_REASON_CHARS + " chars |\n"
                 + "| report `executionId`, `workerId`; retry record `executionId` | " + ScheduleValidator.MAX_ID_CHARS + " chars |\n"
                 + "| report `progress` | " + ScheduleValidator.MAX_PROGRESS_CHARS + " chars |\n"
@@ -205,6 +208,12 @@ public final class Docs {
                 + "once every condition is met, or to `CANCELLED` when one can no longer be met, its wait timed out\n"
                 + "(`afterTimeoutMs`) or it was cancelled; each reason says which. `WAITING → WAITING` is not a transition: a\n"
                 + "condition met, naming what it still waits for.\n\n"
+                + "A sharded task (`shards` N, [WORKFLOWS.md](WORKFLOWS.md)) runs each occurrence as N slices, each its own\n"
+                + "execution through this table; every slice's events carry `shard` (0 to N-1) and `shards` (N). The occurrence's\n"
+                + "`PENDING` carries `shards` only. Once no slice has anything ahead, one event for the occurrence as a whole\n"
+                + "(its own executionId, `shards` without `shard`) goes `RUNNING → SUCCESS` (every slice succeeded), `FAILED`\n"
+                + "(a slice failed for good; the others were cancelled, `shardFailure` `CANCEL_OTHERS`, or had finished) or\n"
+                + "`CANCELLED`.\n\n"
                 + "```mermaid\nstateDiagram-v2\n    [*] --> PENDING\n    [*] --> WAITING\n");
         Map<TaskState, Set<TaskState>> table = StateMachine.table();
         table.forEach((from, targets) -> targets.forEach(to -> md.append("    ").append(from).append(" --> ").append(to).append('\n')));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ax.app.internal.core.Shards;
 import io.ax.app.internal.store.IndexEntry;
 import io.ax.schema.AtTrigger;
 import io.ax.schema.AttemptError;
@@ -78,6 +79,18 @@ final class TaskView {
         if (!task.getAlongside().isEmpty()) {
             ArrayNode alongside = json.putArray("alongside");
             task.getAlongside().forEach(beside -> alongside.add(execution(beside)));
+        }
+        if (Shards.isSharded(task)) {
+            // A sharded task: every slice of the current occurrence with its state and attempt, and the outcome once decided.
+            json.put("shards", request.getShards());
+            json.put("shardFailure", request.getShardFailure().name());
+            json.put("shardsOutcome", task.getShardsOutcome());
+            ArrayNode slices = json.putArray("slices");
+            if (execution != null && execution.getShard() != null) {
+                for (StoredExecution slice : Shards.all(task)) {
+                    slices.add(execution(slice).put("shard", slice.getShard()));
+                }
+            }
         }
         ArrayNode attempts = json.putArray("attempts");
         if (execution != null) {

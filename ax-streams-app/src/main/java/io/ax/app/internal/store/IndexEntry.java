@@ -37,6 +37,21 @@ public record IndexEntry(TaskState state, String jobType, String owner, String e
             return TaskState.WAITING;
         }
         TaskState execution = task.getExecution() == null ? null : task.getExecution().getState();
+        if (!task.getSlices().isEmpty()) {
+            // A sharded task: RUNNING while a slice runs, else the state of a slice in flight; else its occurrence's outcome.
+            TaskState inFlight = null;
+            for (io.ax.schema.StoredExecution slice : io.ax.app.internal.core.Shards.all(task)) {
+                if (StateMachine.isInFlight(slice.getState()) && (inFlight == null || slice.getState() == TaskState.RUNNING)) {
+                    inFlight = slice.getState();
+                }
+            }
+            if (inFlight != null) {
+                return inFlight;
+            }
+            if (task.getShardsOutcome() != null && task.getNextDueAtMs() == null) {
+                return TaskState.valueOf(task.getShardsOutcome());
+            }
+        }
         if (execution != null && StateMachine.isInFlight(execution)) {
             return execution;
         }

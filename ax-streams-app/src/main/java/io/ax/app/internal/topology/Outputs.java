@@ -39,6 +39,9 @@ public final class Outputs {
         headers.add(AxHeaders.ATTEMPT, utf8(Integer.toString(task.getAttempt())));
         headers.add(AxHeaders.JOB_TYPE, utf8(task.getJobType()));
         headers.add(AxHeaders.DUE_AT, utf8(Long.toString(task.getDueAtMs())));
+        if (task.getShard() != null) {
+            headers.add(AxHeaders.SHARD, utf8(AxHeaders.shard(task.getShard(), task.getShards())));
+        }
         context.forward(new Record<>(task.getTaskId(), registry == null ? WireCodec.encode(task) : registry.dispatch(task), nowMs, headers), AxTopology.DISPATCH_SINK);
     }
 
@@ -55,6 +58,9 @@ public final class Outputs {
         headers.add(AxHeaders.ATTEMPT, utf8(Integer.toString(dispatch.getAttempt())));
         headers.add(AxHeaders.JOB_TYPE, utf8(dispatch.getJobType()));
         headers.add(AxHeaders.ERROR, utf8(letter.getReason()));
+        if (dispatch.getShard() != null) {
+            headers.add(AxHeaders.SHARD, utf8(AxHeaders.shard(dispatch.getShard(), dispatch.getShards())));
+        }
         context.forward(new Record<>(dispatch.getTaskId(),
                 registry == null ? WireCodec.encode(letter) : registry.deadLetter(letter), nowMs, headers), AxTopology.DEAD_LETTER_SINK);
     }
