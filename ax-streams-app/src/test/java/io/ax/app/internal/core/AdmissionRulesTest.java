@@ -170,6 +170,24 @@ class AdmissionRulesTest {
     }
 
     @Test
+    void shouldAwaitAdmissionWaitingBeforeATaskWithAfterBeginsToWait() {
+        Decision accepted = schedule("{\"jobType\":\"email\",\"delayMs\":0,\"owner\":\"acme\",\"after\":[{\"taskId\":\"u\"}]}");
+        assertThat(events(accepted)).extracting(e -> e.getFrom() + "->" + e.getTo()).containsExactly("null->WAITING");
+        assertThat(accepted.effects()).noneMatch(e -> e instanceof Effect.Subscribe || e instanceof Effect.SetTimer);
+        Decision admitted = answer("t#10", true);
+        assertThat(events(admitted)).extracting(AdmissionRulesTest::line).singleElement().asString()
+                .startsWith("WAITING->WAITING admitted by live:owner:acme after waiting 0 ms: owner acme has 1 of 2 live tasks (maxLiveTasks); waits for u (SUCCESS)");
+        assertThat(admitted.effects()).anyMatch(e -> e instanceof Effect.Subscribe);
+
+        task = null;
+        schedule("{\"jobType\":\"email\",\"delayMs\":0,\"owner\":\"acme\",\"after\":[{\"taskId\":\"u\"}]}");
+        Decision cancelled = decide(new Input.Cancel(TASK, new CancelRequest(null), new SourceRecord("ax.requests", 0, offset++)));
+        assertThat(events(cancelled)).extracting(e -> e.getFrom() + "->" + e.getTo()).containsExactly("WAITING->CANCELLED");
+        assertThat(flow(cancelled)).containsExactly("RELEASE live:owner:acme t#12");
+        assertThat(cancelled.effects()).noneMatch(e -> e instanceof Effect.Unsubscribe);
+    }
+
+    @Test
     void shouldNotCountATaskLiveBeforeTheQuotaNorItsReplacement() {
         quotas.clear();
         schedule("{\"jobType\":\"email\",\"delayMs\":1000,\"owner\":\"acme\"}");
