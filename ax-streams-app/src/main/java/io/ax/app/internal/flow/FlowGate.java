@@ -177,7 +177,8 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
 
     private void answer(FlowMessage message, String admission, String reason, long nowMs) {
         context.forward(new Record<>(message.taskId(), FlowCodec.encode(new FlowCodec.Grant(message.executionId(), 0,
-                message.gates(), message.heldSinceMs(), admission, reason)), nowMs, new RecordHeaders()), grantsSink);
+                message.gates(), message.heldSinceMs(), admission, reason)), grantTimestampMs(message, nowMs), new RecordHeaders()),
+                grantsSink);
     }
 
     private void release(String gate, GateStore.State state, FlowMessage message, long nowMs) {
