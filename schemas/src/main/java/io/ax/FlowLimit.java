@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  *   {@code maxPerSecond} (dispatches per second), {@code maxNotStarted} (dispatched, not yet STARTED by a worker:
  *   backpressure);</li>
  *   <li>{@code owner:<owner>} and {@code owner:*} (the default for every owner without a record of its own):
- *   {@code maxInFlight} (that owner's executions in flight), {@code weight} (its share at a busy type gate, 1-1000).</li>
+ *   {@code maxInFlight} (that owner's executions in flight), {@code weight} (its share at a busy type gate, 1-1000),
+ *   {@code maxLiveTasks} (that owner's live tasks admitted through its live gate: a new task over it is REJECTED).</li>
  * </ul>
  * A tombstone (null value) removes the key's limits.
  *
@@ -27,12 +28,13 @@ import java.util.regex.Pattern;
  * @param maxPerSecond  null = no limit
  * @param maxNotStarted null = no limit
  * @param weight        null = 1
+ * @param maxLiveTasks  owner keys only; null = no limit
  */
-public record FlowLimit(Integer maxInFlight, Double maxPerSecond, Integer maxNotStarted, Integer weight) {
+public record FlowLimit(Integer maxInFlight, Double maxPerSecond, Integer maxNotStarted, Integer weight, Integer maxLiveTasks) {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Pattern TYPE_KEY = Pattern.compile("type:[A-Za-z0-9._:-]{1,128}");
     private static final Set<String> TYPE_FIELDS = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(java.util.List.of("maxInFlight", "maxPerSecond", "maxNotStarted")));
-    private static final Set<String> OWNER_FIELDS = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(java.util.List.of("maxInFlight", "weight")));
+    private static final Set<String> OWNER_FIELDS = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(java.util.List.of("maxInFlight", "weight", "maxLiveTasks")));
     /** Longest owner a key may name, as a schedule request's owner. */
     public static final int MAX_OWNER_CHARS = 256;
     public static final int MAX_IN_FLIGHT = 1_000_000;
@@ -45,29 +47,40 @@ public record FlowLimit(Integer maxInFlight, Double maxPerSecond, Integer maxNot
         requireRange("maxInFlight", maxInFlight, MAX_IN_FLIGHT);
         requireRange("maxNotStarted", maxNotStarted, MAX_IN_FLIGHT);
         requireRange("weight", weight, MAX_WEIGHT);
+        requireRange("maxLiveTasks", maxLiveTasks, MAX_IN_FLIGHT);
         if (maxPerSecond != null && !(maxPerSecond > 0 && maxPerSecond <= MAX_PER_SECOND)) {
             throw new InvalidRequestException("maxPerSecond", "maxPerSecond must be > 0 and <= " + MAX_PER_SECOND + ": " + maxPerSecond);
         }
     }
 
+    /** The limits without {@code maxLiveTasks} (the form before owner live-task quotas). */
+    public FlowLimit(Integer maxInFlight, Double maxPerSecond, Integer maxNotStarted, Integer weight) {
+        this(maxInFlight, maxPerSecond, maxNotStarted, weight, null);
+    }
+
     public static FlowLimit none() {
-        return new FlowLimit(null, null, null, null);
+        return new FlowLimit(null, null, null, null, null);
     }
 
     public FlowLimit withMaxInFlight(Integer value) {
-        return new FlowLimit(value, maxPerSecond, maxNotStarted, weight);
+        return new FlowLimit(value, maxPerSecond, maxNotStarted, weight, maxLiveTasks);
     }
 
     public FlowLimit withMaxPerSecond(Double value) {
-        return new FlowLimit(maxInFlight, value, maxNotStarted, weight);
+        return new FlowLimit(maxInFlight, value, maxNotStarted, weight, maxLiveTasks);
     }
 
     public FlowLimit withMaxNotStarted(Integer value) {
-        return new FlowLimit(maxInFlight, maxPerSecond, value, weight);
+        return new FlowLimit(maxInFlight, maxPerSecond, value, weight, maxLiveTasks);
     }
 
     public FlowLimit withWeight(Integer value) {
-        return new FlowLimit(maxInFlight, maxPerSecond, maxNotStarted, value);
+        return new FlowLimit(maxInFlight, maxPerSecond, maxNotStarted, value, maxLiveTasks);
+    }
+
+    /** An owner's quota of live tasks (owner keys only): a new task over it is REJECTED. */
+    public FlowLimit withMaxLiveTasks(Integer value) {
+        return new FlowLimit(maxInFlight, maxPerSecond, maxNotStarted, weight, value);
     }
 
     /** The weight in force: 1 unless set. */
@@ -138,7 +151,7 @@ public record FlowLimit(Integer maxInFlight, Double maxPerSecond, Integer maxNot
             }
         }
         return new FlowLimit(intField(tree, "maxInFlight"), tree.hasNonNull("maxPerSecond") ? tree.get("maxPerSecond").asDouble() : null,
-                intField(tree, "maxNotStarted"), intField(tree, "weight"));
+                intField(tree, "maxNotStarted"), intField(tree, "weight"), intField(tree, "maxLiveTasks"));
     }
 
     private static Integer intField(JsonNode tree, String name) {
@@ -166,6 +179,9 @@ public record FlowLimit(Integer maxInFlight, Double maxPerSecond, Integer maxNot
         }
         if (weight != null) {
             node.put("weight", weight);
+        }
+        if (maxLiveTasks != null) {
+            node.put("maxLiveTasks", maxLiveTasks);
         }
         try {
             return MAPPER.writeValueAsString(node);

@@ -24,10 +24,12 @@ class AxClientLimitsTest {
     void shouldWriteTheLimitAsJsonKeyedByWhatItLimits() throws Exception {
         client.setLimit("type:charge-card", FlowLimit.none().withMaxInFlight(50).withMaxPerSecond(200.0)).get();
         client.setLimit("owner:*", FlowLimit.none().withMaxInFlight(10).withWeight(2)).get();
+        client.setLimit("owner:acme", FlowLimit.none().withMaxLiveTasks(1000)).get();
         client.removeLimit("type:email").get();
         assertThat(producer.history()).extracting(ProducerRecord::topic).containsOnly("ax.limits");
         assertThat(producer.history()).extracting(r -> r.key() + " " + (r.value() == null ? null : new String(r.value(), StandardCharsets.UTF_8)))
                 .containsExactly("type:charge-card {\"maxInFlight\":50,\"maxPerSecond\":200.0}", "owner:* {\"maxInFlight\":10,\"weight\":2}",
+                        "owner:acme {\"maxLiveTasks\":1000}",
                         "type:email null");
     }
 
@@ -36,7 +38,13 @@ class AxClientLimitsTest {
         assertThatThrownBy(() -> client.setLimit("type:email", FlowLimit.none().withWeight(3)))
                 .isInstanceOf(InvalidRequestException.class).hasMessageContaining("a type key takes");
         assertThatThrownBy(() -> client.setLimit("owner:acme", FlowLimit.none().withMaxNotStarted(3)))
-                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("an owner key takes [maxInFlight, weight], not maxNotStarted");
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("an owner key takes [maxInFlight, weight, maxLiveTasks], not maxNotStarted");
+        assertThatThrownBy(() -> client.setLimit("type:email", FlowLimit.none().withMaxLiveTasks(5)))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("a type key takes [maxInFlight, maxPerSecond, maxNotStarted], not maxLiveTasks");
+        assertThatThrownBy(() -> FlowLimit.none().withMaxLiveTasks(0)).isInstanceOf(InvalidRequestException.class)
+                .hasMessage("maxLiveTasks must be between 1 and 1000000: 0");
+        assertThatThrownBy(() -> FlowLimit.parse("owner:acme", "{\"maxLiveTasks\":2.5}".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(InvalidRequestException.class).hasMessage("maxLiveTasks must be a whole number: 2.5");
         assertThatThrownBy(() -> client.removeLimit("charge-card")).isInstanceOf(InvalidRequestException.class)
                 .hasMessageContaining("limits key must be type:<jobType>, owner:<owner> or owner:*");
         assertThatThrownBy(() -> FlowLimit.none().withMaxInFlight(0)).isInstanceOf(InvalidRequestException.class)

@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "limits", mixinStandardHelpOptions = true,
         description = "Flow-control limits: cluster-wide per job type (type:<jobType>: --max-in-flight, --max-per-second,"
-                + " --max-not-started) and per owner (owner:<owner>, or owner:* for every owner: --max-in-flight, --weight).",
+                + " --max-not-started) and per owner (owner:<owner>, or owner:* for every owner: --max-in-flight, --weight, --max-live-tasks).",
         subcommands = {LimitsCommand.Set.class, LimitsCommand.Remove.class, LimitsCommand.Show.class})
 public final class LimitsCommand {
 
@@ -53,6 +53,9 @@ public final class LimitsCommand {
         Integer maxNotStarted;
         @Option(names = "--weight", paramLabel = "W", description = "The owner's share at a busy type gate, 1-1000 (owner keys).")
         Integer weight;
+        @Option(names = "--max-live-tasks", paramLabel = "N",
+                description = "The owner's live tasks admitted at once (owner keys): a new task over it is REJECTED.")
+        Integer maxLiveTasks;
         @Mixin
         ConnectionOptions connection;
         @Mixin
@@ -60,7 +63,7 @@ public final class LimitsCommand {
 
         @Override
         public Integer call() throws Exception {
-            FlowLimit limit = new FlowLimit(maxInFlight, maxPerSecond, maxNotStarted, weight);
+            FlowLimit limit = new FlowLimit(maxInFlight, maxPerSecond, maxNotStarted, weight, maxLiveTasks);
             Map<String, String> settings = connection.settings(System.getenv());
             try (AxClient client = OperatorClients.client(settings, topicOptions.topics(settings), "ax-limits")) {
                 RecordMetadata sent = client.setLimit(key, limit).get();

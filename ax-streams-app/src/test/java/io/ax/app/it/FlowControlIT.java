@@ -222,6 +222,98 @@ class FlowControlIT {
         }
     }
 
+    /**
+     * Owner maxLiveTasks exact across partitions and instances: a quota of 5 (set with the CLI), 20 tasks of the owner
+     * submitted at once over six partitions shared by two instances: exactly 5 admitted (live), 15 REJECTED with the quota in
+     * the reason. Then one instance leaves (its partitions, and maybe the owner's live gate, move to the other, restored
+     * from their changelogs): the count holds, a further task is still REJECTED. One admitted task runs now and ends
+     * SUCCESS: its slot is released, and the next submission is admitted.
+     */
+    @Test
+    void shouldAdmitExactlyTheOwnersLiveTaskQuotaAcrossTwoInstances(@TempDir Path stateDir) throws Exception {
+        int quota = 5;
+        int submitted = 20;
+        int httpPort;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            httpPort = socket.getLocalPort();
+        }
+        Map<String, Object> withHttp = new HashMap<>(config("flowq", "flowq-a", stateDir).originals());
+        withHttp.put(AxConfig.HTTP_LISTEN_CONFIG, Integer.toString(httpPort));
+        AxConfig first = new AxConfig(withHttp);
+        AxTopics topics = first.topics();
+        AxScheduler b = AxScheduler.start(config("flowq", "flowq-b", stateDir));
+        boolean bRunning = true;
+        try (AxScheduler a = AxScheduler.start(first);
+             TopicRecorder state = new TopicRecorder(broker.bootstrapServers(), topics.state(), CLOCK);
+             AxClient client = AxClient.builder().bootstrapServers(broker.bootstrapServers()).topics(topics).build();
+             AxWorker worker = AxWorker.builder().bootstrapServers(broker.bootstrapServers()).topics(topics)
+                     .groupId("flowq.workers").handler("report", context -> Result.success()).build()) {
+            a.awaitRunning(Duration.ofMinutes(2));
+            b.awaitRunning(Duration.ofMinutes(2));
+            worker.start();
+            Cli.Run set = Cli.run("limits", "set", "owner:acme", "--max-live-tasks", Integer.toString(quota),
+                    "--bootstrap", broker.bootstrapServers(), "--topic-prefix", "flowq.");
+            assertThat(set.exitCode()).as(set.err()).isZero();
+            assertThat(set.out()).startsWith("limits of owner:acme set to {\"maxLiveTasks\":" + quota + "}");
+            await().atMost(Duration.ofSeconds(30)).until(() -> a.limits().containsKey("owner:acme") && b.limits().containsKey("owner:acme"));
+
+            Instant due = CLOCK.instant().plus(Duration.ofHours(1));
+            List<CompletableFuture<?>> acks = new ArrayList<>();
+            for (int i = 0; i < submitted; i++) {
+                acks.add(client.schedule("quota-" + i).jobType("report").owner("acme").at(due).submit());
+            }
+            CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).join();
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> admitted(state, "quota-").size() + rejected(state, "quota-").size() == submitted);
+            Set<String> admitted = admitted(state, "quota-");
+            List<JsonNode> rejected = rejected(state, "quota-");
+            List<Long> waitedMs = state.seen().stream().map(r -> json(r.record().value()).path("reason").asText())
+                    .map(java.util.regex.Pattern.compile("^admitted by live:owner:acme after waiting (\\d+) ms")::matcher)
+                    .filter(java.util.regex.Matcher::find).map(m -> Long.parseLong(m.group(1))).sorted().toList();
+            System.out.printf("RESULT flow-quota maxLiveTasks=%d submitted=%d admitted=%d rejected=%d admission_wait_ms p50=%d max=%d%n",
+                    quota, submitted, admitted.size(), rejected.size(), waitedMs.get(waitedMs.size() / 2), waitedMs.get(waitedMs.size() - 1));
+            assertThat(admitted).as("exactly the quota is admitted").hasSize(quota);
+            assertThat(rejected).hasSize(submitted - quota).allSatisfy(e -> assertThat(e.get("reason").asText())
+                    .startsWith("owner acme has " + quota + " of " + quota + " live tasks (maxLiveTasks)"));
+            Set<Integer> partitions = state.seen().stream().filter(r -> r.record().key().startsWith("quota-"))
+                    .map(r -> r.record().partition()).collect(Collectors.toSet());
+            assertThat(partitions).as("the owner's tasks are spread over the partitions of both instances").hasSizeGreaterThan(1);
+            JsonNode served = MAPPER.readTree(java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + httpPort + "/limits")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body());
+            assertThat(served.get("limits").get("owner:acme").get("maxLiveTasks").asInt()).isEqualTo(quota);
+
+            b.close();
+            bRunning = false;
+            a.awaitRunning(Duration.ofMinutes(2));
+            client.schedule("quota-late-1").jobType("report").owner("acme").at(due).submit().join();
+            await().atMost(Duration.ofSeconds(90)).until(() -> rejected(state, "quota-late-1").size()
+                    + admitted(state, "quota-late-1").size() == 1);
+            assertThat(rejected(state, "quota-late-1")).as("the count survived the rebalance").hasSize(1);
+            String finishing = admitted.iterator().next();
+            client.trigger(finishing, "run now: frees its slot when it succeeds").join();
+            await().atMost(Duration.ofSeconds(60)).until(() -> succeeded(state).contains(finishing));
+            client.schedule("quota-late-2").jobType("report").owner("acme").at(due).submit().join();
+            await().atMost(Duration.ofSeconds(60)).until(() -> admitted(state, "quota-late-2").size() == 1);
+            assertThat(rejected(state, "quota-late-2")).isEmpty();
+        } finally {
+            if (bRunning) {
+                b.close();
+            }
+        }
+    }
+
+    private static Set<String> admitted(TopicRecorder state, String prefix) {
+        return state.seen().stream().map(s -> json(s.record().value()))
+                .filter(e -> e.get("taskId").asText().startsWith(prefix) && e.path("reason").asText().startsWith("admitted by live:owner:"))
+                .map(e -> e.get("taskId").asText()).collect(Collectors.toSet());
+    }
+
+    private static List<JsonNode> rejected(TopicRecorder state, String prefix) {
+        return state.seen().stream().map(s -> json(s.record().value()))
+                .filter(e -> e.get("taskId").asText().startsWith(prefix) && "REJECTED".equals(e.path("to").asText())).toList();
+    }
+
     /** {@code ./ax limits}: set, show, a bad record refused (counted by each instance, the previous value kept), remove. */
     private static void shouldSetShowAndRefuseLimitsFromTheCli(AxScheduler a, AxScheduler b) throws Exception {
         String[] connect = {"--bootstrap", broker.bootstrapServers(), "--topic-prefix", "flow."};

@@ -25,11 +25,14 @@ final class AcceptScheduleRequest {
         long firstDueMs = Occurrences.firstDue(input.taskId(), request, input.recordTimestampMs());
         CalendarExclusions.requireAllowsSomeOccurrence(step, input.taskId(), request, firstDueMs);
         boolean replacing = existing != null && Liveness.isLive(existing);
-        if (replacing && request.getIfExists() == IfExists.UPDATE) {
+        // A task awaiting admission has no occurrence yet: UPDATE replaces its request, as REPLACE does.
+        boolean awaiting = replacing && Admission.isAwaiting(existing);
+        if (replacing && request.getIfExists() == IfExists.UPDATE && !awaiting) {
             return UpdateSchedule.decide(step, existing, input, firstDueMs);
         }
-        if (replacing && request.getIfExists() != IfExists.REPLACE) {
-            step.ignored(EventCode.DUPLICATE, existing, null, null, "duplicate: a live task with this taskId exists (ifExists=KEEP)", input.source());
+        if (replacing && request.getIfExists() == IfExists.KEEP) {
+            step.ignored(EventCode.DUPLICATE, existing, null, null, "duplicate: a live task with this taskId exists (ifExists=KEEP)"
+                    + (awaiting ? "; it awaits admission at " + existing.getAdmissionGate() : ""), input.source());
             return step.unchanged();
         }
         if (replacing) {
@@ -48,6 +51,9 @@ final class AcceptScheduleRequest {
                 .setFinishedAtMs(null)
                 .setPurgeAtMs(null)
                 .build();
+        if (Admission.maybeAwait(step, replacing ? existing : null, task)) {
+            return Admission.awaiting(step, task, replacing);
+        }
         if (!request.getAfter().isEmpty()) {
             return AwaitDependencies.accept(step, task, replacing);
         }

@@ -41,6 +41,10 @@ final class AdoptTask {
         }
         // The decoded adopt is this decision's own copy: the task is stored as it came.
         StoredTask task = adopt.getTask();
+        // An owner's admission slot lives at the old deployment's gate: an adopted task holds none here (FLOW-CONTROL.md).
+        task.setAdmissionGate(null);
+        task.setAdmissionId(null);
+        task.setAdmissionSinceMs(null);
         int priority = task.getRequest().getPriority();
         boolean restated = AwaitDependencies.maybeAdoptWait(step, task, origin, input.source());
         restated |= maybeAdoptOccurrence(step, task, priority, origin, input);

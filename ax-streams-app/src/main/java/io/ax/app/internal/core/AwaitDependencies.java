@@ -41,14 +41,27 @@ final class AwaitDependencies {
 
     /** (new) → WAITING for the task just built by {@link AcceptScheduleRequest} (not yet timed). */
     static Decision accept(Step step, StoredTask task, boolean replacing) {
+        return accept(step, task, replacing, null);
+    }
+
+    /**
+     * {@link #accept(Step, StoredTask, boolean)} of a task that waited for admission (owner maxLiveTasks) and was
+     * admitted: its WAITING was announced then, so the wait's start is {@code WAITING → WAITING} with {@code admitted}.
+     */
+    static Decision accept(Step step, StoredTask task, boolean replacing, String admitted) {
         long timeoutAtMs = step.nowMs() + task.getRequest().getAfterTimeoutMs();
         task.setNextDueAtMs(null);
         task.setWaitTimeoutAtMs(timeoutAtMs);
         task.setDependencyOutcomes(new HashMap<>());
         step.setTimer(timeoutAtMs, 0, TimerKind.DEPENDENCY_WAIT);
         List<Dependency> after = task.getRequest().getAfter();
-        step.waiting(task, "waits for " + name(conditions(after)) + "; the wait times out at " + Instant.ofEpochMilli(timeoutAtMs)
-                + (replacing ? "; replaces the live task (ifExists=REPLACE)" : ""));
+        String waits = "waits for " + name(conditions(after)) + "; the wait times out at " + Instant.ofEpochMilli(timeoutAtMs)
+                + (replacing ? "; replaces the live task (ifExists=REPLACE)" : "");
+        if (admitted == null) {
+            step.waiting(task, waits);
+        } else {
+            step.stillWaiting(task, admitted + "; " + waits);
+        }
         for (Dependency dependency : after) {
             step.subscribe(dependency.getTaskId());
         }

@@ -32,6 +32,9 @@ final class CancelTask {
      * too), the current one and those beside it (overlap ALLOW). Returns the task marked cancelled; the caller stores it (or overwrites it, for a replace).
      */
     static StoredTask endLive(Step step, StoredTask task, TaskState to, String reason) {
+        if (Admission.isAwaiting(task)) {
+            return Admission.endAwaiting(step, task, to, reason);
+        }
         StoredTask.Builder ended = StoredTask.newBuilder(task).setCancelled(true);
         if (task.getWaitTimeoutAtMs() != null) {
             AwaitDependencies.endWait(step, task, ended, to, reason);

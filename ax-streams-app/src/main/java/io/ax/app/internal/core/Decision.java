@@ -15,6 +15,11 @@ public record Decision(String taskId, Store store, StoredTask task, List<Effect>
         /** Store {@link #task()}. */
         SAVE,
         /** Remove the task from the store (its retention ended). */
-        DELETE
+        DELETE,
+        /**
+         * Remove a task that was stored only provisionally and is refused (over its owner's maxLiveTasks): as if its
+         * request had been rejected at once, so unlike DELETE no purge tombstone answers the tasks that wait for it.
+         */
+        DISCARD
     }
 }

@@ -40,6 +40,8 @@ public enum EventCode {
     WRONG_PARTITION("wrong-partition"),
     /** A report the execution's state does not allow. */
     NOT_ALLOWED("not-allowed"),
+    /** A new task refused by its owner's live gate: the owner has maxLiveTasks live tasks already. */
+    OVER_QUOTA("over-quota"),
     // TIMED_OUT: which limit ended the attempt ({@code ax_timeouts_total}, label {@code kind}; see {@code Deadlines})
     /** No sign of life within {@code timeoutMs} (or the scheduler's default): the rule of requests without the kinds. */
     SILENCE_TIMEOUT("timeout"),

@@ -18,4 +18,12 @@ public interface FlowLimits {
      * then {@code type:<jobType>} (when the job type has one). Empty: ungated, dispatched at once.
      */
     List<String> gatesFor(String jobType, String owner);
+
+    /**
+     * The live-task quota of {@code owner} (its own {@code maxLiveTasks}, else the default {@code owner:*}'s), or null:
+     * a new task of an owner with one waits for admission at the owner's live gate (topology-docs/FLOW-CONTROL.md).
+     */
+    default Integer maxLiveTasks(String owner) {
+        return null;
+    }
 }

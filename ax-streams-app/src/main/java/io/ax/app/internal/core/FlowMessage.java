@@ -10,7 +10,10 @@ import java.util.List;
  *   gate's queue); once granted, the gate passes it on to the next gate of {@code gates}, or grants it to the task;</li>
  *   <li>RELEASE: the execution (attempt up to {@code attempt}) left flight, or gave up waiting: its slot, or its place in
  *   the queue, is freed;</li>
- *   <li>STARTED: a worker reported STARTED (backpressure: the gate counts granted executions not yet started).</li>
+ *   <li>STARTED: a worker reported STARTED (backpressure: the gate counts granted executions not yet started);</li>
+ *   <li>ADMIT: a new task asks its owner's live gate ({@code live:owner:<owner>}) for an admission slot
+ *   ({@code executionId} is then the slot's id, taskId#incarnation, and {@code attempt} 0); the gate answers ADMITTED or
+ *   REFUSED at once (refuse-if-full, no queue). Its RELEASE frees the slot when the task stops being live.</li>
  * </ul>
  *
  * @param state         PENDING or RETRY_WAITING: the state the execution is held in (ACQUIRE only)
@@ -19,7 +22,7 @@ import java.util.List;
 public record FlowMessage(Kind kind, String taskId, String executionId, int attempt, String jobType, String owner,
                           int priority, long dueAtMs, TaskState state, List<String> gates, int gateIndex, long heldSinceMs) {
     public enum Kind {
-        ACQUIRE, RELEASE, STARTED
+        ACQUIRE, RELEASE, STARTED, ADMIT
     }
 
     public FlowMessage {

@@ -72,6 +72,15 @@ public sealed interface Input {
     }
 
     /**
+     * An owner live gate's answer to the task's ADMIT, read back from the grants topic (topology-docs/FLOW-CONTROL.md):
+     * the admission slot {@code admissionId} at {@code gate} was given ({@code admitted}) or refused (the owner is at its
+     * maxLiveTasks); {@code reason} states the count.
+     */
+    record Admission(String taskId, String admissionId, String gate, boolean admitted, String reason, SourceRecord source)
+            implements Input {
+    }
+
+    /**
      * The final state of a task this one waits for ({@code after}), reported by that task's partition over ax.deps:
      * SUCCESS, FAILED, CANCELLED, or PURGED (purged before this one asked).
      */

@@ -16,7 +16,7 @@ public final class Liveness {
             return false;
         }
         return task.getNextDueAtMs() != null || task.getQueuedDueAtMs() != null || task.getWaitTimeoutAtMs() != null
-                || FlowControl.isBusy(task.getExecution())
+                || FlowControl.isBusy(task.getExecution()) || Admission.isAwaiting(task)
                 || Alongside.anyInFlight(task)
                 || Shards.anySliceBusy(task);
     }

@@ -80,6 +80,12 @@ public final class Rules {
     }
 
     private static Decision route(Step step, StoredTask current, Input input) {
+        if (Admission.isAwaiting(current) && Admission.heldBack(input)) {
+            return Admission.refuseWhileAwaiting(step, current, input);
+        }
+        if (input instanceof Input.Admission admission) {
+            return Admission.answer(step, current, admission);
+        }
         if (input instanceof Input.TimerFired timer) {
             return current == null ? step.unchanged() : FireTimer.decide(step, current, timer);
         }

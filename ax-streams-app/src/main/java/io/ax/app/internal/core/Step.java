@@ -258,6 +258,7 @@ final class Step {
         maybeReleaseHeldOccurrence(task);
         maybeEndCalendarRun(task);
         if (task.getFinishedAtMs() == null && !Liveness.isLive(task)) {
+            Admission.maybeRelease(this, task);
             long purgeAtMs = nowMs + settings.retentionMs();
             task.setFinishedAtMs(nowMs);
             task.setPurgeAtMs(purgeAtMs);
@@ -339,5 +340,10 @@ final class Step {
 
     Decision delete() {
         return new Decision(taskId, Decision.Store.DELETE, null, effects());
+    }
+
+    /** Removes a provisional task refused at admission (no purge tombstone: it was never accepted). */
+    Decision discard() {
+        return new Decision(taskId, Decision.Store.DISCARD, null, effects());
     }
 }

@@ -16,9 +16,19 @@ public final class FlowCodec {
     /** Longest flow record: ids and gate keys are bounded, so a larger one is not ours. */
     static final int MAX_BYTES = 8_192;
 
-    /** A grant to the task side: every gate of {@code gates} holds a slot for the execution's attempt. */
-    public record Grant(String executionId, int attempt, List<String> gates, long heldSinceMs) {
+    /**
+     * A grant to the task side: every gate of {@code gates} holds a slot for the execution's attempt. Or, with
+     * {@code admission} set, an owner live gate's answer to an ADMIT ({@code executionId} is the admission slot's id):
+     * {@link #ADMITTED} or {@link #REFUSED}, {@code reason} stating the count.
+     */
+    public record Grant(String executionId, int attempt, List<String> gates, long heldSinceMs, String admission, String reason) {
+        public Grant(String executionId, int attempt, List<String> gates, long heldSinceMs) {
+            this(executionId, attempt, gates, heldSinceMs, null, null);
+        }
     }
+
+    public static final String ADMITTED = "ADMITTED";
+    public static final String REFUSED = "REFUSED";
 
     private FlowCodec() {
     }
@@ -44,6 +54,9 @@ public final class FlowCodec {
         Grant grant = read(bytes, Grant.class);
         if (grant.executionId() == null || grant.gates() == null || grant.gates().isEmpty()) {
             throw new InvalidRequestException(null, "grant lacks its executionId or gates");
+        }
+        if (grant.admission() != null && !ADMITTED.equals(grant.admission()) && !REFUSED.equals(grant.admission())) {
+            throw new InvalidRequestException("admission", "grant admission must be ADMITTED or REFUSED: " + grant.admission());
         }
         return grant;
     }

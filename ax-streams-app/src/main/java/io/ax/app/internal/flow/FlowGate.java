@@ -37,11 +37,18 @@ import org.slf4j.LoggerFactory;
  * An ACQUIRE that has to wait is announced on the state topic (from = to, the execution's state) with the limit that
  * holds it. A wall-clock punctuation every {@value #PUNCTUATE_MS} ms grants what the refilled buckets and changed limits
  * allow. Work per record or punctuation is bounded by {@value #GRANT_BATCH} grants per gate.
+ *
+ * <p>An owner's live gate ({@code live:owner:<owner>}, maxLiveTasks) counts the owner's admitted live tasks the same way
+ * (a slot per task, {@code inFlight} their count) but keeps no queue: an ADMIT is answered at once, ADMITTED while the
+ * count is below the owner's {@code maxLiveTasks}, REFUSED otherwise (refuse-if-full), on the grants topic; the task's
+ * RELEASE frees its slot when it stops being live.
  */
 public final class FlowGate implements Processor<String, byte[], String, byte[]> {
     private static final Logger log = LoggerFactory.getLogger(FlowGate.class);
     static final long PUNCTUATE_MS = 20;
     static final int GRANT_BATCH = 1_000;
+    /** The prefix of an owner's live gate (maxLiveTasks). */
+    static final String LIVE_GATE = "live:owner:";
 
     private final String flowSink;
     private final String grantsSink;
@@ -95,6 +102,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
             case ACQUIRE -> acquire(gate, state, message, nowMs);
             case RELEASE -> release(gate, state, message, nowMs);
             case STARTED -> started(gate, state, message, nowMs);
+            case ADMIT -> admit(gate, state, message, nowMs);
         }
         gates.putState(gate, state);
         if (state.waiting > 0) {
@@ -142,6 +150,35 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
             held(message, heldReason(gate, state));
             metrics.flowHeld(gate);
         }
+    }
+
+    /**
+     * Admission at an owner's live gate: a slot while the owner's admitted live tasks are fewer than its maxLiveTasks
+     * (a copy of an ADMIT already admitted is answered ADMITTED again, without a second slot), else REFUSED.
+     */
+    private void admit(String gate, GateStore.State state, FlowMessage message, long nowMs) {
+        FlowLimit limit = limitOf(gate);
+        Integer max = limit == null ? null : limit.maxLiveTasks();
+        String owner = gate.substring(LIVE_GATE.length());
+        boolean copy = gates.slot(gate, message.executionId()) != null;
+        if (!copy && max != null && state.inFlight >= max) {
+            answer(message, FlowCodec.REFUSED, "owner " + owner + " has " + state.inFlight + " of " + max
+                    + " live tasks (maxLiveTasks)", nowMs);
+            return;
+        }
+        if (!copy) {
+            // started = true: a live slot takes no part in maxNotStarted's count.
+            gates.putSlot(gate, message.executionId(), new GateStore.Slot(message.taskId(), 0, message.owner(), true));
+            state.inFlight++;
+        }
+        answer(message, FlowCodec.ADMITTED, "owner " + owner + " has " + state.inFlight + " of " + (max == null
+                ? "unlimited (the quota was removed)" : String.valueOf(max)) + " live tasks (maxLiveTasks)", nowMs);
+    }
+
+    private void answer(FlowMessage message, String admission, String reason, long nowMs) {
+        context.forward(new Record<>(message.taskId(), FlowCodec.encode(new FlowCodec.Grant(message.executionId(), 0,
+                message.gates(), message.heldSinceMs(), admission, reason)), grantTimestampMs(message, nowMs), new RecordHeaders()),
+                grantsSink);
     }
 
     private void release(String gate, GateStore.State state, FlowMessage message, long nowMs) {
@@ -278,6 +315,9 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
     }
 
     private FlowLimit limitOf(String gate) {
+        if (gate.startsWith(LIVE_GATE)) {
+            return limits.ownerLimit(gate.substring(LIVE_GATE.length()));
+        }
         return gate.startsWith("owner:") ? limits.ownerLimit(gate.substring("owner:".length())) : limits.limit(gate);
     }
 

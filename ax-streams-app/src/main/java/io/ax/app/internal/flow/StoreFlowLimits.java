@@ -55,6 +55,12 @@ public final class StoreFlowLimits implements FlowLimits {
     }
 
     @Override
+    public Integer maxLiveTasks(String owner) {
+        FlowLimit limit = owner == null ? null : ownerLimit(owner);
+        return limit == null ? null : limit.maxLiveTasks();
+    }
+
+    @Override
     public List<String> gatesFor(String jobType, String owner) {
         if (store == null) {
             return List.of();

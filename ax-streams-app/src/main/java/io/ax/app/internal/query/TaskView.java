@@ -27,7 +27,8 @@ import java.util.Base64;
  * earlier executions in flight beside the current one, overlap ALLOW, oldest first, each as {@code execution}), the
  * timeout kinds {@code scheduleToStartTimeoutMs, startToCloseTimeoutMs, heartbeatTimeoutMs} and the execution's
  * {@code startedAt} and {@code deadlineAt} (its phase's fixed deadline, see topology-docs/TIMEOUTS.md), {@code after} (a
- * task with dependencies: each condition, the state reported for it and whether it is met); times are
+ * task with dependencies: each condition, the state reported for it and whether it is met), {@code admission} (owner
+ * maxLiveTasks: the live gate the task holds its slot at, and {@code awaitingSince} while it awaits admission); times are
  * ISO-8601 instants. A single task's answer adds its
  * {@code history} ({@link HistoryView}); an execution's adds {@code latest}.
  */
@@ -63,6 +64,13 @@ final class TaskView {
         }
         if (!request.getAfter().isEmpty()) {
             json.set("after", after(task));
+        }
+        if (task.getAdmissionGate() != null) {
+            ObjectNode admission = json.putObject("admission");
+            admission.put("gate", task.getAdmissionGate());
+            if (task.getAdmissionSinceMs() != null) {
+                admission.put("awaitingSince", instant(task.getAdmissionSinceMs()));
+            }
         }
         if (request.getCalendar() != null) {
             json.put("calendar", request.getCalendar());

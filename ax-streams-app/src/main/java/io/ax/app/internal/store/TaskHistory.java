@@ -61,7 +61,7 @@ public final class TaskHistory {
     public void record(Decision decision) {
         switch (decision.store()) {
             case SAVE -> append(decision);
-            case DELETE -> remove(decision.taskId());
+            case DELETE, DISCARD -> remove(decision.taskId());
             case UNCHANGED -> { }
         }
     }

@@ -140,6 +140,10 @@ final class ApplyDecisions {
                 index.remove(decision.taskId());
                 dependencies.purged(decision.taskId(), nowMs);
             }
+            case DISCARD -> {
+                tasks.remove(decision.taskId());
+                index.remove(decision.taskId());
+            }
             case UNCHANGED -> { }
         }
         history.record(decision);

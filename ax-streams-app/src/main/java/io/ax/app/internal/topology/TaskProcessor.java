@@ -169,7 +169,10 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         try {
             ScheduleValidator.validateTaskId(record.key());
             FlowCodec.Grant grant = FlowCodec.decodeGrant(record.value());
-            Input.Granted decoded = new Input.Granted(record.key(), grant.executionId(), grant.attempt(), grant.gates(), source);
+            Input decoded = grant.admission() != null
+                    ? new Input.Admission(record.key(), grant.executionId(), grant.gates().get(0), FlowCodec.ADMITTED.equals(grant.admission()),
+                    grant.reason(), source)
+                    : new Input.Granted(record.key(), grant.executionId(), grant.attempt(), grant.gates(), source);
             decisions.apply(rules.decide(tasks.get(record.key()), decoded, nowMs), nowMs, "grant");
         } catch (InvalidRequestException e) {
             decisions.apply(rules.reject(record.key(), Rules.codeOf(e), e.getMessage(), source, nowMs), nowMs, "grant");

@@ -123,7 +123,7 @@ final class CoreDriver {
         }
         switch (last.store()) {
             case SAVE -> task = last.task();
-            case DELETE -> task = null;
+            case DELETE, DISCARD -> task = null;
             case UNCHANGED -> { }
         }
         return last;
