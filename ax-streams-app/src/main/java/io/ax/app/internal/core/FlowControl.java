@@ -67,6 +67,32 @@ final class FlowControl {
     }
 
     /**
+     * A gate holds the execution: its held event (from = to, its state) with the gate's reason, when the execution (the
+     * current one, one alongside or a slice) still waits at its gates with that attempt. A notice that comes after the
+     * grant, or about an execution that no longer waits, says nothing new: no event. One notice per gate and hold, so
+     * one rewrite of the task record each.
+     */
+    static Decision gateHeld(Step step, StoredTask task, Input.GateHeld held) {
+        if (task == null) {
+            return step.unchanged();
+        }
+        java.util.List<StoredExecution> executions = new java.util.ArrayList<>();
+        if (task.getExecution() != null) {
+            executions.add(task.getExecution());
+        }
+        executions.addAll(task.getAlongside());
+        executions.addAll(task.getSlices());
+        for (StoredExecution execution : executions) {
+            if (execution.getExecutionId().equals(held.executionId()) && execution.getAttempt() == held.attempt()
+                    && isHeld(execution) && execution.getGates().contains(held.gate())) {
+                step.flowHeld(task, execution, held.reason());
+                return step.save(task); // unchanged, but saved so that the event enters the task's history
+            }
+        }
+        return step.unchanged();
+    }
+
+    /**
      * A grant from the last gate: the execution it names is dispatched if it still waits for it (PENDING or RETRY_WAITING
      * → TRIGGERED, saying how long it waited); otherwise (cancelled, replaced, finished meanwhile) the slots are released
      * at once, and the grant is recorded as IGNORED.

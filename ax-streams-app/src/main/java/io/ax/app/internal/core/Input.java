@@ -72,6 +72,14 @@ public sealed interface Input {
     }
 
     /**
+     * A gate's notice that it holds the execution's attempt (no slot free, or others ahead), with the reason and the
+     * count: written as the execution's held event, so it is in the task's history as on the state topic.
+     */
+    record GateHeld(String taskId, String executionId, int attempt, String gate, String reason, SourceRecord source)
+            implements Input {
+    }
+
+    /**
      * An owner live gate's answer to the task's ADMIT, read back from the grants topic (topology-docs/FLOW-CONTROL.md):
      * the admission slot {@code admissionId} at {@code gate} was given ({@code admitted}) or refused (the owner is at its
      * maxLiveTasks); {@code reason} states the count.

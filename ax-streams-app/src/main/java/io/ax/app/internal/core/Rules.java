@@ -116,6 +116,9 @@ public final class Rules {
         if (input instanceof Input.Granted grant) {
             return FlowControl.grant(step, current, grant);
         }
+        if (input instanceof Input.GateHeld held) {
+            return FlowControl.gateHeld(step, current, held);
+        }
         if (input instanceof Input.DependencyOutcome outcome) {
             return AwaitDependencies.onOutcome(step, current, outcome);
         }

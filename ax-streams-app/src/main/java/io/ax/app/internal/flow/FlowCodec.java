@@ -21,11 +21,24 @@ public final class FlowCodec {
      * {@code admission} set, an owner live gate's answer to an ADMIT ({@code executionId} is the admission slot's id):
      * {@link #ADMITTED} or {@link #REFUSED}, {@code reason} stating the count.
      */
-    public record Grant(String executionId, int attempt, List<String> gates, long heldSinceMs, String admission, String reason) {
+    public record Grant(String executionId, int attempt, List<String> gates, long heldSinceMs, String admission, String reason,
+                        String notice) {
         public Grant(String executionId, int attempt, List<String> gates, long heldSinceMs) {
-            this(executionId, attempt, gates, heldSinceMs, null, null);
+            this(executionId, attempt, gates, heldSinceMs, null, null, null);
+        }
+
+        public Grant(String executionId, int attempt, List<String> gates, long heldSinceMs, String admission, String reason) {
+            this(executionId, attempt, gates, heldSinceMs, admission, reason, null);
+        }
+
+        /** Not a grant: the gate {@code gates[0]} holds the execution, for {@code reason} ({@link #HELD}). */
+        public static Grant held(String executionId, int attempt, String gate, long heldSinceMs, String reason) {
+            return new Grant(executionId, attempt, List.of(gate), heldSinceMs, null, reason, HELD);
         }
     }
+
+    /** {@link Grant#notice()} of a record that tells the task a gate holds its execution (no slot given). */
+    public static final String HELD = "HELD";
 
     public static final String ADMITTED = "ADMITTED";
     public static final String REFUSED = "REFUSED";
@@ -54,6 +67,9 @@ public final class FlowCodec {
         Grant grant = read(bytes, Grant.class);
         if (grant.executionId() == null || grant.gates() == null || grant.gates().isEmpty()) {
             throw new InvalidRequestException(null, "grant lacks its executionId or gates");
+        }
+        if (grant.notice() != null && (!HELD.equals(grant.notice()) || grant.reason() == null || grant.admission() != null)) {
+            throw new InvalidRequestException("notice", "grant notice must be HELD, with a reason and no admission: " + grant.notice());
         }
         if (grant.admission() != null && !ADMITTED.equals(grant.admission()) && !REFUSED.equals(grant.admission())) {
             throw new InvalidRequestException("admission", "grant admission must be ADMITTED or REFUSED: " + grant.admission());

@@ -4,8 +4,6 @@ import io.ax.FlowLimit;
 import io.ax.InvalidRequestException;
 import io.ax.app.internal.core.FlowMessage;
 import io.ax.app.internal.metrics.SchedulerMetrics;
-import io.ax.codec.JsonForms;
-import io.ax.schema.StateChange;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -52,7 +50,6 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
 
     private final String flowSink;
     private final String grantsSink;
-    private final String stateSink;
     private final StoreFlowLimits limits = new StoreFlowLimits();
     private final Set<String> active = new LinkedHashSet<>();
     private final SchedulerMetrics metrics;
@@ -62,12 +59,11 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
     private ProcessorContext<String, byte[]> context;
     private GateStore gates;
 
-    public FlowGate(String flowSink, String grantsSink, String stateSink, SchedulerMetrics metrics, long priorityAgingMs) {
+    public FlowGate(String flowSink, String grantsSink, SchedulerMetrics metrics, long priorityAgingMs) {
         this.metrics = metrics;
         this.priorityAgingMs = priorityAgingMs;
         this.flowSink = flowSink;
         this.grantsSink = grantsSink;
-        this.stateSink = stateSink;
     }
 
     @Override
@@ -346,19 +342,13 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
         return blocked != null ? blocked : "held: " + state.waiting + " executions wait at " + gate + " (fair share across owners)";
     }
 
+    /**
+     * Tells the task's partition that this gate holds the execution, and why: the partition writes the held event (to
+     * {@code ax.state} and the task's history, so {@code GET /tasks/{id}} shows it too). Stamped like a grant.
+     */
     private void held(FlowMessage message, String reason) {
-        StateChange change = StateChange.newBuilder()
-                .setTaskId(message.taskId())
-                .setJobType(message.jobType())
-                .setExecutionId(message.executionId())
-                .setAttempt(message.attempt())
-                .setFrom(message.state().name())
-                .setTo(message.state())
-                .setAtMs(context.currentSystemTimeMs())
-                .setDueAtMs(message.dueAtMs())
-                .setReason(reason)
-                .build();
-        context.forward(new Record<>(message.taskId(), JsonForms.stateChangeJsonBytes(change), change.getAtMs(),
-                new RecordHeaders()), stateSink);
+        context.forward(new Record<>(message.taskId(), FlowCodec.encode(FlowCodec.Grant.held(message.executionId(),
+                message.attempt(), message.gate(), message.heldSinceMs(), reason)), grantTimestampMs(message, context.currentSystemTimeMs()),
+                new RecordHeaders()), grantsSink);
     }
 }

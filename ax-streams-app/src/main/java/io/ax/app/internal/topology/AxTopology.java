@@ -47,7 +47,6 @@ public final class AxTopology {
     public static final String FLOW_GATE = "ax-flow-gate";
     public static final String GATE_FLOW_SINK = "ax-flow-gate-flow-sink";
     public static final String GATE_GRANTS_SINK = "ax-flow-gate-grants-sink";
-    public static final String GATE_STATE_SINK = "ax-flow-gate-state-sink";
     public static final String DEPS_SOURCE = "ax-deps-source";
     public static final String DEPS_SINK = "ax-deps-sink";
 
@@ -104,11 +103,10 @@ public final class AxTopology {
         topology.addGlobalStore(FlowStores.limits(), LIMITS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(),
                 topics.limits(), LIMITS_PROCESSOR, () -> new ApplyLimitRecord(errors));
         topology.addSource(FLOW_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.flow());
-        topology.addProcessor(FLOW_GATE, () -> new FlowGate(GATE_FLOW_SINK, GATE_GRANTS_SINK, GATE_STATE_SINK, settings.metrics(),
+        topology.addProcessor(FLOW_GATE, () -> new FlowGate(GATE_FLOW_SINK, GATE_GRANTS_SINK, settings.metrics(),
                 settings.priorityAgingMs()), FLOW_SOURCE);
         topology.addStateStore(FlowStores.gates(), FLOW_GATE);
         topology.addSink(GATE_FLOW_SINK, topics.flow(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), FLOW_GATE);
         topology.addSink(GATE_GRANTS_SINK, topics.flowGrants(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), FLOW_GATE);
-        topology.addSink(GATE_STATE_SINK, topics.state(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), FLOW_GATE);
     }
 }

@@ -169,7 +169,9 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         try {
             ScheduleValidator.validateTaskId(record.key());
             FlowCodec.Grant grant = FlowCodec.decodeGrant(record.value());
-            Input decoded = grant.admission() != null
+            Input decoded = grant.notice() != null
+                    ? new Input.GateHeld(record.key(), grant.executionId(), grant.attempt(), grant.gates().get(0), grant.reason(), source)
+                    : grant.admission() != null
                     ? new Input.Admission(record.key(), grant.executionId(), grant.gates().get(0), FlowCodec.ADMITTED.equals(grant.admission()),
                     grant.reason(), source)
                     : new Input.Granted(record.key(), grant.executionId(), grant.attempt(), grant.gates(), source);

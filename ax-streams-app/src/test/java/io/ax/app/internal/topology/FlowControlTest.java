@@ -324,6 +324,31 @@ class FlowControlTest {
     }
 
     @Test
+    void shouldPutTheGatesHeldReasonInTheTasksHistoryAsOnTheStateTopic() {
+        // The gate's reason (with its count) reaches the task's partition as a notice, which writes the held event: so
+        // GET /tasks/{id} shows why the task waited, not only the partition's "waiting for a slot".
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            limit(ax, "type:charge-card", "{\"maxInFlight\":1}");
+            schedule(ax, "c0", "charge-card", null);
+            schedule(ax, "c1", "charge-card", null);
+            ax.discardEvents();
+            ax.advanceMs(100);
+            String gateReason = "held: type:charge-card has 1 of 1 executions in flight (cluster-wide maxInFlight)";
+            assertThat(held(ax.events())).filteredOn(e -> e.get("reason").asText().equals(gateReason)).singleElement()
+                    .satisfies(e -> {
+                        assertThat(e.get("taskId").asText()).isEqualTo("c1");
+                        assertThat(e.get("jobType").asText()).isEqualTo("charge-card");
+                        assertThat(e.get("to").asText()).isEqualTo("PENDING");
+                    });
+            assertThat(ax.history("c1")).extracting(io.ax.app.internal.store.HistoryEntry::reason).contains(gateReason);
+            Dispatched c0 = ax.dispatches().get(0);
+            ax.report(c0.key(), report(c0, "SUCCEEDED", ""));
+            assertThat(ax.history("c1")).extracting(io.ax.app.internal.store.HistoryEntry::reason)
+                    .anyMatch(r -> r != null && r.startsWith("granted by type:charge-card after waiting"));
+        }
+    }
+
+    @Test
     void shouldDispatchAtMostMaxPerSecond() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             limit(ax, "type:email", "{\"maxPerSecond\":20}");
