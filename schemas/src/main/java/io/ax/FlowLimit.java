@@ -29,7 +29,13 @@ import java.util.regex.Pattern;
  * @param weight        null = 1
  */
 public record FlowLimit(Integer maxInFlight, Double maxPerSecond, Integer maxNotStarted, Integer weight) {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /**
+     * Strict like the other JSON inputs: a field named twice and content after the object are refused, so a garbled
+     * record ({@code {}garbage}) cannot pass for "no limits" and remove the key's limits.
+     */
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final Pattern TYPE_KEY = Pattern.compile("type:[A-Za-z0-9._:-]{1,128}");
     private static final Set<String> TYPE_FIELDS = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(java.util.List.of("maxInFlight", "maxPerSecond", "maxNotStarted")));
     private static final Set<String> OWNER_FIELDS = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(java.util.List.of("maxInFlight", "weight")));
