@@ -54,6 +54,7 @@ class FlowRecordsTest {
             pipe(ax, ax.topics.flow(), "type:charge-card", "{\"kind\":\"ACQUIRE\",\"taskId\":\"t\",\"executionId\":\"e2\","
                     + "\"jobType\":\"charge-card\",\"state\":\"SUCCESS\",\"gates\":[\"type:charge-card\"]}");
             assertNothingQuarantined(ax);
+            assertThat(ax.metrics.flowRecordsSkipped()).as("each skipped record counted (ax_flow_records_skipped)").isEqualTo(3);
             schedule(ax, "c1");
             ax.advanceMs(100);
             ax.advanceMs(20);
