@@ -278,6 +278,10 @@ public final class HostileInternalRecords {
             case "too-large" -> "{\"maxInFlight\":1" + " ".repeat(1_100) + "}";
             default -> pick(random, List.of("[]", "1", "null", "\"x\"", "[{\"maxInFlight\":1}]"));
         };
+        if (detail.equals("not-json") && random.nextInt(3) == 0) { // limits are JSON only: an Avro record is refused as not JSON
+            return of("limits/avro/not-json", "limits", key, HostileBytes.encode(io.ax.schema.CancelRequest.newBuilder()
+                    .setReason("{\"maxInFlight\":1}").build()), Expect.LIMIT_REFUSED);
+        }
         return of("limits/" + (value == null ? "tombstone" : "json") + "/" + detail, "limits", key, utf8(value), Expect.LIMIT_REFUSED);
     }
 

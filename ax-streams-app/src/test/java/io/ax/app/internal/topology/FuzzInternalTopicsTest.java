@@ -92,6 +92,114 @@ class FuzzInternalTopicsTest {
                 + "\nagain: " + settings.reproduce("FuzzInternalTopicsTest", List.of())).isEmpty();
     }
 
+    /**
+     * Notifications for a task that waits ({@code after} three tasks, one condition of each kind), forged on ax.deps in
+     * random order: from tasks it waits for, from others and from itself, duplicated, contradicting each other. A model of
+     * WORKFLOWS.md (the latest outcome recorded per task waited for replaces the one before) says when the task may be
+     * released: never before, never dispatched twice, never after it was cancelled; every notification answered at most
+     * once, nothing quarantined.
+     */
+    @Test
+    void shouldReleaseAWaitingTaskOnlyWhenTheNotificationsItWaitsForSaySo(@TempDir Path stateRoot) {
+        FuzzSettings settings = FuzzSettings.fromSystemProperties(CI_COUNT / 10);
+        List<String> failures = new ArrayList<>();
+        List<String> upstreams = List.of("up-a", "up-b", "up-c", "up-z", "waiter");
+        List<String> outcomes = List.of("SUCCESS", "FAILED", "CANCELLED", "PURGED");
+        for (int run : settings.indexes()) {
+            java.util.SplittableRandom random = new java.util.SplittableRandom(settings.seed() ^ (run * 0x9E3779B97F4A7C15L) ^ 0xD0);
+            boolean runAnyway = random.nextBoolean();
+            List<String> steps = new ArrayList<>();
+            List<String> problems = new ArrayList<>();
+            try (SchedulerHarness ax = new SchedulerHarness(stateRoot.resolve("waiter-" + run), Map.of())) {
+                ax.request("waiter", "{\"jobType\":\"fzw\",\"after\":[{\"taskId\":\"up-a\",\"on\":\"SUCCESS\"},"
+                        + "{\"taskId\":\"up-b\",\"on\":\"FAILURE\"},{\"taskId\":\"up-c\",\"on\":\"COMPLETED\"}],"
+                        + "\"afterRunAnyway\":" + runAnyway + "}");
+                Map<String, String> recorded = new HashMap<>();
+                String modelState = "WAITING";
+                String actualState = null;
+                int dispatches = 0;
+                long offset = 0;
+                for (int i = 0; i < 12 && problems.isEmpty(); i++) {
+                    for (JsonNode event : ax.events()) {
+                        actualState = event.path("taskId").asText().equals("waiter") && !event.has("source")
+                                ? event.path("to").asText() : actualState;
+                    }
+                    String upstream = upstreams.get(random.nextInt(upstreams.size()));
+                    String outcome = outcomes.get(random.nextInt(outcomes.size()));
+                    steps.add(upstream + " " + outcome);
+                    byte[] signal = io.ax.codec.WireCodec.encode(io.ax.schema.DependencySignal.newBuilder()
+                            .setKind(io.ax.schema.DependencySignalKind.NOTIFY).setUpstream(upstream).setDependent("waiter")
+                            .setOutcome(outcome).setExecutionId("x-" + i).setAtMs(ax.nowMs()).build());
+                    for (TestRecord<byte[], byte[]> r : ax.drainRaw(ax.topics.deps())) {
+                        offset++; // the scheduler's own SUBSCRIBEs took offsets
+                    }
+                    long at = offset++;
+                    try {
+                        ax.pipeRaw(ax.topics.deps(), "waiter".getBytes(StandardCharsets.UTF_8), signal, ax.nowMs());
+                        ax.advanceMs(TICK_MS);
+                    } catch (RuntimeException | Error e) {
+                        problems.add("threw " + TopologyFuzzRun.describe(e));
+                    }
+                    if (modelState.equals("WAITING") && List.of("up-a", "up-b", "up-c").contains(upstream)) {
+                        recorded.put(upstream, outcome);
+                        modelState = waiterState(recorded, runAnyway);
+                    }
+                    int answers = 0;
+                    for (JsonNode event : ax.events()) {
+                        if (event.has("source") && event.path("source").path("offset").asLong() == at
+                                && event.path("source").path("topic").asText().equals(ax.topics.deps())) {
+                            answers++;
+                        }
+                        if (event.path("taskId").asText().equals("waiter") && !event.has("source")) {
+                            actualState = event.path("to").asText();
+                        }
+                    }
+                    dispatches += ax.dispatches().size();
+                    if (answers > 1) {
+                        problems.add("a notification answered " + answers + " times");
+                    }
+                    if (!ax.drainRaw(Quarantine.topic(ax.topics)).isEmpty()) {
+                        problems.add("quarantined");
+                    }
+                    if (dispatches > 1) {
+                        problems.add("the waiting task was dispatched " + dispatches + " times");
+                    }
+                    boolean released = actualState != null && List.of("PENDING", "TRIGGERED").contains(actualState);
+                    if ((released || dispatches > 0) && !modelState.equals("RELEASED")) {
+                        problems.add("released (" + actualState + ", " + dispatches + " dispatches) while the model says " + modelState
+                                + " (recorded " + recorded + ")");
+                    }
+                    if (modelState.equals("RELEASED") && !released && dispatches == 0) {
+                        problems.add("every condition is met or settled (" + recorded + ") but the task is " + actualState);
+                    }
+                    if (modelState.equals("CANCELLED") && !"CANCELLED".equals(actualState)) {
+                        problems.add("a condition can no longer be met (" + recorded + ") but the task is " + actualState);
+                    }
+                }
+            }
+            if (!problems.isEmpty()) {
+                failures.add("sequence " + run + " (afterRunAnyway " + runAnyway + "): " + problems + "\n    notifications: " + steps);
+            }
+        }
+        assertThat(failures).as(() -> settings + ":\n" + String.join("\n", failures)).isEmpty();
+    }
+
+    /** WAITING, RELEASED or CANCELLED, by WORKFLOWS.md's rules, for the outcomes recorded so far. */
+    private static String waiterState(Map<String, String> recorded, boolean runAnyway) {
+        Map<String, java.util.function.Predicate<String>> met = Map.of("up-a", "SUCCESS"::equals, "up-b", "FAILED"::equals,
+                "up-c", o -> !o.equals("PURGED"));
+        boolean all = true;
+        for (Map.Entry<String, java.util.function.Predicate<String>> condition : met.entrySet()) {
+            String outcome = recorded.get(condition.getKey());
+            if (outcome == null) {
+                all = false;
+            } else if (!condition.getValue().test(outcome) && !runAnyway) {
+                return "CANCELLED";
+            }
+        }
+        return all ? "RELEASED" : "WAITING";
+    }
+
     /** One driver with the tasks that must stay unaffected. */
     private static final class Run implements AutoCloseable {
         private final SchedulerHarness ax;
@@ -211,6 +319,7 @@ class FuzzInternalTopicsTest {
                 default -> ax.topics.limits();
             };
             long refusedBefore = ax.metrics.limitErrors().count();
+            long skippedBefore = ax.metrics.flowRecordsSkipped();
             long offset = pipeBytes(topic, record.key(), record.value(), problems);
             List<String> answers = drain(topic, offset, problems);
             tick(problems);
@@ -228,8 +337,12 @@ class FuzzInternalTopicsTest {
                 }
                 case LIMIT_APPLIED, LIMIT_REFUSED -> checkLimits(record, refusedBefore, problems);
             }
-            if (!topic.equals(ax.topics.limits()) && topic.equals(ax.topics.flow()) && !answers.isEmpty()) {
+            if (topic.equals(ax.topics.flow()) && !answers.isEmpty()) {
                 problems.add("a flow record is answered on ax.state with its source: " + answers);
+            }
+            if (topic.equals(ax.topics.flow()) && record.kind().startsWith("flow/bytes/")
+                    && ax.metrics.flowRecordsSkipped() != skippedBefore + 1) {
+                problems.add("a flow record that is not a flow message was not counted as skipped (ax_flow_records_skipped)");
             }
             fireCanary(problems);
             return problems;
