@@ -13,9 +13,11 @@ import io.ax.app.fuzz.HostileInternalRecords;
 import io.ax.app.fuzz.HostileInternalRecords.Expect;
 import io.ax.app.fuzz.HostileInternalRecords.Internal;
 import io.ax.app.fuzz.Quarantine;
+import io.ax.validation.ScheduleValidator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -108,12 +110,16 @@ class FuzzInternalTopicsTest {
         for (int run : settings.indexes()) {
             java.util.SplittableRandom random = new java.util.SplittableRandom(settings.seed() ^ (run * 0x9E3779B97F4A7C15L) ^ 0xD0);
             boolean runAnyway = random.nextBoolean();
+            long afterDelayMs = List.of(0L, 1_000L, ScheduleValidator.MAX_DELAY_MS).get(random.nextInt(3));
+            long delayMs = List.of(0L, 60_000L, ScheduleValidator.MAX_DELAY_MS).get(random.nextInt(3));
             List<String> steps = new ArrayList<>();
             List<String> problems = new ArrayList<>();
             try (SchedulerHarness ax = new SchedulerHarness(stateRoot.resolve("waiter-" + run), Map.of())) {
                 ax.request("waiter", "{\"jobType\":\"fzw\",\"after\":[{\"taskId\":\"up-a\",\"on\":\"SUCCESS\"},"
                         + "{\"taskId\":\"up-b\",\"on\":\"FAILURE\"},{\"taskId\":\"up-c\",\"on\":\"COMPLETED\"}],"
-                        + "\"afterRunAnyway\":" + runAnyway + "}");
+                        + "\"afterRunAnyway\":" + runAnyway + ",\"afterDelayMs\":" + afterDelayMs + ",\"delayMs\":" + delayMs + "}");
+                long acceptedAtMs = ax.nowMs();
+                long metAtMs = -1;
                 Map<String, String> recorded = new HashMap<>();
                 String modelState = "WAITING";
                 String actualState = null;
@@ -143,6 +149,7 @@ class FuzzInternalTopicsTest {
                     if (modelState.equals("WAITING") && List.of("up-a", "up-b", "up-c").contains(upstream)) {
                         recorded.put(upstream, outcome);
                         modelState = waiterState(recorded, runAnyway);
+                        metAtMs = modelState.equals("RELEASED") ? ax.nowMs() - TICK_MS : metAtMs;
                     }
                     int answers = 0;
                     for (JsonNode event : ax.events()) {
@@ -152,9 +159,21 @@ class FuzzInternalTopicsTest {
                         }
                         if (event.path("taskId").asText().equals("waiter") && !event.has("source")) {
                             actualState = event.path("to").asText();
+                            if (actualState.equals("PENDING") && event.hasNonNull("dueAt") && metAtMs >= 0) {
+                                long dueMs = Instant.parse(event.get("dueAt").asText()).toEpochMilli();
+                                long earliestMs = Math.max(metAtMs + afterDelayMs, acceptedAtMs + delayMs);
+                                if (dueMs < earliestMs) {
+                                    problems.add("released due " + dueMs + ", before max(met + afterDelayMs, its own trigger) = " + earliestMs);
+                                }
+                            }
                         }
                     }
-                    dispatches += ax.dispatches().size();
+                    for (SchedulerHarness.Dispatched d : ax.dispatches()) {
+                        dispatches++;
+                        if (metAtMs < 0 || d.timestampMs() < Math.max(metAtMs + afterDelayMs, acceptedAtMs + delayMs)) {
+                            problems.add("dispatched at " + d.timestampMs() + ", before it was due (met " + metAtMs + ")");
+                        }
+                    }
                     if (answers > 1) {
                         problems.add("a notification answered " + answers + " times");
                     }
@@ -178,7 +197,8 @@ class FuzzInternalTopicsTest {
                 }
             }
             if (!problems.isEmpty()) {
-                failures.add("sequence " + run + " (afterRunAnyway " + runAnyway + "): " + problems + "\n    notifications: " + steps);
+                failures.add("sequence " + run + " (afterRunAnyway " + runAnyway + ", afterDelayMs " + afterDelayMs + ", delayMs "
+                        + delayMs + "): " + problems + "\n    notifications: " + steps);
             }
         }
         assertThat(failures).as(() -> settings + ":\n" + String.join("\n", failures)).isEmpty();
