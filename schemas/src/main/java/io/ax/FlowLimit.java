@@ -101,12 +101,14 @@ public record FlowLimit(Integer maxInFlight, Double maxPerSecond, Integer maxNot
             String owner = key.substring("owner:".length());
             if (owner.isEmpty() || owner.length() > MAX_OWNER_CHARS || owner.chars().anyMatch(Character::isISOControl)) {
                 throw new InvalidRequestException("key", "owner key must name 1-" + MAX_OWNER_CHARS
-                        + " chars without control characters, or * for the default: " + key);
+                        + " chars without control characters, or * for the default: " + io.ax.validation.Quote.of(key));
             }
             return;
         }
         if (!TYPE_KEY.matcher(key).matches()) {
-            throw new InvalidRequestException("key", "limits key must be type:<jobType>, owner:<owner> or owner:*: " + key);
+            // quoted short: a record key can be a megabyte, and the reason is logged and kept for GET /limits
+            throw new InvalidRequestException("key", "limits key must be type:<jobType>, owner:<owner> or owner:*: "
+                    + io.ax.validation.Quote.of(key));
         }
     }
 

@@ -256,7 +256,7 @@ public final class HostileInternalRecords {
 
     static Internal limitsBad(SplittableRandom random) {
         String detail = pick(random, List.of("bad-key", "not-json", "trailing", "duplicate", "unknown-field", "wrong-kind-field",
-                "wrong-type", "too-large", "not-object", "bad-key-tombstone"));
+                "wrong-type", "too-large", "not-object", "bad-key-tombstone", "huge-key"));
         String key = pick(random, LIMIT_KEYS_TYPE);
         String value = switch (detail) {
             case "bad-key", "bad-key-tombstone" -> {
@@ -266,6 +266,10 @@ public final class HostileInternalRecords {
             }
             case "not-json" -> pick(random, List.of("", "{", "maxInFlight=1", "\u00ff\u00fe", "{'maxInFlight':1}"));
             case "trailing" -> pick(random, List.of("{}garbage", "{\"maxInFlight\":1}}", "{} {}", "{\"maxInFlight\":1}[1]"));
+            case "huge-key" -> {
+                key = pick(random, List.of("owner:", "type:", "")) + "k".repeat(HostileValues.HUGE_CHARS);
+                yield random.nextBoolean() ? null : "{\"maxInFlight\":1}";
+            }
             case "duplicate" -> "{\"maxInFlight\":1,\"maxInFlight\":2}";
             case "unknown-field" -> "{\"maxInFlight\":1,\"" + pick(random, List.of("maxLiveTasks", "", "maxinflight", "x".repeat(200)))
                     + "\":1}";

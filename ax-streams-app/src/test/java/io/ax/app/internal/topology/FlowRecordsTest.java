@@ -45,6 +45,17 @@ class FlowRecordsTest {
     }
 
     @Test
+    void shouldQuoteAHugeLimitsKeyShortInTheRefusalsReason() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            pipe(ax, ax.topics.limits(), "owner:" + "k".repeat(600_000), "{\"maxInFlight\":1}");
+            pipe(ax, ax.topics.limits(), "k".repeat(600_000), null);
+            assertThat(ax.metrics.limitErrors().count()).isEqualTo(2);
+            assertThat(ax.metrics.limitErrors().last()).allSatisfy(refused ->
+                    assertThat(refused.reason()).as("kept for GET /limits: quoted short").hasSizeLessThan(300).contains(" chars, sha-256 "));
+        }
+    }
+
+    @Test
     void shouldSkipAFlowRecordThatIsJsonNullOrAnAcquireWithoutItsStateAndGoOnGating() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             pipe(ax, ax.topics.limits(), "type:charge-card", "{\"maxInFlight\":1}");

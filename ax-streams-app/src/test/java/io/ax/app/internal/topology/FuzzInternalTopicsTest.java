@@ -57,6 +57,10 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("fuzz")
 class FuzzInternalTopicsTest {
     static final int CI_COUNT = 900;
+    /** Sequences of the waiting-task test at CI size. */
+    static final int WAITER_CI_SEQUENCES = 30;
+    /** A reason shown to operators quotes values short (LIMITS.md): a few hundred chars, never the record. */
+    static final int MAX_REASON_CHARS = 1_024;
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final long TICK_MS = 10;
 
@@ -103,7 +107,7 @@ class FuzzInternalTopicsTest {
      */
     @Test
     void shouldReleaseAWaitingTaskOnlyWhenTheNotificationsItWaitsForSaySo(@TempDir Path stateRoot) {
-        FuzzSettings settings = FuzzSettings.fromSystemProperties(CI_COUNT / 10);
+        FuzzSettings settings = FuzzSettings.fromSystemProperties(WAITER_CI_SEQUENCES);
         List<String> failures = new ArrayList<>();
         List<String> upstreams = List.of("up-a", "up-b", "up-c", "up-z", "waiter");
         List<String> outcomes = List.of("SUCCESS", "FAILED", "CANCELLED", "PURGED");
@@ -390,6 +394,13 @@ class FuzzInternalTopicsTest {
                 }
             } else if (refused != 1) {
                 problems.add("a bad limits record was counted " + refused + " times as refused, not once");
+            } else {
+                List<io.ax.app.internal.flow.LimitErrors.Refused> last = ax.metrics.limitErrors().last();
+                String reason = last.get(last.size() - 1).reason();
+                if (reason.length() > MAX_REASON_CHARS) {
+                    problems.add("the refusal's reason is " + reason.length() + " chars (kept for GET /limits and logged; bound "
+                            + MAX_REASON_CHARS + ")");
+                }
             }
             if (record.key() != null) {
                 String stored = ax.limitsStore().get(record.key());
