@@ -55,7 +55,7 @@ public final class HostileInternalRecords {
     private static final List<Family> FAMILIES = List.of(HostileInternalRecords::depsGarbage, HostileInternalRecords::depsSignal,
             HostileInternalRecords::flowGarbage, HostileInternalRecords::flowMessage, HostileInternalRecords::grantGarbage,
             HostileInternalRecords::grant, HostileInternalRecords::limitsGood, HostileInternalRecords::limitsBad,
-            HostileInternalRecords::limitsExtreme);
+            HostileInternalRecords::limitsExtreme, HostileInternalRecords::replayOfRealRecord);
 
     private final long seed;
 
@@ -228,6 +228,17 @@ public final class HostileInternalRecords {
         maybe(random, fields, field("heldSinceMs", pick(random, List.of("0", "-9223372036854775808", "9223372036854775807"))));
         String key = random.nextInt(10) == 0 ? pick(random, List.of("", "a\u0000b", "x".repeat(300))) : taskId(random);
         return of("flow-grants/json/grant", "flow-grants", key, utf8("{" + String.join(",", fields) + "}"), Expect.ONE_ANSWER);
+    }
+
+    /** Kinds the run fills with a copy of a record the scheduler itself wrote while setting up (key and value). */
+    public static final List<String> REPLAYS = List.of("flow-grants/replay/grant-of-dispatched", "flow/replay/acquire-of-dispatched",
+            "flow/replay/acquire-of-held");
+
+    /** A duplicate of a real record, sent again later: the dispatched task's grant, or an ACQUIRE already granted or waiting. */
+    static Internal replayOfRealRecord(SplittableRandom random) {
+        String kind = pick(random, REPLAYS);
+        return of(kind, kind.startsWith("flow-grants") ? "flow-grants" : "flow", null, null,
+                kind.startsWith("flow-grants") ? Expect.ONE_ANSWER : Expect.AT_MOST_ONE_ANSWER);
     }
 
     // ax.limits ------------------------------------------------------------------------------------------------------

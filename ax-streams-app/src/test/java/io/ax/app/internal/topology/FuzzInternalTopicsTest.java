@@ -57,7 +57,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("fuzz")
 class FuzzInternalTopicsTest {
     static final int CI_COUNT = 900;
-    /** Sequences of the waiting-task test at CI size. */
+    /** Sequences of the waiting-task test at CI size; a larger -Dax.fuzz.count scales them alike. */
     static final int WAITER_CI_SEQUENCES = 30;
     /** A reason shown to operators quotes values short (LIMITS.md): a few hundred chars, never the record. */
     static final int MAX_REASON_CHARS = 1_024;
@@ -107,7 +107,9 @@ class FuzzInternalTopicsTest {
      */
     @Test
     void shouldReleaseAWaitingTaskOnlyWhenTheNotificationsItWaitsForSaySo(@TempDir Path stateRoot) {
-        FuzzSettings settings = FuzzSettings.fromSystemProperties(WAITER_CI_SEQUENCES);
+        FuzzSettings records = FuzzSettings.fromSystemProperties(CI_COUNT); // one sequence per 30 records of the other test
+        FuzzSettings settings = new FuzzSettings(records.seed(), Math.max(1, records.count() / (CI_COUNT / WAITER_CI_SEQUENCES)),
+                records.only(), records.stopAfterFailures());
         List<String> failures = new ArrayList<>();
         List<String> upstreams = List.of("up-a", "up-b", "up-c", "up-z", "waiter");
         List<String> outcomes = List.of("SUCCESS", "FAILED", "CANCELLED", "PURGED");
@@ -230,6 +232,7 @@ class FuzzInternalTopicsTest {
         private final Map<String, Long> offsets = new HashMap<>();
         private final Set<String> dispatched = new HashSet<>();
         private final Map<String, String> limitsModel = new HashMap<>();
+        private final Map<String, TestRecord<byte[], byte[]>> kept = new HashMap<>();
         private final String gated1;
         private final String gated2;
         private final String bystander;
@@ -253,6 +256,7 @@ class FuzzInternalTopicsTest {
             }
             assertThat(setup).as("setup").isEmpty();
             assertThat(dispatched).as("set up: one gated task and the bystander dispatched").hasSize(2);
+            assertThat(kept.keySet()).as("set up: the grant and ACQUIREs to replay").containsAll(HostileInternalRecords.REPLAYS);
         }
 
         private long takeOffset(String topic) {
@@ -285,7 +289,10 @@ class FuzzInternalTopicsTest {
         private List<String> drain(String topic, long offset, List<String> problems) {
             List<String> answers = new ArrayList<>();
             for (String internal : List.of(ax.topics.deps(), ax.topics.flow(), ax.topics.flowGrants())) {
-                ax.drainRaw(internal).forEach(r -> takeOffset(internal)); // the scheduler's own records take offsets too
+                for (TestRecord<byte[], byte[]> r : ax.drainRaw(internal)) {
+                    takeOffset(internal); // the scheduler's own records take offsets too
+                    maybeKeep(internal, r);
+                }
             }
             for (TestRecord<byte[], byte[]> out : ax.drainRaw(ax.topics.state())) {
                 checkSize(ax.topics.state(), out, problems);
@@ -322,6 +329,18 @@ class FuzzInternalTopicsTest {
             return answers;
         }
 
+        /** Keeps the first grant and ACQUIREs of the gated tasks, which replayed later must change nothing. */
+        private void maybeKeep(String topic, TestRecord<byte[], byte[]> record) {
+            String value = record.value() == null ? "" : new String(record.value(), StandardCharsets.UTF_8);
+            String key = record.key() == null ? "" : new String(record.key(), StandardCharsets.UTF_8);
+            if (topic.equals(ax.topics.flowGrants()) && key.equals(gated1)) {
+                kept.putIfAbsent(HostileInternalRecords.REPLAYS.get(0), record);
+            } else if (topic.equals(ax.topics.flow()) && value.contains("\"ACQUIRE\"")) {
+                kept.putIfAbsent(value.contains("\"" + gated1 + "\"") ? HostileInternalRecords.REPLAYS.get(1)
+                        : value.contains("\"" + gated2 + "\"") ? HostileInternalRecords.REPLAYS.get(2) : "other", record);
+            }
+        }
+
         private static String header(TestRecord<byte[], byte[]> record, String name) {
             Header header = record.headers().lastHeader(name);
             return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
@@ -334,8 +353,14 @@ class FuzzInternalTopicsTest {
             }
         }
 
-        List<String> send(Internal record) {
+        List<String> send(Internal generated) {
             List<String> problems = new ArrayList<>();
+            Internal record = generated;
+            if (HostileInternalRecords.REPLAYS.contains(generated.kind())) {
+                TestRecord<byte[], byte[]> copy = kept.get(generated.kind());
+                record = new Internal(generated.origin(), generated.kind(), generated.topic(),
+                        new String(copy.key(), StandardCharsets.UTF_8), copy.value(), generated.expect());
+            }
             String topic = switch (record.topic()) {
                 case "deps" -> ax.topics.deps();
                 case "flow" -> ax.topics.flow();
