@@ -31,7 +31,13 @@ import java.util.regex.Pattern;
  * @param maxLiveTasks  owner keys only; null = no limit
  */
 public record FlowLimit(Integer maxInFlight, Double maxPerSecond, Integer maxNotStarted, Integer weight, Integer maxLiveTasks) {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /**
+     * Strict like the other JSON inputs: a field named twice and content after the object are refused, so a garbled
+     * record ({@code {}garbage}) cannot pass for "no limits" and remove the key's limits.
+     */
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final Pattern TYPE_KEY = Pattern.compile("type:[A-Za-z0-9._:-]{1,128}");
     private static final Set<String> TYPE_FIELDS = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(java.util.List.of("maxInFlight", "maxPerSecond", "maxNotStarted")));
     private static final Set<String> OWNER_FIELDS = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(java.util.List.of("maxInFlight", "weight", "maxLiveTasks")));
@@ -108,12 +114,14 @@ public record FlowLimit(Integer maxInFlight, Double maxPerSecond, Integer maxNot
             String owner = key.substring("owner:".length());
             if (owner.isEmpty() || owner.length() > MAX_OWNER_CHARS || owner.chars().anyMatch(Character::isISOControl)) {
                 throw new InvalidRequestException("key", "owner key must name 1-" + MAX_OWNER_CHARS
-                        + " chars without control characters, or * for the default: " + key);
+                        + " chars without control characters, or * for the default: " + io.ax.validation.Quote.of(key));
             }
             return;
         }
         if (!TYPE_KEY.matcher(key).matches()) {
-            throw new InvalidRequestException("key", "limits key must be type:<jobType>, owner:<owner> or owner:*: " + key);
+            // quoted short: a record key can be a megabyte, and the reason is logged and kept for GET /limits
+            throw new InvalidRequestException("key", "limits key must be type:<jobType>, owner:<owner> or owner:*: "
+                    + io.ax.validation.Quote.of(key));
         }
     }
 

@@ -168,6 +168,8 @@ public final class AnswerLedger {
         List<String> answers = new ArrayList<>(answersFor(coordinates));
         if (ownKey != null && eventsFor(ownKey).contains("PENDING")) {
             answers.add("PENDING");
+        } else if (ownKey != null && eventsFor(ownKey).contains("WAITING")) {
+            answers.add("WAITING"); // a valid request with after: it waits for other tasks, untimed
         }
         return answers;
     }

@@ -94,7 +94,7 @@ final class BrokerFuzzRun implements AutoCloseable {
         byte[] key = keys.keyFor(input, "n" + n, partition);
         Sent entry;
         if (input.live() == null) {
-            entry = new Sent(input, n, partition, key, produce(input.topic(), partition, input.timestampMs(), key, input.value()));
+            entry = new Sent(input, n, partition, key, produce(input.topic(), partition, input.timestampMs(), key, input.valueFor(key)));
         } else {
             entry = new Sent(input, n, partition, key, produce(FuzzTopic.REQUESTS, partition, null, key,
                     input.live().setupRequest().getBytes(StandardCharsets.UTF_8)));

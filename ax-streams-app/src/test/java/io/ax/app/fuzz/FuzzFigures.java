@@ -9,7 +9,7 @@ import java.util.TreeMap;
  * canaries fired, partitions stalled, the largest output record.
  */
 public final class FuzzFigures {
-    private static final List<String> COLUMNS = List.of("REJECTED", "IGNORED", "PENDING", AnswerLedger.QUARANTINED, "live", "none", "broken");
+    private static final List<String> COLUMNS = List.of("REJECTED", "IGNORED", "PENDING", "WAITING", AnswerLedger.QUARANTINED, "live", "none", "broken");
 
     private final String title;
     private final Map<String, long[]> rows = new TreeMap<>();

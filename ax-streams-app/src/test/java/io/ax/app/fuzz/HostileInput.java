@@ -43,6 +43,27 @@ public record HostileInput(String origin, String kind, FuzzTopic topic, byte[] k
         return new HostileInput(origin, kind, topic, key, placement, value, timestampMs, live);
     }
 
+    /**
+     * The value to send under {@code sentKey}: the value, with {@value HostileWorkflowRequests#SELF} replaced by the key
+     * for an input that names its own task (kinds ending in {@code /self-reference}).
+     */
+    public byte[] valueFor(byte[] sentKey) {
+        if (value == null || sentKey == null || !kind.endsWith("/self-reference")) {
+            return value;
+        }
+        byte[] self = HostileWorkflowRequests.SELF.getBytes(StandardCharsets.UTF_8);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(value.length + sentKey.length);
+        for (int i = 0; i < value.length; i++) {
+            if (i + self.length <= value.length && java.util.Arrays.equals(value, i, i + self.length, self, 0, self.length)) {
+                out.writeBytes(sentKey);
+                i += self.length - 1;
+            } else {
+                out.write(value[i]);
+            }
+        }
+        return out.toByteArray();
+    }
+
     /** The generator index of a generated input (origin {@code seed S #i}), or -1 for a corpus entry. */
     public int generatedIndex() {
         int hash = origin.lastIndexOf(" #");

@@ -28,6 +28,7 @@ public final class HostileInputs {
         makers.addAll(HostileLiveReports.makers());
         makers.addAll(HostileRetries.makers());
         makers.addAll(HostileEnvelopes.makers());
+        makers.addAll(HostileWorkflowRequests.makers());
         return List.copyOf(makers);
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ax.InvalidRequestException;
 import io.ax.app.internal.core.FlowMessage;
+import io.ax.schema.TaskState;
 import java.io.IOException;
 import java.util.List;
 
@@ -56,6 +57,13 @@ public final class FlowCodec {
                 || message.gateIndex() >= message.gates().size()) {
             throw new InvalidRequestException(null, "flow message lacks its kind, executionId or gates");
         }
+        // An ACQUIRE is granted to its taskId and announced, while held, in its state: without them a grant could not
+        // reach the task (its slot would stay taken for good) and the held event could not be written.
+        if (message.kind() == FlowMessage.Kind.ACQUIRE && (message.taskId() == null
+                || (message.state() != TaskState.PENDING && message.state() != TaskState.RETRY_WAITING))) {
+            throw new InvalidRequestException(null, "ACQUIRE needs its taskId and a state PENDING or RETRY_WAITING: "
+                    + message.taskId() + ", " + message.state());
+        }
         return message;
     }
 
@@ -65,7 +73,7 @@ public final class FlowCodec {
 
     public static Grant decodeGrant(byte[] bytes) {
         Grant grant = read(bytes, Grant.class);
-        if (grant.executionId() == null || grant.gates() == null || grant.gates().isEmpty()) {
+        if (grant.executionId() == null || grant.gates() == null || grant.gates().isEmpty() || grant.gates().contains(null)) {
             throw new InvalidRequestException(null, "grant lacks its executionId or gates");
         }
         if (grant.notice() != null && (!HELD.equals(grant.notice()) || grant.reason() == null || grant.admission() != null)) {
@@ -90,7 +98,11 @@ public final class FlowCodec {
             throw new InvalidRequestException(null, "flow record is " + (bytes == null ? "empty" : bytes.length + " bytes"));
         }
         try {
-            return MAPPER.readValue(bytes, type);
+            T value = MAPPER.readValue(bytes, type);
+            if (value == null) { // the JSON literal null
+                throw new InvalidRequestException(null, "flow record is null, not a " + type.getSimpleName());
+            }
+            return value;
         } catch (IOException e) {
             throw new InvalidRequestException(null, "flow record is not a valid " + type.getSimpleName() + ": " + e.getMessage());
         }

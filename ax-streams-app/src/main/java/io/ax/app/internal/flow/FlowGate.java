@@ -89,6 +89,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
             RecordMetadata where = context.recordMetadata().orElse(null);
             log.warn("Skipped flow record key={} at {}: {}", record.key(), where == null ? "?" : where.topic() + "-"
                     + where.partition() + "@" + where.offset(), e.getMessage());
+            metrics.flowRecordSkipped();
             return;
         }
         long nowMs = context.currentSystemTimeMs();

@@ -54,6 +54,7 @@ public final class SchedulerMetrics {
     private final AtomicReference<KafkaStreams.State> streamsState = new AtomicReference<>(KafkaStreams.State.CREATED);
     private final Map<String, Long> restoreRemaining = new ConcurrentHashMap<>();
     private final io.ax.app.internal.flow.LimitErrors limitErrors = new io.ax.app.internal.flow.LimitErrors();
+    private final java.util.concurrent.atomic.AtomicLong flowRecordsSkipped = new java.util.concurrent.atomic.AtomicLong();
     /** Flow-control gate label values, bounded like job types (ax.metrics.max.job.types). */
     private final BoundedLabels gates;
     /** gate → {in flight, waiting} of the gates this instance holds, as their stream tasks last published them. */
@@ -94,6 +95,19 @@ public final class SchedulerMetrics {
         Gauge.builder("ax.flow.limit.records.refused", limitErrors, io.ax.app.internal.flow.LimitErrors::count)
                 .description("Records of the limits topic refused (bad key, JSON or field; the previous limits stay) since start")
                 .register(registry);
+        Gauge.builder("ax.flow.records.skipped", flowRecordsSkipped, java.util.concurrent.atomic.AtomicLong::get)
+                .description("Records of the internal flow topic that were not well-formed flow messages, skipped, since start")
+                .register(registry);
+    }
+
+    /** A record of the flow topic was skipped: not a well-formed flow message (logged with its offset by the gate). */
+    public void flowRecordSkipped() {
+        flowRecordsSkipped.incrementAndGet();
+    }
+
+    /** Records of the flow topic skipped since start. */
+    public long flowRecordsSkipped() {
+        return flowRecordsSkipped.get();
     }
 
     /** An execution had to wait at {@code gate} (topology-docs/FLOW-CONTROL.md). */

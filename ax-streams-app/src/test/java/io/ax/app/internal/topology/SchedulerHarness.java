@@ -199,6 +199,11 @@ final class SchedulerHarness implements AutoCloseable {
                 .get(io.ax.app.internal.timer.TimerIndex.key(dueAtMs, taskId, kind)) != null;
     }
 
+    /** The global limits store (key to normalized JSON), as every instance reads it from ax.limits. */
+    org.apache.kafka.streams.state.KeyValueStore<String, String> limitsStore() {
+        return driver.getKeyValueStore(io.ax.app.internal.flow.FlowStores.LIMITS);
+    }
+
     /** The task store's record for {@code taskId}, or null. */
     StoredTask storedTask(String taskId) {
         return driver.<String, StoredTask>getKeyValueStore(AxStores.TASKS).get(taskId);

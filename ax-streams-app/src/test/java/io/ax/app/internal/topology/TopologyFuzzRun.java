@@ -116,12 +116,15 @@ final class TopologyFuzzRun implements AutoCloseable {
 
     private void sendAndExpectOneAnswer(HostileInput input, byte[] key, List<String> problems, List<String> answers) {
         long timestampMs = input.timestampMs() == null ? harness.nowMs() : input.timestampMs();
-        Coordinates at = send(input, input.topic(), key, input.value(), timestampMs, problems);
+        Coordinates at = send(input, input.topic(), key, input.valueFor(key), timestampMs, problems);
         String taskId = key == null ? null : new String(key, StandardCharsets.UTF_8);
         answers.addAll(ledger.answersFor(at, taskId));
         if (answers.size() != 1) {
             problems.add(answers.isEmpty() ? "no answer: no ax.state event with source " + at + " and no quarantine record"
                     : "answered " + answers.size() + " times: " + answers + " (source " + at + ")");
+        }
+        if (answers.contains(AnswerLedger.QUARANTINED)) {
+            problems.add("quarantined: an exception escaped the processor (source " + at + "); only validation may answer");
         }
         expectedDue = ExpectedDue.of(input, timestampMs);
         expectedDueTaskId = taskId;
