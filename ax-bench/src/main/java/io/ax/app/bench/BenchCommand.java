@@ -121,7 +121,12 @@ public final class BenchCommand implements Callable<Integer> {
      * The bench prints its own progress; the clients' and worker's INFO lines would drown it. What is still logged goes
      * to stderr with the progress, so that stdout holds the RESULT lines alone.
      */
-    private static void quietLogs() {
+    private static synchronized void quietLogs() {
+        // While SLF4J initializes in another thread it hands out substitute loggers: then leave the levels alone (two
+        // bench runs in one JVM, as BenchSmokeIT runs them, may start together).
+        if (!(LoggerFactory.getILoggerFactory() instanceof ch.qos.logback.classic.LoggerContext)) {
+            return;
+        }
         Logger root = (Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME);
         root.iteratorForAppenders().forEachRemaining(appender -> {
             if (appender instanceof ConsoleAppender<?> console) {

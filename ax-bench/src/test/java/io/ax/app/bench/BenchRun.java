@@ -10,6 +10,12 @@ import java.util.Map;
 
 /** Runs {@code ax bench} in this JVM as the jar's main does, for the tests that drive whole scenarios. */
 final class BenchRun {
+    static {
+        // SLF4J initialized once, here, before two runs start together (BenchSmokeIT): while it initializes, other threads
+        // get substitute loggers, which the bench's log settings cannot adjust.
+        org.slf4j.LoggerFactory.getILoggerFactory();
+    }
+
     private BenchRun() {
     }
 

@@ -8,6 +8,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The chaos suite ({@link ChaosScenario}) through {@code ax bench chaos}: three scheduler instances, a worker fleet on
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Timeout;
  */
 @Tag("integration")
 @Tag("chaos")
+@Isolated // kills brokers and instances on a schedule: alone, not beside BenchSmokeIT's scenarios (which run two at a time)
 class ChaosIT {
     private static final int TASKS = Integer.getInteger("ax.chaos.tasks", 3_000);
     private static final int DURATION_S = Integer.getInteger("ax.chaos.duration", 45);
