@@ -109,6 +109,24 @@ class SchemaHistoryTest {
     }
 
     @Test
+    void shouldReadAStoredTaskWrittenBeforeItKeptItsHistoryWithAnEmptyOne() throws IOException {
+        Schema v5 = history("StoredTask-v5.avsc");
+        assertThat(AxSchemas.fingerprint(v5)).isNotEqualTo(AxSchemas.fingerprint(StoredTask.getClassSchema()));
+        StoredTask task = StoredTask.newBuilder().setTaskId("t1").setIncarnation(3)
+                .setRequest(ScheduleRequest.newBuilder().setJobType("sync").setTrigger(new IntervalTrigger(60_000L, null)).build())
+                .setAcceptedAtMs(500L).setNextDueAtMs(60_500L).build();
+        // The v5 writer: the current fields less history.
+        ByteBuffer written = new BinaryMessageEncoder<StoredTask>(SpecificData.get(), v5).encode(task);
+        byte[] bytes = new byte[written.remaining()];
+        written.get(bytes);
+
+        StoredTask read = WireCodec.decodeBinary(bytes, StoredTask.class);
+
+        assertThat(read.getHistory()).isEmpty();
+        assertThat(read).isEqualTo(task);
+    }
+
+    @Test
     void shouldReadUpdateAsKeepWithAScheduleRequestSchemaThatPredatesIt() throws IOException {
         Schema v2 = history("ScheduleRequest-v2.avsc");
         ScheduleRequest request = ScheduleRequest.newBuilder().setJobType("report")

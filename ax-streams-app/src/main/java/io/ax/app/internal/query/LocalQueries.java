@@ -6,7 +6,6 @@ import io.ax.app.internal.store.IndexEntry;
 import io.ax.app.internal.store.TaskHistory;
 import io.ax.app.internal.store.TaskIndex;
 import io.ax.schema.StoredTask;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +41,7 @@ final class LocalQueries {
             return Optional.empty();
         }
         ObjectNode json = TaskView.of(task, partition, instance);
-        json.set("history", HistoryView.of(TaskHistory.of(stores.index(partition), taskId)));
+        json.set("history", HistoryView.of(TaskHistory.of(task)));
         return Optional.of(json);
     }
 
@@ -54,27 +53,20 @@ final class LocalQueries {
      */
     Optional<ObjectNode> execution(String executionId) {
         for (int partition : stores.activePartitions()) {
-            ReadOnlyKeyValueStore<Bytes, byte[]> index = stores.index(partition);
-            byte[] latest = index.get(TaskIndex.executionKey(executionId));
-            if (latest != null) {
-                Optional<ObjectNode> task = task(partition, new String(latest, StandardCharsets.UTF_8));
-                if (task.isPresent()) {
-                    task.get().put("latest", true);
-                    return task;
-                }
+            String taskId = TaskIndex.taskOfExecution(stores.index(partition), executionId);
+            StoredTask stored = taskId == null ? null : stores.tasks(partition).get(taskId);
+            if (stored == null) {
+                continue;
             }
-            String older = TaskHistory.taskOfExecution(index, executionId);
-            if (older != null) {
-                StoredTask stored = stores.tasks(partition).get(older);
-                if (stored != null) {
-                    ObjectNode task = TaskView.of(stored, partition, instance);
-                    List<HistoryEntry> history = TaskHistory.of(index, older);
-                    task.set("history", HistoryView.of(history));
-                    HistoryView.describeExecution(task, history, executionId);
-                    task.put("latest", false);
-                    return Optional.of(task);
-                }
+            ObjectNode task = TaskView.of(stored, partition, instance);
+            List<HistoryEntry> history = TaskHistory.of(stored);
+            task.set("history", HistoryView.of(history));
+            boolean latest = stored.getExecution() != null && executionId.equals(stored.getExecution().getExecutionId());
+            if (!latest) {
+                HistoryView.describeExecution(task, history, executionId);
             }
+            task.put("latest", latest);
+            return Optional.of(task);
         }
         return Optional.empty();
     }

@@ -14,16 +14,26 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The scheduler's state stores: one registry of names and serdes. All are persistent (RocksDB) and
- * changelogged, so state moves with its partition.
+ * The scheduler's state stores: one registry of names and serdes. All are persistent (RocksDB). The task store, the
+ * timer index and the dependency store are changelogged, so their state moves with its partition; the lookup index
+ * ({@link #INDEX}) is derived from the task store and rebuilt from it on every assignment, so it writes no changelog.
  */
 public final class AxStores {
     /** taskId → {@link StoredTask}. */
     public static final String TASKS = "ax-tasks";
     /** due time + taskId → priority; see {@link TimerIndex}. */
     public static final String TIMERS = "ax-timers";
-    /** Secondary indexes of the tasks (by state, jobType, owner; executionId → taskId; counts); see {@link TaskIndex}. */
-    public static final String INDEX = "ax-task-index";
+    /**
+     * Secondary indexes of the tasks (by state, jobType, owner; executionId → taskId; counts), derived from the task
+     * store: not changelogged, rebuilt from the task store whenever the partition is assigned; see {@link TaskIndex}.
+     */
+    public static final String INDEX = "ax-task-lookup";
+    /**
+     * The dependency protocol's upstream side (subscribers, owed notifications, tombstones; {@code Dependencies}),
+     * changelogged. Its name is the one the task index had when it shared this store, so existing changelogs keep their
+     * subscriptions.
+     */
+    public static final String DEPENDENCIES = "ax-task-index";
 
     /**
      * Global store: calendar name → its accepted CalendarRequest (single-object bytes), read from the compacted
@@ -49,8 +59,19 @@ public final class AxStores {
         return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMERS), Serdes.Bytes(), Serdes.ByteArray());
     }
 
+    /**
+     * Unlogged and cached: every index key is derived from the task store, so a changelog would only be a second copy
+     * (it was 33 records per task); the record cache folds the rewrites of one commit (a counter, a task's state key
+     * written and deleted again within a burst) into one RocksDB write.
+     */
     public static StoreBuilder<KeyValueStore<Bytes, byte[]>> index() {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INDEX), Serdes.Bytes(), Serdes.ByteArray());
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INDEX), Serdes.Bytes(), Serdes.ByteArray())
+                .withLoggingDisabled()
+                .withCachingEnabled();
+    }
+
+    public static StoreBuilder<KeyValueStore<Bytes, byte[]>> dependencies() {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DEPENDENCIES), Serdes.Bytes(), Serdes.ByteArray());
     }
 
     /** A global store: its topic is its log, so Kafka Streams keeps no changelog for it. */
@@ -62,6 +83,6 @@ public final class AxStores {
     /** The changelog topics of the stores, as Kafka Streams names them for {@code applicationId}. */
     public static List<String> changelogTopics(String applicationId) {
         return List.of(applicationId + "-" + TASKS + "-changelog", applicationId + "-" + TIMERS + "-changelog",
-                applicationId + "-" + INDEX + "-changelog");
+                applicationId + "-" + DEPENDENCIES + "-changelog");
     }
 }

@@ -4,124 +4,70 @@ import io.ax.app.internal.core.Decision;
 import io.ax.app.internal.core.Effect;
 import io.ax.schema.StateChange;
 import io.ax.schema.StoredExecution;
+import io.ax.schema.StoredHistoryEntry;
+import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
+import io.ax.validation.Quote;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * Per task, a ring of its last {@code maxEvents} state changes ({@code ax.history.max.events}), kept in the index store
- * ({@link AxStores#INDEX}, beside {@link TaskIndex}'s key spaces and for the same reason: no RocksDB instance and
- * changelog of its own). Key spaces:
+ * Per task, its last {@code maxEvents} state changes ({@code ax.history.max.events}), kept in the task record itself
+ * ({@link StoredTask#getHistory()}, oldest first).
  *
- * <pre>
- * 'r' taskId                     → ring bounds: 8-byte first sequence held, 8-byte next sequence
- * 'h' [taskId] sequence          → (8-byte big-endian sequence) a {@link HistoryEntry}, oldest first in key order
- * 'y' executionId                → 8-byte last sequence of the execution's entries, then the taskId: every execution
- *                                  with an entry in its task's ring (found by id while the ring holds it)
- * </pre>
+ * <p>Why there: the history is read one task at a time ({@code GET /tasks/{id}}, {@code GET /executions/{id}}, the
+ * console), always with the task, and written at every state change, which rewrites the task record anyway. So a
+ * change costs no record, store write or changelog record of its own (a ring of keys beside the task cost four to six
+ * changelog records per change), and the history moves, is restored and is purged with its task. {@code ax.state}
+ * keeps every event whole; the history keeps the latest, with reasons cut to {@link #MAX_REASON_CHARS}, which bounds
+ * what it adds to the task record: at the default 50 events about 50 × (100 + reason) bytes.
  *
- * {@code [taskId]} is a 2-byte length and the UTF-8 bytes (as in {@link TaskIndex}), so one task's entries form one
- * contiguous range. Readers range from the first sequence held, never over the ring's deleted past (RocksDB range scans
- * over tombstones slow down).
- *
- * <p>Which events: the transitions of a task that exists after the decision (the decision saves it), including PENDING
- * and SKIPPED occurrences; not REJECTED or IGNORED input, which changes nothing and may name no stored task. The ring,
- * its entries and their execution keys are deleted with the task (its purge).
- *
- * <p>Cost per state change, once a ring is full: three point reads (the bounds, the entry leaving the ring, its
- * execution key) and four or five small writes (the new entry and its execution key, the old entry's delete and, when it
- * was that execution's last, its execution key's, the bounds), each one changelog record; a decision with several
- * events reads and writes the bounds once. Work and memory per record are bounded by {@code maxEvents} (a lowered
- * setting shrinks a ring at its next change).
+ * <p>Which events: the transitions of a task that exists after the decision (the decision saves it), including
+ * PENDING and SKIPPED occurrences; not REJECTED or IGNORED input, which changes nothing and may name no stored task.
+ * A task replaced under the same taskId keeps the history of the one it replaced.
  */
 public final class TaskHistory {
-    static final byte RING = 'r';
-    static final byte EVENT = 'h';
-    static final byte EXECUTION = 'y';
+    /** Longest reason (a failure message, a cancel reason) an entry keeps; the whole one is on ax.state. */
+    public static final int MAX_REASON_CHARS = 256;
 
-    private final KeyValueStore<Bytes, byte[]> store;
     private final int maxEvents;
 
-    public TaskHistory(KeyValueStore<Bytes, byte[]> store, int maxEvents) {
+    public TaskHistory(int maxEvents) {
         if (maxEvents < 1) {
             throw new IllegalArgumentException("maxEvents must be >= 1: " + maxEvents);
         }
-        this.store = store;
         this.maxEvents = maxEvents;
     }
 
-    /** Adds the decision's state changes to its task's ring, or deletes the ring with the task. */
-    public void record(Decision decision) {
-        switch (decision.store()) {
-            case SAVE -> append(decision);
-            case DELETE, DISCARD -> remove(decision.taskId());
-            case UNCHANGED -> { }
-        }
-    }
-
-    private void append(Decision decision) {
-        String taskId = decision.taskId();
-        long[] bounds = null;
+    /**
+     * Adds the decision's state changes to the history of the task it saves (a task built anew, as a REPLACE builds it,
+     * starts from {@code priorHistory}); at most {@code maxEvents} are kept, the oldest leave first. A lowered setting
+     * shrinks a history at its next change.
+     */
+    public void append(Decision decision, List<StoredHistoryEntry> priorHistory) {
+        StoredTask task = decision.task();
+        List<StoredHistoryEntry> history = null;
         for (Effect effect : decision.effects()) {
             if (effect instanceof Effect.Event event && isStateChange(event.change())) {
-                if (bounds == null) {
-                    bounds = bounds(store, taskId);
+                if (history == null) {
+                    List<StoredHistoryEntry> base = task.getHistory().isEmpty() && priorHistory != null ? priorHistory : task.getHistory();
+                    history = new ArrayList<>(Math.min(base.size() + 4, maxEvents + 4));
+                    history.addAll(base);
                 }
-                StateChange change = event.change();
-                long sequence = bounds[1]++;
-                store.put(eventKey(taskId, sequence), HistoryEntry.of(change, workerOf(decision, change)).encode());
-                if (change.getExecutionId() != null) {
-                    store.put(executionKey(change.getExecutionId()), executionValue(sequence, taskId));
-                }
+                history.add(entryOf(event.change(), workerOf(task, event.change())));
             }
         }
-        if (bounds != null) {
-            while (bounds[1] - bounds[0] > maxEvents) {
-                evict(taskId, bounds[0]++);
+        if (history == null) {
+            if (task.getHistory().isEmpty() && priorHistory != null && !priorHistory.isEmpty()) {
+                task.setHistory(priorHistory);
             }
-            store.put(ringKey(taskId), ByteBuffer.allocate(16).putLong(bounds[0]).putLong(bounds[1]).array());
-        }
-    }
-
-    /** Deletes the task's ring: each entry (at most {@code maxEvents}, or what a larger earlier setting left) and its keys. */
-    public void remove(String taskId) {
-        byte[] stored = store.get(ringKey(taskId));
-        if (stored == null) {
             return;
         }
-        ByteBuffer bounds = ByteBuffer.wrap(stored);
-        long first = bounds.getLong();
-        long next = bounds.getLong();
-        for (long sequence = first; sequence < next; sequence++) {
-            evict(taskId, sequence);
+        if (history.size() > maxEvents) {
+            history = new ArrayList<>(history.subList(history.size() - maxEvents, history.size()));
         }
-        store.delete(ringKey(taskId));
-    }
-
-    /** Removes one entry, and its execution's key when no later entry of that execution is left in the ring. */
-    private void evict(String taskId, long sequence) {
-        Bytes key = eventKey(taskId, sequence);
-        byte[] stored = store.get(key);
-        if (stored == null) {
-            return;
-        }
-        store.delete(key);
-        String executionId = HistoryEntry.decode(stored).executionId();
-        if (executionId != null) {
-            Bytes executionKey = executionKey(executionId);
-            byte[] execution = store.get(executionKey);
-            if (execution != null && ByteBuffer.wrap(execution).getLong() == sequence
-                    && taskId.equals(taskOf(execution))) {
-                store.delete(executionKey);
-            }
-        }
+        task.setHistory(history);
     }
 
     /** Transitions, PENDING and SKIPPED; not input that was refused or changed nothing. */
@@ -129,9 +75,14 @@ public final class TaskHistory {
         return change.getTo() != TaskState.REJECTED && change.getTo() != TaskState.IGNORED;
     }
 
-    /** The task store's worker of the event's attempt: the saved task's execution, when the event is about that attempt. */
-    private static String workerOf(Decision decision, StateChange change) {
-        StoredExecution execution = decision.task() == null ? null : decision.task().getExecution();
+    private static StoredHistoryEntry entryOf(StateChange change, String workerId) {
+        return new StoredHistoryEntry(change.getFrom(), change.getTo().name(), change.getAtMs(), change.getExecutionId(),
+                change.getAttempt(), Quote.truncate(change.getReason(), MAX_REASON_CHARS), workerId, change.getDueAtMs());
+    }
+
+    /** The task's worker of the event's attempt: the saved task's execution, when the event is about that attempt. */
+    private static String workerOf(StoredTask task, StateChange change) {
+        StoredExecution execution = task.getExecution();
         if (execution == null || !execution.getExecutionId().equals(change.getExecutionId())
                 || !Objects.equals(execution.getAttempt(), change.getAttempt())) {
             return null;
@@ -139,59 +90,14 @@ public final class TaskHistory {
         return execution.getWorkerId();
     }
 
-    // ---- readers (internal/query; a read-only view is fine) ----
+    // ---- readers (internal/query) ----
 
-    /** The task's entries, oldest first; empty when it has none. At most the ring's size. */
-    public static List<HistoryEntry> of(ReadOnlyKeyValueStore<Bytes, byte[]> store, String taskId) {
-        List<HistoryEntry> entries = new ArrayList<>();
-        long[] bounds = bounds(store, taskId);
-        if (bounds[1] == bounds[0]) {
-            return entries;
-        }
-        try (KeyValueIterator<Bytes, byte[]> it = store.range(eventKey(taskId, bounds[0]), eventKey(taskId, bounds[1] - 1))) {
-            it.forEachRemaining(kv -> entries.add(HistoryEntry.decode(kv.value)));
+    /** The task's entries, oldest first; empty when it has none. At most {@code ax.history.max.events}. */
+    public static List<HistoryEntry> of(StoredTask task) {
+        List<HistoryEntry> entries = new ArrayList<>(task.getHistory().size());
+        for (StoredHistoryEntry stored : task.getHistory()) {
+            entries.add(HistoryEntry.of(stored));
         }
         return entries;
-    }
-
-    /** The task with {@code executionId} in its ring, or null. */
-    public static String taskOfExecution(ReadOnlyKeyValueStore<Bytes, byte[]> store, String executionId) {
-        byte[] stored = store.get(executionKey(Objects.requireNonNull(executionId)));
-        return stored == null ? null : taskOf(stored);
-    }
-
-    // ---- keys ----
-
-    private static long[] bounds(ReadOnlyKeyValueStore<Bytes, byte[]> store, String taskId) {
-        byte[] stored = store.get(ringKey(taskId));
-        if (stored == null) {
-            return new long[] {0, 0};
-        }
-        ByteBuffer bounds = ByteBuffer.wrap(stored);
-        return new long[] {bounds.getLong(), bounds.getLong()};
-    }
-
-    static Bytes ringKey(String taskId) {
-        byte[] id = taskId.getBytes(StandardCharsets.UTF_8);
-        return Bytes.wrap(ByteBuffer.allocate(1 + id.length).put(RING).put(id).array());
-    }
-
-    static Bytes eventKey(String taskId, long sequence) {
-        byte[] prefix = TaskIndex.valuePrefix(EVENT, taskId);
-        return Bytes.wrap(ByteBuffer.allocate(prefix.length + Long.BYTES).put(prefix).putLong(sequence).array());
-    }
-
-    static Bytes executionKey(String executionId) {
-        byte[] id = executionId.getBytes(StandardCharsets.UTF_8);
-        return Bytes.wrap(ByteBuffer.allocate(1 + id.length).put(EXECUTION).put(id).array());
-    }
-
-    private static byte[] executionValue(long sequence, String taskId) {
-        byte[] id = taskId.getBytes(StandardCharsets.UTF_8);
-        return ByteBuffer.allocate(Long.BYTES + id.length).putLong(sequence).put(id).array();
-    }
-
-    private static String taskOf(byte[] executionValue) {
-        return new String(executionValue, Long.BYTES, executionValue.length - Long.BYTES, StandardCharsets.UTF_8);
     }
 }

@@ -1,35 +1,48 @@
 package io.ax.app.internal.store;
 
+import io.ax.schema.StoredHistoryEntry;
 import io.ax.schema.StoredTask;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * The secondary indexes of one partition's tasks, in one RocksDB store ({@link AxStores#INDEX}), kept exact by
- * {@link #save} and {@link #remove} whenever the task store is written. Key spaces, each led by one byte:
+ * The secondary indexes of one partition's tasks, in one RocksDB store ({@link AxStores#INDEX}). Key spaces, each led
+ * by one byte:
  *
  * <pre>
- * 'e' taskId                     → the task's {@link IndexEntry} (what the other keys were made from)
+ * 'e' taskId                     → the task's {@link IndexEntry} (what a listing with several filters checks)
  * 's' [state]   taskId           → (empty)     tasks by state, in taskId order
  * 'j' [jobType] taskId           → (empty)     tasks by jobType
  * 'o' [owner]   taskId           → (empty)     tasks by owner (tasks that have one)
- * 'x' executionId                → taskId      the latest execution of each task
+ * 'x' executionId                → taskId      every execution the task's history names, and its latest execution
  * 'c' ('s'|'j') [value]          → 8-byte count of tasks by state, by jobType
- * 'v'                            → backfill progress (see {@link #backfill})
- * 'r', 'h', 'y'                  → each task's history of state changes (see {@link TaskHistory})
  * </pre>
  *
  * {@code [value]} is a 2-byte big-endian length and the UTF-8 bytes, so one value's keys form one contiguous range
  * whatever characters it holds; taskIds are UTF-8, so a range yields them in the byte order of their UTF-8 form.
  *
- * <p>One store rather than one per index: each persistent store costs every partition (and its standby) its own
- * RocksDB instance with its own memtables and block cache, and a changelog topic; these small keys need none of that
- * apart. A save whose entry did not change (a heartbeat, a progress checkpoint) costs one small read.
+ * <p><b>Derived, so not logged.</b> Every key is a function of the task store: the store is built without a changelog
+ * and with Kafka Streams' record cache, and {@link #rebuildStep} rebuilds it from the task store whenever the
+ * partition is assigned (first deleting whatever an earlier assignment on this instance left). How it is read decides
+ * how it is written: the listings and counts of the HTTP API read it, a few times a second at most, while every
+ * decision writes it; so a decision writes only the keys whose value changed, from the task as it was before the
+ * decision and as it is after ({@link #save}), never reading a key to write it, and the counters' rewrites within a
+ * commit fold in the cache.
+ *
+ * <p><b>While it is rebuilt</b> (a batch of tasks per punctuation, in taskId order), a decision about a task the
+ * rebuild has not reached yet writes nothing here: the rebuild indexes the task as it then is. Until the rebuild ends a
+ * listing or a count of this partition can miss tasks ({@link #complete()} says whether it has ended). Not thread-safe:
+ * one stream task owns it.
  */
 public final class TaskIndex {
     static final byte ENTRY = 'e';
@@ -38,70 +51,114 @@ public final class TaskIndex {
     public static final byte BY_OWNER = 'o';
     static final byte EXECUTION = 'x';
     static final byte COUNT = 'c';
-    private static final Bytes BACKFILL = Bytes.wrap(new byte[] {'v'});
-    private static final byte[] DONE = new byte[0];
     private static final byte[] EMPTY = new byte[0];
 
+    private enum Phase { WIPE, BUILD, DONE }
+
     private final KeyValueStore<Bytes, byte[]> store;
+    private Phase phase = Phase.WIPE;
+    /** WIPE: the first key not yet deleted; BUILD: the UTF-8 bytes of the last taskId indexed (null: none yet). */
+    private Bytes wipedUpTo;
+    private byte[] indexedUpTo;
+    private String indexedUpToTaskId;
 
     public TaskIndex(KeyValueStore<Bytes, byte[]> store) {
         this.store = store;
     }
 
-    /** Indexes the task as it is now saved, replacing whatever the indexes said of it before. */
-    public void save(StoredTask task) {
-        String taskId = task.getTaskId();
-        IndexEntry now = IndexEntry.of(task);
-        byte[] stored = store.get(entryKey(taskId));
-        IndexEntry before = stored == null ? null : IndexEntry.decode(stored);
-        if (now.equals(before)) {
-            return;
-        }
-        if (before != null) {
-            unindex(taskId, before, now);
-        }
-        index(taskId, now, before);
-        store.put(entryKey(taskId), now.encode());
-    }
-
-    /** Removes the task from every index (it was deleted from the task store). */
-    public void remove(String taskId) {
-        byte[] stored = store.get(entryKey(taskId));
-        if (stored == null) {
-            return;
-        }
-        unindex(taskId, IndexEntry.decode(stored), null);
-        store.delete(entryKey(taskId));
+    /** Whether the index covers every task of the partition (its rebuild after the assignment has ended). */
+    public boolean complete() {
+        return phase == Phase.DONE;
     }
 
     /**
-     * Indexes up to {@code batch} tasks of a task store written before the indexes existed (or by a scheduler without
-     * them), in taskId order from where the last call stopped; true once every task is indexed. Saving an indexed task
-     * again changes nothing, so a task saved meanwhile is no harm.
+     * Brings the index up to date with a decision that saved {@code now}; {@code before} is what the index held of the
+     * task before the decision (null for a new task), {@code beforeHistory} the executions its history named then.
      */
-    public boolean backfill(KeyValueStore<String, StoredTask> tasks, int batch) {
-        byte[] progress = store.get(BACKFILL);
-        if (progress != null && progress.length == 0) {
-            return true;
+    public void save(IndexEntry before, List<StoredHistoryEntry> beforeHistory, StoredTask now) {
+        String taskId = now.getTaskId();
+        if (!indexed(taskId)) {
+            return;
         }
-        String from = progress == null ? null : new String(progress, StandardCharsets.UTF_8);
-        String last = null;
+        IndexEntry entry = IndexEntry.of(now);
+        if (!entry.equals(before)) {
+            if (before != null) {
+                unindex(taskId, before, entry);
+            }
+            index(taskId, entry, before);
+            store.put(entryKey(taskId), entry.encode());
+        }
+        updateExecutions(taskId, executionsOf(beforeHistory, before), executionsOf(now.getHistory(), entry));
+    }
+
+    /** Removes the task from every index (it was deleted from the task store). */
+    public void remove(IndexEntry before, List<StoredHistoryEntry> beforeHistory, String taskId) {
+        if (before == null || !indexed(taskId)) {
+            return;
+        }
+        unindex(taskId, before, null);
+        store.delete(entryKey(taskId));
+        updateExecutions(taskId, executionsOf(beforeHistory, before), Set.of());
+    }
+
+    /**
+     * One step of the rebuild after an assignment: deletes up to {@code batch} keys an earlier assignment left, then
+     * indexes up to {@code batch} tasks a call, in taskId order. True once the index is complete (then it costs nothing).
+     */
+    public boolean rebuildStep(KeyValueStore<String, StoredTask> tasks, int batch) {
+        if (phase == Phase.WIPE) {
+            wipe(batch);
+        }
+        if (phase == Phase.BUILD) {
+            build(tasks, batch);
+        }
+        return phase == Phase.DONE;
+    }
+
+    private void wipe(int batch) {
+        int deleted = 0;
+        try (KeyValueIterator<Bytes, byte[]> it = wipedUpTo == null ? store.all() : store.range(wipedUpTo, null)) {
+            while (it.hasNext() && deleted < batch) {
+                store.delete(it.next().key);
+                deleted++;
+            }
+            if (it.hasNext()) {
+                wipedUpTo = it.peekNextKey();
+                return;
+            }
+        }
+        phase = Phase.BUILD;
+        wipedUpTo = null;
+    }
+
+    private void build(KeyValueStore<String, StoredTask> tasks, int batch) {
         int seen = 0;
-        try (KeyValueIterator<String, StoredTask> it = tasks.range(from, null)) {
+        try (KeyValueIterator<String, StoredTask> it = tasks.range(indexedUpToTaskId, null)) {
             while (it.hasNext() && seen < batch) {
-                var next = it.next();
-                if (next.key.equals(from)) {
-                    continue; // indexed by the previous call
+                KeyValue<String, StoredTask> next = it.next();
+                if (next.key.equals(indexedUpToTaskId)) {
+                    continue; // indexed by the previous step
                 }
+                indexedUpToTaskId = next.key;
+                indexedUpTo = next.key.getBytes(StandardCharsets.UTF_8);
                 if (next.value != null) {
-                    save(next.value);
+                    save(null, List.of(), next.value);
                 }
-                last = next.key;
                 seen++;
             }
-            store.put(BACKFILL, it.hasNext() ? last.getBytes(StandardCharsets.UTF_8) : DONE);
-            return !it.hasNext();
+            if (it.hasNext()) {
+                return;
+            }
         }
+        phase = Phase.DONE;
+        indexedUpTo = null;
+        indexedUpToTaskId = null;
+    }
+
+    /** Whether the task is covered by the index: the rebuild is done, or has passed it (task store order: UTF-8 bytes). */
+    private boolean indexed(String taskId) {
+        return phase == Phase.DONE || phase == Phase.BUILD && indexedUpTo != null
+                && Arrays.compareUnsigned(taskId.getBytes(StandardCharsets.UTF_8), indexedUpTo) <= 0;
     }
 
     private void index(String taskId, IndexEntry now, IndexEntry before) {
@@ -115,9 +172,6 @@ public final class TaskIndex {
         }
         if (now.owner() != null && (before == null || !now.owner().equals(before.owner()))) {
             store.put(valueKey(BY_OWNER, now.owner(), taskId), EMPTY);
-        }
-        if (now.executionId() != null && (before == null || !now.executionId().equals(before.executionId()))) {
-            store.put(executionKey(now.executionId()), taskId.getBytes(StandardCharsets.UTF_8));
         }
     }
 
@@ -134,9 +188,41 @@ public final class TaskIndex {
         if (before.owner() != null && (now == null || !before.owner().equals(now.owner()))) {
             store.delete(valueKey(BY_OWNER, before.owner(), taskId));
         }
-        if (before.executionId() != null && (now == null || !before.executionId().equals(now.executionId()))) {
-            store.delete(executionKey(before.executionId()));
+    }
+
+    /** The execution keys: added for executions newly named, deleted for those no longer named. */
+    private void updateExecutions(String taskId, Set<String> before, Set<String> now) {
+        if (before.equals(now)) {
+            return;
         }
+        byte[] value = null;
+        for (String executionId : now) {
+            if (!before.contains(executionId)) {
+                value = value == null ? taskId.getBytes(StandardCharsets.UTF_8) : value;
+                store.put(executionKey(executionId), value);
+            }
+        }
+        for (String executionId : before) {
+            if (!now.contains(executionId)) {
+                store.delete(executionKey(executionId));
+            }
+        }
+    }
+
+    /** The executions a task's history names, with its latest execution. At most the history's length + 1. */
+    private static Set<String> executionsOf(List<StoredHistoryEntry> history, IndexEntry entry) {
+        Set<String> executions = new HashSet<>();
+        if (entry != null && entry.executionId() != null) {
+            executions.add(entry.executionId());
+        }
+        if (history != null) {
+            for (StoredHistoryEntry change : history) {
+                if (change.getExecutionId() != null) {
+                    executions.add(change.getExecutionId());
+                }
+            }
+        }
+        return executions;
     }
 
     private void count(byte dimension, String value, long delta) {
@@ -208,9 +294,14 @@ public final class TaskIndex {
     }
 
     /** The entry of {@code taskId} in {@code store} (a read-only view is fine), or null. */
-    public static IndexEntry entryOf(org.apache.kafka.streams.state.ReadOnlyKeyValueStore<Bytes, byte[]> store, String taskId) {
+    public static IndexEntry entryOf(ReadOnlyKeyValueStore<Bytes, byte[]> store, String taskId) {
         byte[] stored = store.get(entryKey(Objects.requireNonNull(taskId)));
         return stored == null ? null : IndexEntry.decode(stored);
     }
 
+    /** The task with {@code executionId} in its history (or as its latest execution), or null. */
+    public static String taskOfExecution(ReadOnlyKeyValueStore<Bytes, byte[]> store, String executionId) {
+        byte[] stored = store.get(executionKey(Objects.requireNonNull(executionId)));
+        return stored == null ? null : new String(stored, StandardCharsets.UTF_8);
+    }
 }

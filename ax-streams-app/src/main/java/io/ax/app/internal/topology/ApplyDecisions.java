@@ -3,6 +3,9 @@ package io.ax.app.internal.topology;
 import io.ax.AxMdc;
 import io.ax.app.internal.core.Decision;
 import io.ax.app.internal.core.Effect;
+import io.ax.app.internal.core.Input;
+import io.ax.app.internal.core.Rules;
+import io.ax.app.internal.store.IndexEntry;
 import io.ax.app.internal.metrics.PartitionMetrics;
 import io.ax.app.internal.store.TaskHistory;
 import io.ax.app.internal.store.TaskIndex;
@@ -10,8 +13,10 @@ import io.ax.app.internal.store.TaskStore;
 import io.ax.app.internal.timer.Timers;
 import io.ax.schema.DispatchKind;
 import io.ax.schema.StateChange;
+import io.ax.schema.StoredHistoryEntry;
 import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
+import java.util.List;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,9 +24,13 @@ import org.slf4j.MDC;
 
 /**
  * Applies a {@link Decision} of the rules to one stream task's world: its effects in order (timers, dispatch,
- * state, retry and dead-letter records), then the task store, its indexes ({@link TaskIndex}) and its history of state
- * changes ({@link TaskHistory}), which so stay exact: every save and delete of a task goes through here. The only code
- * that turns decisions into Kafka Streams writes; each effect is logged with its taskId and executionId.
+ * state, retry and dead-letter records), then the task store with its history of state changes ({@link TaskHistory}, in
+ * the task record) and its indexes ({@link TaskIndex}), which so stay exact: every save and delete of a task goes
+ * through here. The only code that turns decisions into Kafka Streams writes; each effect is logged with its taskId and
+ * executionId.
+ *
+ * <p>The task is read and decoded once per decision ({@link #decide}); what the index needs of the task as it was is
+ * taken from that same object before the rules change it, so the index is written without being read.
  */
 final class ApplyDecisions {
     private static final Logger log = LoggerFactory.getLogger(ApplyDecisions.class);
@@ -54,18 +63,36 @@ final class ApplyDecisions {
     }
 
     /**
+     * Decides {@code input} against the task as stored ({@code current}, null when there is none) and applies the
+     * decision; see {@link #apply} for {@code input}.
+     */
+    void decide(Rules rules, StoredTask current, Input decided, long nowMs, String input) {
+        IndexEntry before = current == null ? null : IndexEntry.of(current);
+        List<StoredHistoryEntry> priorHistory = current == null ? List.of() : current.getHistory();
+        apply(rules.decide(current, decided, nowMs), before, priorHistory, nowMs, input);
+    }
+
+    /** Applies a decision that leaves the task store as it is (a rejection of bad input). */
+    void apply(Decision decision, long nowMs, String input) {
+        if (decision.store() != Decision.Store.UNCHANGED) {
+            throw new IllegalArgumentException("a decision that writes the task store is applied through decide: " + decision.store());
+        }
+        apply(decision, null, List.of(), nowMs, input);
+    }
+
+    /**
      * @param input what the decision answers, as the metrics name it: {@code schedule}, {@code cancel}, {@code trigger},
      *              {@code replay}, {@code adopt}, {@code pause}, {@code resume} (requests), {@code request} (a record of the requests topic that is none
      *              of these), {@code report}, {@code retry}, {@code timer}
      */
-    void apply(Decision decision, long nowMs, String input) {
+    private void apply(Decision decision, IndexEntry before, List<StoredHistoryEntry> priorHistory, long nowMs, String input) {
         String executionId = executionOf(decision);
         MDC.put(MDC_TASK_ID, decision.taskId());
         if (executionId != null) {
             MDC.put(MDC_EXECUTION_ID, executionId);
         }
         try {
-            applyEffects(decision, nowMs, input);
+            applyEffects(decision, before, priorHistory, nowMs, input);
         } finally {
             MDC.remove(MDC_TASK_ID);
             MDC.remove(MDC_EXECUTION_ID);
@@ -92,7 +119,8 @@ final class ApplyDecisions {
         return task == null || task.getRequest() == null ? null : task.getRequest().getOwner();
     }
 
-    private void applyEffects(Decision decision, long nowMs, String input) {
+    private void applyEffects(Decision decision, IndexEntry before, List<StoredHistoryEntry> priorHistory, long nowMs,
+                              String input) {
         boolean refused = false;
         for (Effect effect : decision.effects()) {
             if (effect instanceof Effect.SetTimer set) {
@@ -129,24 +157,24 @@ final class ApplyDecisions {
         }
         switch (decision.store()) {
             case SAVE -> {
+                history.append(decision, priorHistory);
                 tasks.put(decision.task());
-                index.save(decision.task());
+                index.save(before, priorHistory, decision.task());
                 if ("schedule".equals(input) && !refused) {
                     dependencies.maybeForgetPurged(decision.taskId());
                 }
             }
             case DELETE -> {
                 tasks.remove(decision.taskId());
-                index.remove(decision.taskId());
+                index.remove(before, priorHistory, decision.taskId());
                 dependencies.purged(decision.taskId(), nowMs);
             }
             case DISCARD -> {
                 tasks.remove(decision.taskId());
-                index.remove(decision.taskId());
+                index.remove(before, priorHistory, decision.taskId());
             }
             case UNCHANGED -> { }
         }
-        history.record(decision);
     }
 
     private static void logEvent(StateChange change) {

@@ -79,6 +79,7 @@ public final class AxTopology {
         topology.addStateStore(AxStores.tasks(settings.maxInputBytes()), SCHEDULER);
         topology.addStateStore(AxStores.timers(), SCHEDULER);
         topology.addStateStore(AxStores.index(), SCHEDULER);
+        topology.addStateStore(AxStores.dependencies(), SCHEDULER);
         topology.addSink(DISPATCH_SINK, topics.dispatch(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
         topology.addSink(STATE_SINK, topics.state(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
         topology.addSink(RETRY_SINK, topics.retry(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);

@@ -59,7 +59,7 @@ final class FireDueTimers implements Punctuator {
 
     private void fire(WheelTimer timer, long nowMs) {
         timers.fired(timer);
-        decisions.apply(rules.decide(tasks.get(timer.taskId()), new Input.TimerFired(timer.taskId(), timer.kind(), timer.dueAtMs()),
-                nowMs), nowMs, "timer");
+        decisions.decide(rules, tasks.get(timer.taskId()), new Input.TimerFired(timer.taskId(), timer.kind(), timer.dueAtMs()),
+                nowMs, "timer");
     }
 }

@@ -63,8 +63,8 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     private static final int NOTIFY_BATCH = 1_000;
     /** How often expired tombstones of purged tasks are removed, ms. */
     private static final long TOMBSTONE_EXPIRY_EVERY_MS = 60_000;
-    /** Tasks indexed per punctuation while the indexes catch up with a task store written without them. */
-    private static final int BACKFILL_BATCH = 2_000;
+    /** Index keys deleted, or tasks indexed, per punctuation while the index is rebuilt after an assignment. */
+    private static final int REBUILD_BATCH = 5_000;
 
     private final SchedulerSettings settings;
     private Rules rules;
@@ -101,20 +101,22 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         tasks = new TaskStore(taskStore);
         KeyValueStore<Bytes, byte[]> indexStore = context.getStateStore(AxStores.INDEX);
         TaskIndex index = new TaskIndex(indexStore);
+        KeyValueStore<Bytes, byte[]> dependencyStore = context.getStateStore(AxStores.DEPENDENCIES);
         metrics = new PartitionMetrics(settings.metrics(), context.taskId().partition(), indexStore, tasks, timers);
         calendarRequests = new ApplyCalendarRequest(context, calendars, metrics);
-        decisions = new ApplyDecisions(tasks, index, new TaskHistory(indexStore, settings.historyMaxEvents()), timers,
+        decisions = new ApplyDecisions(tasks, index, new TaskHistory(settings.historyMaxEvents()), timers,
                 new Outputs(context, settings.registryOutput()), metrics);
-        dependencies = new Dependencies(indexStore, tasks, new Outputs(context, settings.registryOutput()), settings.rules().retentionMs());
+        dependencies = new Dependencies(dependencyStore, tasks, new Outputs(context, settings.registryOutput()), settings.rules().retentionMs());
         decisions.dependencies(dependencies);
         AxTopics topics = settings.topics();
         // Indexed as FireDueTimers.REQUESTS, FireDueTimers.RESULTS, then the retry log.
         inputs = new InputWatermarks(settings.positions(), context.taskId().partition(), settings.maxClockSkewMs(),
                 topics.requests(), topics.results(), topics.retry(), topics.deps());
+        maybeRebuildIndex(index, taskStore); // a small partition's index is complete before its first record
         FireDueTimers fireDueTimers = new FireDueTimers(rules, tasks, timers, decisions, inputs, settings.fireBatchMax());
         lastPunctuationMs = nowMs;
         context.schedule(Duration.ofMillis(settings.tickMs()), PunctuationType.WALL_CLOCK_TIME, wallClockMs -> {
-            maybeBackfillIndex(index, taskStore);
+            maybeRebuildIndex(index, taskStore);
             fireDueTimers.punctuate(wallClockMs);
             dependencies.sweep(wallClockMs, NOTIFY_BATCH);
             maybeExpireTombstones(wallClockMs);
@@ -125,10 +127,10 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         publishWakeUp();
     }
 
-    /** A task store from before the indexes existed is indexed a batch per punctuation (one read once it is done). */
-    private void maybeBackfillIndex(TaskIndex index, KeyValueStore<String, StoredTask> taskStore) {
+    /** The index, derived from the task store, is rebuilt a batch per punctuation after each assignment. */
+    private void maybeRebuildIndex(TaskIndex index, KeyValueStore<String, StoredTask> taskStore) {
         if (!indexComplete) {
-            indexComplete = index.backfill(taskStore, BACKFILL_BATCH);
+            indexComplete = index.rebuildStep(taskStore, REBUILD_BATCH);
         }
     }
 
@@ -151,7 +153,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             if (decoded == null) {
                 return; // a subscription, kept by Dependencies
             }
-            decisions.apply(rules.decide(tasks.get(decoded.taskId()), decoded, nowMs), nowMs, metricsInput(decoded));
+            decisions.decide(rules, tasks.get(decoded.taskId()), decoded, nowMs, metricsInput(decoded));
             dependencies.sweep(nowMs, NOTIFY_BATCH);
         } catch (InvalidRequestException e) {
             EventCode code = e instanceof WrongPartitionException ? EventCode.WRONG_PARTITION : Rules.codeOf(e);
@@ -175,7 +177,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
                     ? new Input.Admission(record.key(), grant.executionId(), grant.gates().get(0), FlowCodec.ADMITTED.equals(grant.admission()),
                     grant.reason(), source)
                     : new Input.Granted(record.key(), grant.executionId(), grant.attempt(), grant.gates(), source);
-            decisions.apply(rules.decide(tasks.get(record.key()), decoded, nowMs), nowMs, "grant");
+            decisions.decide(rules, tasks.get(record.key()), decoded, nowMs, "grant");
         } catch (InvalidRequestException e) {
             decisions.apply(rules.reject(record.key(), Rules.codeOf(e), e.getMessage(), source, nowMs), nowMs, "grant");
         }

@@ -127,7 +127,7 @@ class DependenciesTest {
             assertThat(released).hasSize(1_500);
             assertThat(released.stream().map(e -> e.get("taskId").asText()).distinct()).hasSize(1_500);
             assertThat(ax.dispatches()).hasSize(1_500);
-            assertThat(ax.indexContents().keySet()).as("no sweep left owed").noneMatch(k -> k.get()[0] == 'n');
+            assertThat(ax.dependencyContents().keySet()).as("no sweep left owed").noneMatch(k -> k.get()[0] == 'n');
         }
     }
 
@@ -242,7 +242,7 @@ class DependenciesTest {
                 assertThat(fromTo(e)).isEqualTo("WAITING->CANCELLED");
                 assertThat(e.get("reason").asText()).isEqualTo("wait timed out after 30000 ms (afterTimeoutMs): still waiting for never (SUCCESS)");
             });
-            assertThat(ax.indexContents().keySet()).as("the subscription to the task that never came is withdrawn")
+            assertThat(ax.dependencyContents().keySet()).as("the subscription to the task that never came is withdrawn")
                     .noneMatch(k -> k.get()[0] == 'd' && new String(k.get()).contains("never"));
         }
     }
@@ -329,7 +329,7 @@ class DependenciesTest {
                 assertThat(fromTo(e)).isEqualTo("WAITING->CANCELLED");
                 assertThat(e.get("reason").asText()).isEqualTo("cancelled: not needed");
             });
-            assertThat(ax.indexContents().keySet()).noneMatch(k -> k.get()[0] == 'd');
+            assertThat(ax.dependencyContents().keySet()).noneMatch(k -> k.get()[0] == 'd');
             ax.request("a", ONE_SHOT);
             report(ax, fire(ax).get("a"), "SUCCEEDED");
             assertThat(fire(ax)).isEmpty();

@@ -157,6 +157,10 @@ final class SchedulerHarness implements AutoCloseable {
      * Records written to {@code topic} since the last call, raw; empty when nothing was ever written to it (the topic
      * need not be one of the topology's sinks). Do not mix with the decoding readers of the same topic.
      */
+    java.util.Set<String> producedTopics() {
+        return driver.producedTopicNames();
+    }
+
     List<TestRecord<byte[], byte[]>> drainRaw(String topic) {
         if (!driver.producedTopicNames().contains(topic)) {
             return List.of();
@@ -219,14 +223,25 @@ final class SchedulerHarness implements AutoCloseable {
         return contents;
     }
 
+    /** Every key and value of the dependency store, raw (see {@code Dependencies}). */
+    Map<org.apache.kafka.common.utils.Bytes, byte[]> dependencyContents() {
+        Map<org.apache.kafka.common.utils.Bytes, byte[]> contents = new java.util.TreeMap<>();
+        try (KeyValueIterator<org.apache.kafka.common.utils.Bytes, byte[]> all =
+                     driver.<org.apache.kafka.common.utils.Bytes, byte[]>getKeyValueStore(AxStores.DEPENDENCIES).all()) {
+            all.forEachRemaining(kv -> contents.put(kv.key, kv.value));
+        }
+        return contents;
+    }
+
     /** The task's history of state changes, oldest first (see {@code TaskHistory}). */
     List<io.ax.app.internal.store.HistoryEntry> history(String taskId) {
-        return io.ax.app.internal.store.TaskHistory.of(driver.getKeyValueStore(AxStores.INDEX), taskId);
+        StoredTask task = storedTask(taskId);
+        return task == null ? List.of() : io.ax.app.internal.store.TaskHistory.of(task);
     }
 
     /** The task whose history holds {@code executionId}, or null. */
     String taskOfExecutionInHistory(String executionId) {
-        return io.ax.app.internal.store.TaskHistory.taskOfExecution(driver.getKeyValueStore(AxStores.INDEX), executionId);
+        return io.ax.app.internal.store.TaskIndex.taskOfExecution(driver.getKeyValueStore(AxStores.INDEX), executionId);
     }
 
     /** Every task in the task store. */

@@ -16,9 +16,9 @@ import org.apache.kafka.common.utils.Bytes;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each task's history of state changes ({@code TaskHistory}): a ring of the last {@code ax.history.max.events} changes,
- * as written to {@code ax.state}, oldest first, with the reporting worker; its executions findable by id exactly while
- * the ring holds one of their changes; gone with the task.
+ * Each task's history of state changes ({@code TaskHistory}, in the task record): the last {@code ax.history.max.events}
+ * changes, as written to {@code ax.state}, oldest first, with the reporting worker; its executions findable by id
+ * exactly while the history holds one of their changes (or it is the latest); gone with the task.
  */
 class TaskHistoryTest {
     private static final String EVERY_SECOND = "{\"jobType\":\"sync\",\"everyMs\":1000}";
@@ -38,12 +38,12 @@ class TaskHistoryTest {
                 + (entry.executionId() == null ? "-" : entry.executionId()) + " " + (entry.attempt() == null ? "-" : entry.attempt());
     }
 
-    /** The history keys of the index store: "y <executionId>" for each findable execution, "h"/"r" counted. */
+    /** The execution keys of the index store ('x' executionId): each findable execution. */
     private static Set<String> executionKeys(SchedulerHarness ax) {
         Set<String> keys = new TreeSet<>();
         for (Map.Entry<Bytes, byte[]> kv : ax.indexContents().entrySet()) {
             byte[] key = kv.getKey().get();
-            if (key[0] == 'y') {
+            if (key[0] == 'x') {
                 keys.add(new String(key, 1, key.length - 1, StandardCharsets.UTF_8));
             }
         }
@@ -79,7 +79,8 @@ class TaskHistoryTest {
                         .containsExactlyElementsOf(written.subList(Math.max(0, written.size() - 7), written.size()));
             }
             assertThat(events).hasSizeGreaterThan(7 * 2);
-            assertThat(keysIn(ax, 'h')).as("one ring of 7 entries, nothing left behind").isEqualTo(7);
+            assertThat(ax.storedTask("p1").getHistory()).as("7 entries in the task record").hasSize(7);
+            assertThat(keysIn(ax, 'h') + keysIn(ax, 'r') + keysIn(ax, 'y')).as("no history keys in the index").isZero();
             HistoryEntry last = ax.history("p1").get(6);
             JsonNode lastEvent = events.get(events.size() - 1);
             assertThat(last.to().name()).isEqualTo("SUCCESS");
@@ -115,12 +116,12 @@ class TaskHistoryTest {
             assertThat(history.get(3).workerId()).isEqualTo("w-2");
             assertThat(history.get(3).reason()).contains("smtp down");
             assertThat(history.get(4).workerId()).as("attempt 2 has its own worker").isNull();
-            assertThat(history.get(5).reason()).startsWith("non-retryable failure: xxx").hasSizeLessThanOrEqualTo(HistoryEntry.MAX_REASON_CHARS);
+            assertThat(history.get(5).reason()).startsWith("non-retryable failure: xxx").hasSizeLessThanOrEqualTo(io.ax.app.internal.store.TaskHistory.MAX_REASON_CHARS);
         }
     }
 
     @Test
-    void shouldFindAnExecutionByIdExactlyWhileTheRingHoldsOneOfItsChanges() {
+    void shouldFindAnExecutionByIdExactlyWhileTheHistoryHoldsOneOfItsChangesOrItIsTheLatest() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), Map.of(AxConfig.HISTORY_MAX_EVENTS_CONFIG, 5))) {
             List<JsonNode> events = new ArrayList<>();
             ax.request("p1", EVERY_SECOND);
@@ -129,12 +130,14 @@ class TaskHistoryTest {
                 executions.add(runOnce(ax, events).executionId());
                 Set<String> held = new TreeSet<>();
                 ax.history("p1").forEach(entry -> held.add(entry.executionId()));
-                assertThat(executionKeys(ax)).as("an execution key for each execution in the ring, no other").isEqualTo(held);
+                held.add(ax.storedTask("p1").getExecution().getExecutionId());
+                assertThat(executionKeys(ax)).as("an execution key for each execution in the history, and the latest, no other")
+                        .isEqualTo(held);
                 for (String executionId : executions) {
                     assertThat(ax.taskOfExecutionInHistory(executionId)).isEqualTo(held.contains(executionId) ? "p1" : null);
                 }
             }
-            assertThat(ax.taskOfExecutionInHistory(executions.get(0))).as("left the ring long ago").isNull();
+            assertThat(ax.taskOfExecutionInHistory(executions.get(0))).as("left the history long ago").isNull();
             assertThat(ax.taskOfExecutionInHistory(executions.get(4))).isEqualTo("p1");
         }
     }
@@ -154,8 +157,7 @@ class TaskHistoryTest {
             assertThat(ax.history("t1")).isEmpty();
             assertThat(ax.taskOfExecutionInHistory(d.executionId())).isNull();
             assertThat(executionKeys(ax)).as("t2's pending execution only").containsExactly(ax.history("t2").get(0).executionId());
-            assertThat(keysIn(ax, 'h')).as("t2's PENDING only").isEqualTo(1);
-            assertThat(keysIn(ax, 'r')).isEqualTo(1);
+            assertThat(ax.storedTask("t2").getHistory()).as("t2's PENDING only").hasSize(1);
             assertThat(ax.history("t2")).extracting(TaskHistoryTest::line).singleElement().asString().startsWith("->PENDING");
         }
     }
@@ -169,7 +171,8 @@ class TaskHistoryTest {
             ax.request("t3", "{\"cancel\":true}");
             assertThat(ax.transitions()).containsExactly("PENDING", "IGNORED", "REJECTED", "IGNORED");
             assertThat(ax.history("t1")).extracting(e -> e.to().name()).containsExactly("PENDING");
-            assertThat(keysIn(ax, 'r')).as("no ring for a task that was never stored").isEqualTo(1);
+            assertThat(ax.storedTask("t2")).as("never stored").isNull();
+            assertThat(executionKeys(ax)).as("t1's pending execution only").hasSize(1);
         }
     }
 }
