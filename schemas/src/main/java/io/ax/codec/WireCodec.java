@@ -171,6 +171,28 @@ public final class WireCodec {
         }
     }
 
+    /**
+     * Decodes a record this program's own stores wrote (a state store's value, read back from RocksDB or its changelog),
+     * without {@link #decodeBinary}'s bounds walk over the bytes: the store's writer encoded it from a record in memory,
+     * so its lengths and counts are those of a real record. Input from a topic others write goes through
+     * {@link #decodeBinary}.
+     */
+    public static <T> T decodeStored(byte[] bytes, Class<T> type) {
+        if (!isSingleObject(bytes)) {
+            throw new IllegalStateException("a stored " + type.getSimpleName() + " is not Avro single-object encoding");
+        }
+        @SuppressWarnings("unchecked")
+        BinaryMessageDecoder<T> decoder = (BinaryMessageDecoder<T>) DECODERS.get(type);
+        if (decoder == null) {
+            throw new IllegalArgumentException("no decoder for " + type.getName());
+        }
+        try {
+            return decoder.decode(bytes);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot decode a stored " + type.getSimpleName(), e);
+        }
+    }
+
     private static Schema writerSchema(byte[] bytes) {
         if (bytes.length < HEADER_BYTES) {
             throw new InvalidRequestException(null, "truncated single-object record: " + bytes.length + " bytes");

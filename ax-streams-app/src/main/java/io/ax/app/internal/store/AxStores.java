@@ -43,7 +43,7 @@ public final class AxStores {
 
     public static final Serde<StoredTask> STORED_TASK_SERDE = Serdes.serdeFrom(
             (topic, task) -> task == null ? null : WireCodec.encode(task),
-            (topic, bytes) -> bytes == null ? null : WireCodec.decodeBinary(bytes, StoredTask.class));
+            (topic, bytes) -> bytes == null ? null : WireCodec.decodeStored(bytes, StoredTask.class));
 
     private AxStores() {
     }
