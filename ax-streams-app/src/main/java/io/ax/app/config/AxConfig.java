@@ -161,10 +161,10 @@ public final class AxConfig extends AbstractConfig {
 
     public static final String HISTORY_MAX_EVENTS_CONFIG = "ax.history.max.events";
     private static final String HISTORY_MAX_EVENTS_DOC = "How many of each task's latest state changes the scheduler keeps "
-            + "(from, to, at, executionId, attempt, worker, due time, reason cut to 1000 chars; older ones leave the ring), "
-            + "in its index store: shown by GET /tasks/{id}, ./ax status and the console, and an execution stays findable by id "
-            + "(GET /executions/{id}) while one of its changes is kept. Each change costs a few small store writes (and "
-            + "changelog records); a task's history is deleted with the task.";
+            + "(from, to, at, executionId, attempt, worker, due time, reason cut to 256 chars; older ones leave first), "
+            + "in the task's own record: shown by GET /tasks/{id}, ./ax status and the console, and an execution stays findable "
+            + "by id (GET /executions/{id}) while one of its changes is kept. A change costs no record of its own (the task "
+            + "record is rewritten by the change anyway), only its bytes in it; the history is deleted with the task.";
 
     public static final String HANGING_TXN_CHECK_MS_CONFIG = "ax.hanging.transaction.check.ms";
     private static final String HANGING_TXN_CHECK_MS_DOC = "How often the scheduler checks its topics and changelogs for a "

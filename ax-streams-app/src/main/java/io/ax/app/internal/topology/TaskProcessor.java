@@ -11,6 +11,7 @@ import io.ax.app.internal.flow.StoreFlowLimits;
 import io.ax.app.internal.inputs.InputWatermarks;
 import io.ax.app.internal.metrics.PartitionMetrics;
 import io.ax.app.internal.store.AxStores;
+import io.ax.app.internal.store.LegacyIndexKeys;
 import io.ax.app.internal.store.TaskHistory;
 import io.ax.app.internal.store.TaskIndex;
 import io.ax.app.internal.store.TaskStore;
@@ -78,6 +79,9 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     private InputWatermarks inputs;
     private long lastPunctuationMs;
     private boolean indexComplete;
+    /** What schedulers before the unlogged index left in the dependency store, deleted once the index is rebuilt. */
+    private LegacyIndexKeys legacyKeys;
+    private boolean legacyKeysGone;
     private long publishedWakeUpMs = Long.MAX_VALUE;
     private Dependencies dependencies;
     private long tombstonesExpiredAtMs = Long.MIN_VALUE;
@@ -102,6 +106,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         KeyValueStore<Bytes, byte[]> indexStore = context.getStateStore(AxStores.INDEX);
         TaskIndex index = new TaskIndex(indexStore);
         KeyValueStore<Bytes, byte[]> dependencyStore = context.getStateStore(AxStores.DEPENDENCIES);
+        legacyKeys = new LegacyIndexKeys(dependencyStore);
         metrics = new PartitionMetrics(settings.metrics(), context.taskId().partition(), indexStore, tasks, timers);
         calendarRequests = new ApplyCalendarRequest(context, calendars, metrics);
         decisions = new ApplyDecisions(tasks, index, new TaskHistory(settings.historyMaxEvents()), timers,
@@ -131,6 +136,8 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     private void maybeRebuildIndex(TaskIndex index, KeyValueStore<String, StoredTask> taskStore) {
         if (!indexComplete) {
             indexComplete = index.rebuildStep(taskStore, REBUILD_BATCH);
+        } else if (!legacyKeysGone) {
+            legacyKeysGone = legacyKeys.sweep(REBUILD_BATCH);
         }
     }
 
