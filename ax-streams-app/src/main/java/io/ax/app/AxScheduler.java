@@ -62,13 +62,13 @@ public final class AxScheduler implements AutoCloseable {
     private QueryServer http;
     private Producer<String, byte[]> httpProducer;
 
-    private AxScheduler(AxConfig config, int partitions, StateDirectory stateDirectory) {
+    private AxScheduler(AxConfig config, int partitions, int flowPartitions, StateDirectory stateDirectory) {
         this.stateDirectory = stateDirectory;
         this.config = config;
         this.partitions = partitions;
         Properties props = config.streamsProperties();
         metrics = new SchedulerMetrics(config.metricsSettings());
-        streams = new KafkaStreams(AxTopology.build(config, partitions, ConsumerView.POSITIONS, metrics), props, new AxClientSupplier());
+        streams = new KafkaStreams(AxTopology.build(config, partitions, flowPartitions, ConsumerView.POSITIONS, metrics), props, new AxClientSupplier());
         streams.setGlobalStateRestoreListener(metrics.restoreListener());
         metrics.streamThreads(() -> streams.metadataForLocalThreads().size());
         streams.setUncaughtExceptionHandler(new StreamThreadFailures(Time.SYSTEM, MAX_THREAD_DEATHS, THREAD_DEATH_WINDOW_MS));
@@ -101,10 +101,12 @@ public final class AxScheduler implements AutoCloseable {
     /** Creates or checks the topics, then starts processing. */
     public static AxScheduler start(AxConfig config) {
         int partitions;
+        int flowPartitions;
         StateDirectory stateDirectory;
         try (Admin admin = Admin.create(config.setupAdminProperties())) {
             partitions = TopicSetup.ensure(admin, config.topics(), config.getInt(AxConfig.TOPIC_PARTITIONS_CONFIG),
                     config.getShort(AxConfig.TOPIC_REPLICATION_CONFIG), config.maxRecordBytes());
+            flowPartitions = TopicSetup.partitionCount(admin, config.topics().flow());
             TopicSetup.requireMaxMessageBytes(admin, AxStores.changelogTopics(config.getString(AxConfig.APPLICATION_ID_CONFIG)),
                     config.maxRecordBytes());
             stateDirectory = StateDirectory.claim(config.stateDir(), TopicSetup.clusterId(admin),
@@ -112,7 +114,7 @@ public final class AxScheduler implements AutoCloseable {
         }
         AxScheduler scheduler = null;
         try {
-            scheduler = new AxScheduler(config, partitions, stateDirectory);
+            scheduler = new AxScheduler(config, partitions, flowPartitions, stateDirectory);
             scheduler.streams.start();
             scheduler.maybeStartHttp();
             return scheduler;

@@ -53,7 +53,7 @@ public final class QueryServer implements AutoCloseable {
         LocalQueries local = new LocalQueries(new LocalStores(streams), cluster.self());
         List<EndpointGroup> groups = List.of(new TaskEndpoints(local, cluster),
                 new StatusEndpoints(streams, local, cluster, topics), new RequestEndpoints(producer, topics, limits),
-                new ConsoleEndpoints(), new MetricsEndpoints(metrics), new CalendarEndpoints(streams),
+                new ConsoleEndpoints(), new MetricsEndpoints(metrics), new CalendarEndpoints(streams, metrics),
                 new LimitsEndpoints(streams, metrics));
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
