@@ -9,6 +9,7 @@ import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.app.internal.query.QueryServer;
 import io.ax.app.internal.setup.StateDirectory;
 import io.ax.app.internal.setup.TopicSetup;
+import io.ax.app.internal.query.HttpLimits;
 import io.ax.app.internal.store.AxStores;
 import io.ax.app.internal.topology.AxTopology;
 import io.ax.app.internal.timer.AxClientSupplier;
@@ -137,7 +138,14 @@ public final class AxScheduler implements AutoCloseable {
                 + config.getString(AxConfig.INSTANCE_NAME_CONFIG));
         httpProducer = new KafkaProducer<>(ProducerDefaults.with(config.getString(AxConfig.BOOTSTRAP_SERVERS_CONFIG), producerSettings));
         http = QueryServer.start(streams, config.httpListen().get(), config.httpAdvertised().orElseThrow(), partitions,
-                config.httpToken(), httpProducer, config.topics(), config.limits(), metrics);
+                config.httpToken(), httpProducer, config.topics(), config.limits(), metrics, httpLimits(config));
+    }
+
+    /** The HTTP API's bounds; the largest body is the largest input record the scheduler takes. */
+    private static HttpLimits httpLimits(AxConfig config) {
+        return new HttpLimits(config.maxRecordBytes(), config.getLong(AxConfig.HTTP_IDLE_TIMEOUT_MS_CONFIG),
+                config.getInt(AxConfig.HTTP_MAX_CONNECTIONS_CONFIG), config.getInt(AxConfig.HTTP_THREADS_CONFIG),
+                config.getInt(AxConfig.HTTP_MAX_DATA_REQUESTS_CONFIG));
     }
 
     /** Waits until every assigned partition is restored and processing. */

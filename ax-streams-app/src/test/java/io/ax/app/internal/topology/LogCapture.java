@@ -30,14 +30,14 @@ public final class LogCapture {
     }
 
     /** Each line as written, MDC included. */
-    public synchronized List<String> lines() {
-        synchronized (appender.list) {
+    public List<String> lines() {
+        synchronized (appender) { // AppenderBase.doAppend appends under this lock
             return appender.list.stream().map(LogCapture::line).toList();
         }
     }
 
     public List<ILoggingEvent> events() {
-        synchronized (appender.list) {
+        synchronized (appender) { // AppenderBase.doAppend appends under this lock
             return List.copyOf(appender.list);
         }
     }
