@@ -9,6 +9,7 @@ import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.app.internal.query.QueryServer;
 import io.ax.app.internal.setup.StateDirectory;
 import io.ax.app.internal.setup.TopicSetup;
+import io.ax.app.internal.query.HttpLimits;
 import io.ax.app.internal.store.AxStores;
 import io.ax.app.internal.topology.AxTopology;
 import io.ax.app.internal.timer.AxClientSupplier;
@@ -62,13 +63,13 @@ public final class AxScheduler implements AutoCloseable {
     private QueryServer http;
     private Producer<String, byte[]> httpProducer;
 
-    private AxScheduler(AxConfig config, int partitions, StateDirectory stateDirectory) {
+    private AxScheduler(AxConfig config, int partitions, int flowPartitions, StateDirectory stateDirectory) {
         this.stateDirectory = stateDirectory;
         this.config = config;
         this.partitions = partitions;
         Properties props = config.streamsProperties();
         metrics = new SchedulerMetrics(config.metricsSettings());
-        streams = new KafkaStreams(AxTopology.build(config, partitions, ConsumerView.POSITIONS, metrics), props, new AxClientSupplier());
+        streams = new KafkaStreams(AxTopology.build(config, partitions, flowPartitions, ConsumerView.POSITIONS, metrics), props, new AxClientSupplier());
         streams.setGlobalStateRestoreListener(metrics.restoreListener());
         metrics.streamThreads(() -> streams.metadataForLocalThreads().size());
         streams.setUncaughtExceptionHandler(new StreamThreadFailures(Time.SYSTEM, MAX_THREAD_DEATHS, THREAD_DEATH_WINDOW_MS));
@@ -101,10 +102,12 @@ public final class AxScheduler implements AutoCloseable {
     /** Creates or checks the topics, then starts processing. */
     public static AxScheduler start(AxConfig config) {
         int partitions;
+        int flowPartitions;
         StateDirectory stateDirectory;
         try (Admin admin = Admin.create(config.setupAdminProperties())) {
             partitions = TopicSetup.ensure(admin, config.topics(), config.getInt(AxConfig.TOPIC_PARTITIONS_CONFIG),
                     config.getShort(AxConfig.TOPIC_REPLICATION_CONFIG), config.maxRecordBytes());
+            flowPartitions = TopicSetup.partitionCount(admin, config.topics().flow());
             TopicSetup.requireMaxMessageBytes(admin, AxStores.changelogTopics(config.getString(AxConfig.APPLICATION_ID_CONFIG)),
                     config.maxRecordBytes());
             stateDirectory = StateDirectory.claim(config.stateDir(), TopicSetup.clusterId(admin),
@@ -112,7 +115,7 @@ public final class AxScheduler implements AutoCloseable {
         }
         AxScheduler scheduler = null;
         try {
-            scheduler = new AxScheduler(config, partitions, stateDirectory);
+            scheduler = new AxScheduler(config, partitions, flowPartitions, stateDirectory);
             scheduler.streams.start();
             scheduler.maybeStartHttp();
             return scheduler;
@@ -135,7 +138,14 @@ public final class AxScheduler implements AutoCloseable {
                 + config.getString(AxConfig.INSTANCE_NAME_CONFIG));
         httpProducer = new KafkaProducer<>(ProducerDefaults.with(config.getString(AxConfig.BOOTSTRAP_SERVERS_CONFIG), producerSettings));
         http = QueryServer.start(streams, config.httpListen().get(), config.httpAdvertised().orElseThrow(), partitions,
-                config.httpToken(), httpProducer, config.topics(), config.limits(), metrics);
+                config.httpToken(), httpProducer, config.topics(), config.limits(), metrics, httpLimits(config));
+    }
+
+    /** The HTTP API's bounds; the largest body is the largest input record the scheduler takes. */
+    private static HttpLimits httpLimits(AxConfig config) {
+        return new HttpLimits(config.maxRecordBytes(), config.getLong(AxConfig.HTTP_IDLE_TIMEOUT_MS_CONFIG),
+                config.getInt(AxConfig.HTTP_MAX_CONNECTIONS_CONFIG), config.getInt(AxConfig.HTTP_THREADS_CONFIG),
+                config.getInt(AxConfig.HTTP_MAX_DATA_REQUESTS_CONFIG));
     }
 
     /** Waits until every assigned partition is restored and processing. */

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -79,17 +78,16 @@ import org.apache.avro.specific.SpecificRecord;
  */
 public final class JsonForms {
     /** Deepest nesting accepted anywhere in an input (payload included). */
-    public static final int MAX_NESTING_DEPTH = 64;
-    /** Longest number literal accepted (digits), so no field can hold a number that costs more to parse. */
-    private static final int MAX_NUMBER_CHARS = 400;
+    public static final int MAX_NESTING_DEPTH = StrictJson.MAX_NESTING_DEPTH;
 
-    private static final JsonFactory FACTORY = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder()
-                    .maxNestingDepth(MAX_NESTING_DEPTH)
-                    .maxNumberLength(MAX_NUMBER_CHARS)
-                    .build())
-            .build();
-    private static final ObjectMapper MAPPER = new ObjectMapper(FACTORY);
+    /**
+     * The constraints of {@link StrictJson}, without its duplicate detection: the top level refuses a field named twice
+     * itself ({@link #parseObject}), and a payload is kept byte for byte, as sent.
+     */
+    private static final JsonFactory FACTORY = JsonFactory.builder().streamReadConstraints(StrictJson.CONSTRAINTS).build();
+    /** A field named twice inside a nested object (a calendar, a dependency) is refused too; the payload is read raw. */
+    private static final ObjectMapper MAPPER = new ObjectMapper(FACTORY)
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
 
     private static final Set<String> SCHEDULE_FIELDS = Set.of("jobType", "at", "delayMs", "everyMs", "startAt", "cron",
             "zone", "payload", "priority", "owner", "timeoutMs", "maxRetries", "backoffMs", "backoffIntervalsMs", "jitter", "ifExists",

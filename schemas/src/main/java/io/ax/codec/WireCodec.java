@@ -138,6 +138,32 @@ public final class WireCodec {
         return JsonForms.parseRequest(requireJson(bytes));
     }
 
+    /**
+     * Decodes a calendar as the calendars topic holds it: a {@link io.ax.schema.CalendarRequest} written as one (single-object
+     * encoded, or its JSON form {@code {"calendar":{...}}}), and nothing else. A record of another type is refused even
+     * where Avro's schema resolution would read it (every field of a calendar has a default, so any record would read
+     * as an empty calendar).
+     *
+     * @throws InvalidRequestException naming what the bytes are instead
+     */
+    public static io.ax.schema.CalendarRequest decodeCalendar(byte[] bytes) {
+        if (bytes == null) {
+            throw new InvalidRequestException(null, "no value");
+        }
+        if (isSingleObject(bytes)) {
+            Schema writer = writerSchema(bytes);
+            if (!writer.getFullName().equals(io.ax.schema.CalendarRequest.getClassSchema().getFullName())) {
+                throw new InvalidRequestException(null, "expected a CalendarRequest, got " + writer.getFullName());
+            }
+            return decodeBinary(bytes, io.ax.schema.CalendarRequest.class);
+        }
+        SpecificRecord record = JsonForms.parseRequest(requireJson(bytes));
+        if (!(record instanceof io.ax.schema.CalendarRequest calendar)) {
+            throw new InvalidRequestException(null, "expected a CalendarRequest, got the JSON form of a " + record.getSchema().getName());
+        }
+        return calendar;
+    }
+
     /** Decodes a value from {@code ax.results}: single-object encoded or JSON. */
     public static ExecutionReport decodeReport(byte[] bytes) {
         if (isSingleObject(bytes)) {

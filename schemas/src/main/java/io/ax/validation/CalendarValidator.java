@@ -33,6 +33,26 @@ public final class CalendarValidator {
     }
 
     /**
+     * The rules that do not depend on the time, for a calendar read back from the calendars topic (where it was
+     * checked whole when it was set): a name, bounded lists of well-formed entries in a known zone, not every weekday
+     * excluded. A delete is not a calendar (the topic holds a delete as a tombstone).
+     *
+     * @throws InvalidRequestException naming the first rule it breaks
+     */
+    public static ExclusionCalendar compile(String name, CalendarRequest request) {
+        validateName(name);
+        if (request.getDelete()) {
+            throw new InvalidRequestException("delete", "a delete is not a calendar (a tombstone deletes one)");
+        }
+        ExclusionCalendar calendar = ExclusionCalendar.of(name, request);
+        if (calendar.excludesEveryWeekday()) {
+            throw new InvalidRequestException("excludeWeekdays", "calendar " + Quote.of(name)
+                    + " excludes all seven weekdays: it excludes every occurrence of any task");
+        }
+        return calendar;
+    }
+
+    /**
      * Checks a calendar to be set at {@code nowMs} and compiles it.
      *
      * @throws InvalidRequestException naming the first rule it breaks
@@ -42,11 +62,7 @@ public final class CalendarValidator {
         if (request.getDelete()) {
             return null;
         }
-        ExclusionCalendar calendar = ExclusionCalendar.of(name, request);
-        if (calendar.excludesEveryWeekday()) {
-            throw new InvalidRequestException("excludeWeekdays", "calendar " + Quote.of(name)
-                    + " excludes all seven weekdays: it excludes every occurrence of any task");
-        }
+        ExclusionCalendar calendar = compile(name, request);
         if (calendar.nextAllowed(nowMs, nowMs + LOOK_AHEAD_MS).isEmpty()) {
             throw new InvalidRequestException(null, "calendar " + Quote.of(name) + " excludes every instant from "
                     + Instant.ofEpochMilli(nowMs) + " for the next " + LOOK_AHEAD_DAYS + " days: it would exclude every occurrence");

@@ -200,6 +200,22 @@ public final class AxConfig extends AbstractConfig {
             + "every POST (schedule, cancel, replay), which are refused (401) while no token is set. Give every instance "
             + "the same: they forward requests to each other with it.";
 
+    public static final String HTTP_IDLE_TIMEOUT_MS_CONFIG = "ax.http.idle.timeout.ms";
+    private static final String HTTP_IDLE_TIMEOUT_MS_DOC = "An HTTP connection that sends nothing for this long is closed: a "
+            + "request whose body does not come (or stalls) is cut, its handler thread freed, with one WARN line at most.";
+
+    public static final String HTTP_MAX_CONNECTIONS_CONFIG = "ax.http.max.connections";
+    private static final String HTTP_MAX_CONNECTIONS_DOC = "Open HTTP connections at most; beyond, new ones wait in the accept "
+            + "backlog until one closes.";
+
+    public static final String HTTP_THREADS_CONFIG = "ax.http.threads";
+    private static final String HTTP_THREADS_DOC = "HTTP handler threads at most (Jetty's pool).";
+
+    public static final String HTTP_MAX_DATA_REQUESTS_CONFIG = "ax.http.max.data.requests";
+    private static final String HTTP_MAX_DATA_REQUESTS_DOC = "Requests to the data endpoints (every one but /health, "
+            + "/internal/health and /metrics) handled at once; the next is answered 503 at once, so the health endpoints keep "
+            + "the other threads. At most ax.http.threads - 4.";
+
     public static final String SCHEMA_REGISTRY_URL_CONFIG = "ax.schema.registry.url";
     private static final String SCHEMA_REGISTRY_URL_DOC = "Root of a Confluent-compatible schema registry REST API (Confluent: "
             + "http://host:8081; Apicurio 3: http://host:8080/apis/ccompat/v7). When set, ax.requests and ax.results also take "
@@ -283,6 +299,13 @@ public final class AxConfig extends AbstractConfig {
             .define(HTTP_LISTEN_CONFIG, Type.STRING, "", HttpAddress.validator(), Importance.MEDIUM, HTTP_LISTEN_DOC)
             .define(HTTP_ADVERTISED_CONFIG, Type.STRING, "", HttpAddress.validator(), Importance.LOW, HTTP_ADVERTISED_DOC)
             .define(HTTP_TOKEN_CONFIG, Type.PASSWORD, null, Importance.MEDIUM, HTTP_TOKEN_DOC)
+            .define(HTTP_IDLE_TIMEOUT_MS_CONFIG, Type.LONG, 5_000L, Range.between(100, 300_000), Importance.LOW,
+                    HTTP_IDLE_TIMEOUT_MS_DOC)
+            .define(HTTP_MAX_CONNECTIONS_CONFIG, Type.INT, 256, Range.between(1, 100_000), Importance.LOW,
+                    HTTP_MAX_CONNECTIONS_DOC)
+            .define(HTTP_THREADS_CONFIG, Type.INT, 32, Range.between(8, 1_000), Importance.LOW, HTTP_THREADS_DOC)
+            .define(HTTP_MAX_DATA_REQUESTS_CONFIG, Type.INT, 16, Range.between(1, 996), Importance.LOW,
+                    HTTP_MAX_DATA_REQUESTS_DOC)
             .define(SCHEMA_REGISTRY_URL_CONFIG, Type.STRING, "", Importance.MEDIUM, SCHEMA_REGISTRY_URL_DOC)
             .define(SCHEMA_REGISTRY_USER_INFO_CONFIG, Type.PASSWORD, null, Importance.MEDIUM, SCHEMA_REGISTRY_USER_INFO_DOC)
             .define(SCHEMA_REGISTRY_TRUSTSTORE_CONFIG, Type.STRING, "", Importance.LOW, SCHEMA_REGISTRY_TRUSTSTORE_DOC)

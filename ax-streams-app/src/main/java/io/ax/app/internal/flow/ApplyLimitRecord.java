@@ -2,6 +2,7 @@ package io.ax.app.internal.flow;
 
 import io.ax.FlowLimit;
 import io.ax.InvalidRequestException;
+import io.ax.app.internal.metrics.RefusedRecords;
 import io.ax.validation.Quote;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -15,17 +16,17 @@ import org.slf4j.LoggerFactory;
  * Applies one record of the compacted limits topic to the global limits store, on every instance: a valid value
  * replaces the key's limits (normalized JSON), a tombstone removes them. A bad record (bad key, not JSON, a field the
  * key kind does not take, out of range) changes nothing: the previous value stays, and the record is logged with its
- * offset and counted ({@link LimitErrors}, shown by {@code GET /limits}). Kafka Streams replays the topic through this
+ * offset and counted ({@link RefusedRecords}, shown by {@code GET /limits}). Kafka Streams replays the topic through this
  * processor when it restores the store, so a restart ends with the same limits.
  */
 public final class ApplyLimitRecord implements Processor<String, byte[], Void, Void> {
     private static final Logger log = LoggerFactory.getLogger(ApplyLimitRecord.class);
 
-    private final LimitErrors errors;
+    private final RefusedRecords errors;
     private KeyValueStore<String, String> store;
     private ProcessorContext<Void, Void> context;
 
-    public ApplyLimitRecord(LimitErrors errors) {
+    public ApplyLimitRecord(RefusedRecords errors) {
         this.errors = errors;
     }
 
@@ -52,7 +53,7 @@ public final class ApplyLimitRecord implements Processor<String, byte[], Void, V
             RecordMetadata where = context.recordMetadata().orElse(null);
             int partition = where == null ? -1 : where.partition();
             long offset = where == null ? -1 : where.offset();
-            errors.refused(new LimitErrors.Refused(Quote.key(key), partition, offset, e.getMessage()));
+            errors.refused(new RefusedRecords.Refused(Quote.key(key), partition, offset, e.getMessage()));
             log.warn("Refused limits record key={} at {}-{}@{}: {} (the previous limits of the key stay)", Quote.key(key),
                     where == null ? "?" : where.topic(), partition, offset, e.getMessage());
         }

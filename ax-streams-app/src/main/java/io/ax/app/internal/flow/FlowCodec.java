@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ax.InvalidRequestException;
 import io.ax.app.internal.core.FlowMessage;
+import io.ax.codec.StrictJson;
+import io.ax.validation.Quote;
 import io.ax.schema.TaskState;
 import java.io.IOException;
 import java.util.List;
@@ -13,9 +15,12 @@ import java.util.List;
  * {@code ax.flow-grants}. Both topics are written and read by the scheduler only; JSON keeps them readable with kcat.
  */
 public final class FlowCodec {
-    static final ObjectMapper MAPPER = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    /** The inputs' JSON rules ({@link StrictJson}: a field named twice, content after the object, depth refused). */
+    static final ObjectMapper MAPPER = StrictJson.mapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     /** Longest flow record: ids and gate keys are bounded, so a larger one is not ours. */
     static final int MAX_BYTES = 8_192;
+    /** Longest gate key: {@code live:owner:} and an owner (256 chars) or {@code type:} and a job type (128). */
+    public static final int MAX_GATE_KEY_CHARS = 512;
 
     /**
      * A grant to the task side: every gate of {@code gates} holds a slot for the execution's attempt. Or, with
@@ -62,7 +67,7 @@ public final class FlowCodec {
         if (message.kind() == FlowMessage.Kind.ACQUIRE && (message.taskId() == null
                 || (message.state() != TaskState.PENDING && message.state() != TaskState.RETRY_WAITING))) {
             throw new InvalidRequestException(null, "ACQUIRE needs its taskId and a state PENDING or RETRY_WAITING: "
-                    + message.taskId() + ", " + message.state());
+                    + Quote.of(message.taskId()) + ", " + message.state());
         }
         return message;
     }
@@ -77,10 +82,10 @@ public final class FlowCodec {
             throw new InvalidRequestException(null, "grant lacks its executionId or gates");
         }
         if (grant.notice() != null && (!HELD.equals(grant.notice()) || grant.reason() == null || grant.admission() != null)) {
-            throw new InvalidRequestException("notice", "grant notice must be HELD, with a reason and no admission: " + grant.notice());
+            throw new InvalidRequestException("notice", "grant notice must be HELD, with a reason and no admission: " + Quote.of(grant.notice()));
         }
         if (grant.admission() != null && !ADMITTED.equals(grant.admission()) && !REFUSED.equals(grant.admission())) {
-            throw new InvalidRequestException("admission", "grant admission must be ADMITTED or REFUSED: " + grant.admission());
+            throw new InvalidRequestException("admission", "grant admission must be ADMITTED or REFUSED: " + Quote.of(grant.admission()));
         }
         return grant;
     }
@@ -104,7 +109,7 @@ public final class FlowCodec {
             }
             return value;
         } catch (IOException e) {
-            throw new InvalidRequestException(null, "flow record is not a valid " + type.getSimpleName() + ": " + e.getMessage());
+            throw new InvalidRequestException(null, "flow record is not a valid " + type.getSimpleName() + ": " + StrictJson.describe(e));
         }
     }
 }

@@ -4,11 +4,13 @@ import io.ax.FlowLimit;
 import io.ax.InvalidRequestException;
 import io.ax.app.internal.core.FlowMessage;
 import io.ax.app.internal.metrics.SchedulerMetrics;
+import io.ax.validation.Quote;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.ToIntFunction;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -54,13 +56,20 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
     private final Set<String> active = new LinkedHashSet<>();
     private final SchedulerMetrics metrics;
     private final long priorityAgingMs;
+    private final ToIntFunction<String> keyPartition;
     /** Every gate this stream task has touched, for the metrics and to forget them when it closes. */
     private final Set<String> known = new LinkedHashSet<>();
     private ProcessorContext<String, byte[]> context;
     private GateStore gates;
 
-    public FlowGate(String flowSink, String grantsSink, SchedulerMetrics metrics, long priorityAgingMs) {
+    /**
+     * @param keyPartition the partition of the flow topic a gate key belongs on (the producer's partitioner), or -1 when
+     *                     the partition count is unknown (then records are not checked for being on their key's partition)
+     */
+    public FlowGate(String flowSink, String grantsSink, SchedulerMetrics metrics, long priorityAgingMs,
+                    ToIntFunction<String> keyPartition) {
         this.metrics = metrics;
+        this.keyPartition = keyPartition;
         this.priorityAgingMs = priorityAgingMs;
         this.flowSink = flowSink;
         this.grantsSink = grantsSink;
@@ -84,12 +93,9 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
     public void process(Record<String, byte[]> record) {
         FlowMessage message;
         try {
-            message = FlowCodec.decodeMessage(record.value());
+            message = decode(record);
         } catch (InvalidRequestException e) {
-            RecordMetadata where = context.recordMetadata().orElse(null);
-            log.warn("Skipped flow record key={} at {}: {}", record.key(), where == null ? "?" : where.topic() + "-"
-                    + where.partition() + "@" + where.offset(), e.getMessage());
-            metrics.flowRecordSkipped();
+            skip(record, e.getMessage());
             return;
         }
         long nowMs = context.currentSystemTimeMs();
@@ -106,6 +112,42 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
             active.add(gate);
         }
         published(gate, state);
+    }
+
+    /**
+     * A flow record checked before it touches a gate: its key a gate key (not null, at most
+     * {@value FlowCodec#MAX_GATE_KEY_CHARS} chars) on the partition the key hashes to (murmur2, as the scheduler's
+     * producer placed it: a record elsewhere would split a gate over two stream tasks that count apart), and the gate
+     * the message names the key itself; then the value a well-formed flow message.
+     */
+    private FlowMessage decode(Record<String, byte[]> record) {
+        String key = record.key();
+        if (key == null || key.isEmpty()) {
+            throw new InvalidRequestException(null, "flow record without a key (a gate key)");
+        }
+        if (key.length() > FlowCodec.MAX_GATE_KEY_CHARS) {
+            throw new InvalidRequestException(null, "flow record key is " + key.length() + " chars, longer than a gate key ("
+                    + FlowCodec.MAX_GATE_KEY_CHARS + ")");
+        }
+        int partition = context.recordMetadata().map(RecordMetadata::partition).orElse(-1);
+        int expected = keyPartition.applyAsInt(key);
+        if (partition >= 0 && expected >= 0 && expected != partition) {
+            throw new InvalidRequestException(null, "gate key belongs on partition " + expected + " (murmur2 of the key) but"
+                    + " arrived on partition " + partition);
+        }
+        FlowMessage message = FlowCodec.decodeMessage(record.value());
+        if (!key.equals(message.gate())) {
+            throw new InvalidRequestException(null, "flow record keyed by one gate names another: " + Quote.of(message.gate()));
+        }
+        return message;
+    }
+
+    /** A flow record not processed: logged (WARN, key quoted short) with topic, partition and offset, and counted. */
+    private void skip(Record<String, byte[]> record, String reason) {
+        RecordMetadata where = context.recordMetadata().orElse(null);
+        log.warn("Skipped flow record key={} at {}: {}", Quote.of(record.key()), where == null ? "?" : where.topic() + "-"
+                + where.partition() + "@" + where.offset(), Quote.truncate(reason, 500));
+        metrics.flowRecordSkipped();
     }
 
     private void published(String gate, GateStore.State state) {

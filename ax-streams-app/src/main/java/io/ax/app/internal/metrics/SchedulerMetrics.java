@@ -53,7 +53,10 @@ public final class SchedulerMetrics {
     private final MultiGauge lastLateFire;
     private final AtomicReference<KafkaStreams.State> streamsState = new AtomicReference<>(KafkaStreams.State.CREATED);
     private final Map<String, Long> restoreRemaining = new ConcurrentHashMap<>();
-    private final io.ax.app.internal.flow.LimitErrors limitErrors = new io.ax.app.internal.flow.LimitErrors();
+    private final RefusedRecords limitErrors = new RefusedRecords();
+    private final RefusedRecords calendarErrors = new RefusedRecords();
+    private final AtomicReference<java.util.function.LongSupplier> httpAbandoned = new AtomicReference<>(() -> 0);
+    private final AtomicReference<java.util.function.LongSupplier> httpBusy = new AtomicReference<>(() -> 0);
     private final java.util.concurrent.atomic.AtomicLong flowRecordsSkipped = new java.util.concurrent.atomic.AtomicLong();
     /** Flow-control gate label values, bounded like job types (ax.metrics.max.job.types). */
     private final BoundedLabels gates;
@@ -92,12 +95,30 @@ public final class SchedulerMetrics {
         Gauge.builder("ax.restore.remaining.records", restoreRemaining,
                         remaining -> remaining.values().stream().mapToLong(Long::longValue).sum())
                 .description("Changelog records still to restore before this instance's tasks run").register(registry);
-        Gauge.builder("ax.flow.limit.records.refused", limitErrors, io.ax.app.internal.flow.LimitErrors::count)
+        Gauge.builder("ax.flow.limit.records.refused", limitErrors, RefusedRecords::count)
                 .description("Records of the limits topic refused (bad key, JSON or field; the previous limits stay) since start")
+                .register(registry);
+        Gauge.builder("ax.calendar.records.refused", calendarErrors, RefusedRecords::count)
+                .description("Records of the calendars topic refused and not stored (bad name, not a calendar, out of bounds; "
+                        + "the previous calendar of the name stays) since start").register(registry);
+        Gauge.builder("ax.http.requests.abandoned", httpAbandoned, supplier -> supplier.get().getAsLong())
+                .description("HTTP requests whose body did not come within ax.http.idle.timeout.ms (answered 408), since start")
+                .register(registry);
+        Gauge.builder("ax.http.requests.busy", httpBusy, supplier -> supplier.get().getAsLong())
+                .description("HTTP data requests answered 503 because ax.http.max.data.requests were being handled, since start")
                 .register(registry);
         Gauge.builder("ax.flow.records.skipped", flowRecordsSkipped, java.util.concurrent.atomic.AtomicLong::get)
                 .description("Records of the internal flow topic that were not well-formed flow messages, skipped, since start")
                 .register(registry);
+    }
+
+    /**
+     * The HTTP API's counts (registered when it starts): requests abandoned (their body did not come within the idle
+     * timeout) and data requests answered 503 because the data endpoints were saturated.
+     */
+    public void httpGuard(java.util.function.LongSupplier abandoned, java.util.function.LongSupplier busy) {
+        httpAbandoned.set(abandoned);
+        httpBusy.set(busy);
     }
 
     /** A record of the flow topic was skipped: not a well-formed flow message (logged with its offset by the gate). */
@@ -143,8 +164,13 @@ public final class SchedulerMetrics {
     }
 
     /** The limits records this instance refused (topology-docs/FLOW-CONTROL.md). */
-    public io.ax.app.internal.flow.LimitErrors limitErrors() {
+    public RefusedRecords limitErrors() {
         return limitErrors;
+    }
+
+    /** The calendars records this instance refused (topology-docs/PERIODIC.md, Calendars). */
+    public RefusedRecords calendarErrors() {
+        return calendarErrors;
     }
 
     public MetricsSettings settings() {

@@ -2,12 +2,14 @@ package io.ax.app.internal.query;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.app.internal.store.AxStores;
 import io.ax.codec.WireCodec;
 import io.ax.schema.CalendarRequest;
 import io.ax.schema.DailyWindow;
 import io.ax.schema.DateRange;
 import io.ax.validation.CalendarValidator;
+import io.ax.validation.Quote;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import org.apache.kafka.streams.KafkaStreams;
@@ -19,16 +21,19 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * {@code GET /calendars/{name}} (one exclusion calendar as the scheduler applies it) and {@code GET /calendars} (their
- * names, at most {@value #MAX_LISTED}). Calendars live in a global store every instance holds whole, so any instance
+ * names, at most {@value #MAX_LISTED}, and the records of the calendars topic this instance refused: how many, and the last
+ * few with their offsets and reasons). Calendars live in a global store every instance holds whole, so any instance
  * answers from its own copy, with no forwarding; a calendar set a moment ago may show a moment later.
  */
 final class CalendarEndpoints implements EndpointGroup {
     static final int MAX_LISTED = 1000;
 
     private final KafkaStreams streams;
+    private final SchedulerMetrics metrics;
 
-    CalendarEndpoints(KafkaStreams streams) {
+    CalendarEndpoints(KafkaStreams streams, SchedulerMetrics metrics) {
         this.streams = streams;
+        this.metrics = metrics;
     }
 
     @Override
@@ -42,9 +47,16 @@ final class CalendarEndpoints implements EndpointGroup {
         CalendarValidator.validateName(name);
         byte[] bytes = store().get(name);
         if (bytes == null) {
-            throw HttpError.notFound("no calendar " + name);
+            throw HttpError.notFound("no calendar " + Quote.of(name));
         }
-        Responses.json(ctx, 200, toJson(name, WireCodec.decodeBinary(bytes, CalendarRequest.class)));
+        CalendarRequest calendar;
+        try {
+            calendar = WireCodec.decodeCalendar(bytes);
+        } catch (RuntimeException e) { // a store written before calendars were checked on the way in
+            throw HttpError.notFound("no readable calendar " + Quote.of(name) + " (the stored value is not one: "
+                    + Quote.truncate(String.valueOf(e.getMessage()), 200) + ")");
+        }
+        Responses.json(ctx, 200, toJson(name, calendar));
     }
 
     private void list(Context ctx) {
@@ -63,6 +75,7 @@ final class CalendarEndpoints implements EndpointGroup {
         ObjectNode body = TaskView.MAPPER.createObjectNode();
         body.set("calendars", names);
         body.put("truncated", more);
+        LimitsEndpoints.refused(body, metrics.calendarErrors());
         Responses.json(ctx, 200, body);
     }
 

@@ -47,7 +47,7 @@ final class ConsoleEndpoints implements EndpointGroup {
     private void serve(Context ctx, String file) {
         byte[] body = contents.get(file);
         if (body == null) {
-            throw HttpError.notFound("no console file " + file);
+            throw HttpError.notFound("no console file " + io.ax.validation.Quote.of(file));
         }
         ctx.header("Content-Security-Policy", POLICY);
         ctx.header("X-Content-Type-Options", "nosniff");

@@ -3,7 +3,7 @@ package io.ax.app.internal.query;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.ax.app.internal.flow.LimitErrors;
+import io.ax.app.internal.metrics.RefusedRecords;
 import io.ax.app.internal.flow.LimitsView;
 import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.javalin.config.RoutesConfig;
@@ -32,7 +32,7 @@ final class LimitsEndpoints implements EndpointGroup {
         routes.get("/limits", ctx -> Responses.json(ctx, 200, body(LimitsView.read(streams), metrics.limitErrors())));
     }
 
-    static ObjectNode body(Map<String, String> limits, LimitErrors errors) {
+    static ObjectNode body(Map<String, String> limits, RefusedRecords errors) {
         ObjectNode body = MAPPER.createObjectNode();
         ObjectNode inForce = body.putObject("limits");
         limits.forEach((key, json) -> {
@@ -42,10 +42,15 @@ final class LimitsEndpoints implements EndpointGroup {
                 throw new UncheckedIOException(e);
             }
         });
+        refused(body, errors);
+        return body;
+    }
+
+    /** {@code refusedCount} and {@code refused} (the last few, with where they were and why) of a compacted input. */
+    static void refused(ObjectNode body, RefusedRecords errors) {
         body.put("refusedCount", errors.count());
         ArrayNode refused = body.putArray("refused");
         errors.last().forEach(r -> refused.addObject().put("key", r.key()).put("partition", r.partition()).put("offset", r.offset())
                 .put("reason", r.reason()));
-        return body;
     }
 }

@@ -1,6 +1,8 @@
 package io.ax.app.internal.query;
 
 import io.ax.schema.TaskState;
+import io.ax.validation.Quote;
+import io.ax.validation.ScheduleValidator;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -21,11 +23,16 @@ import java.util.function.Function;
 record ListQuery(TaskState state, String jobType, String owner, Long dueBeforeMs, int limit, String after) {
     static final int DEFAULT_LIMIT = 20;
     static final int MAX_LIMIT = 1000;
+    /** Earliest and latest instant a parameter takes: the range of every instant ax stores (topology-docs/LIMITS.md). */
+    static final long MIN_INSTANT_MS = 0;
+    static final long MAX_INSTANT_MS = ScheduleValidator.MAX_INSTANT_MS;
+    /** Longest jobType (ScheduleValidator's pattern). */
+    static final int JOB_TYPE_CHARS = 128;
 
     /** The query of a request's parameters ({@code param} answers null for an absent one). */
     static ListQuery parse(Function<String, String> param) {
-        return new ListQuery(state(param.apply("state")), blankToNull(param.apply("jobType")),
-                blankToNull(param.apply("owner")), instant("dueBefore", param.apply("dueBefore")),
+        return new ListQuery(state(param.apply("state")), text("jobType", param.apply("jobType"), JOB_TYPE_CHARS),
+                text("owner", param.apply("owner"), ScheduleValidator.MAX_OWNER_CHARS), instant("dueBefore", param.apply("dueBefore")),
                 limit(param.apply("limit")), cursor(param.apply("cursor")));
     }
 
@@ -74,7 +81,7 @@ record ListQuery(TaskState state, String jobType, String owner, Long dueBeforeMs
         try {
             return TaskState.valueOf(value);
         } catch (IllegalArgumentException e) {
-            throw HttpError.badRequest("state must be one of " + Arrays.toString(TaskState.values()) + ": " + value);
+            throw HttpError.badRequest("state must be one of " + Arrays.toString(TaskState.values()) + ": " + Quote.of(value));
         }
     }
 
@@ -82,11 +89,27 @@ record ListQuery(TaskState state, String jobType, String owner, Long dueBeforeMs
         if (blankToNull(value) == null) {
             return null;
         }
+        long ms;
         try {
-            return value.chars().allMatch(Character::isDigit) ? Long.parseLong(value) : Instant.parse(value).toEpochMilli();
-        } catch (NumberFormatException | DateTimeParseException e) {
-            throw HttpError.badRequest(name + " must be an ISO-8601 instant or epoch milliseconds: " + value);
+            ms = value.chars().allMatch(Character::isDigit) ? Long.parseLong(value) : Instant.parse(value).toEpochMilli();
+        } catch (NumberFormatException | DateTimeParseException | ArithmeticException e) { // ArithmeticException: beyond a long of ms
+            throw HttpError.badRequest(name + " must be an ISO-8601 instant or epoch milliseconds from " + Instant.ofEpochMilli(MIN_INSTANT_MS)
+                    + " to " + Instant.ofEpochMilli(MAX_INSTANT_MS) + ": " + Quote.of(value));
         }
+        if (ms < MIN_INSTANT_MS || ms > MAX_INSTANT_MS) {
+            throw HttpError.badRequest(name + " must be from " + Instant.ofEpochMilli(MIN_INSTANT_MS) + " to "
+                    + Instant.ofEpochMilli(MAX_INSTANT_MS) + ": " + Quote.of(value));
+        }
+        return ms;
+    }
+
+    /** A text filter, at most {@code maxChars} long (what the field it matches can hold). */
+    private static String text(String name, String value, int maxChars) {
+        String text = blankToNull(value);
+        if (text != null && text.length() > maxChars) {
+            throw HttpError.badRequest(name + " is longer than " + maxChars + " chars: " + Quote.of(text));
+        }
+        return text;
     }
 
     private static int limit(String value) {
@@ -101,7 +124,7 @@ record ListQuery(TaskState state, String jobType, String owner, Long dueBeforeMs
         } catch (NumberFormatException e) {
             // answered below
         }
-        throw HttpError.badRequest("limit must be 1-" + MAX_LIMIT + ": " + value);
+        throw HttpError.badRequest("limit must be 1-" + MAX_LIMIT + ": " + Quote.of(value));
     }
 
     private static String cursor(String value) {
@@ -109,9 +132,11 @@ record ListQuery(TaskState state, String jobType, String owner, Long dueBeforeMs
             return null;
         }
         try {
-            return new String(Base64.getUrlDecoder().decode(value), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            throw HttpError.badRequest("cursor is not one this API gave out: " + value);
+            String after = new String(Base64.getUrlDecoder().decode(value), StandardCharsets.UTF_8);
+            ScheduleValidator.validateTaskId(after);
+            return after;
+        } catch (IllegalArgumentException | io.ax.InvalidRequestException e) {
+            throw HttpError.badRequest("cursor is not one this API gave out: " + Quote.of(value));
         }
     }
 

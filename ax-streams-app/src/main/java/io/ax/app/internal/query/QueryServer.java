@@ -7,6 +7,8 @@ import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.validation.ScheduleLimits;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import io.ax.validation.Quote;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.List;
@@ -15,6 +17,9 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.HostInfo;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,10 +34,16 @@ import org.slf4j.LoggerFactory;
  * only, see {@code ax.http.listen}) reads are open and every POST is refused. Errors are {@code {"error":"…"}}: 400 bad
  * parameter or field (the validator's message), 401 token, 404 unknown task, 503 with {@code Retry-After} while the
  * instance is not RUNNING, a partition is not queryable or a peer does not answer.
+ *
+ * <p>Bounded like the topics ({@link HttpLimits}, {@link HttpGuard}): a body declared larger than allowed is answered 413
+ * before it is read, a connection silent for the idle timeout is closed (a request whose body does not come is answered
+ * 408 and logged once), connections and threads are bounded, and the data endpoints take at most
+ * {@link HttpLimits#maxDataRequests()} threads at once (503 beyond), so {@code /health} and {@code /internal/health}
+ * answer while they are saturated. JSON bodies are read with the topics' rules ({@code StrictJson}) and every query
+ * parameter within its range: client input gets a 4xx, never a 5xx.
  */
 public final class QueryServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(QueryServer.class);
-    private static final int MAX_THREADS = 32;
 
     private final Javalin app;
 
@@ -49,42 +60,74 @@ public final class QueryServer implements AutoCloseable {
     public static QueryServer start(KafkaStreams streams, HttpAddress listen, HttpAddress advertised, int partitions,
                                     Optional<String> token, Producer<String, byte[]> producer, AxTopics topics,
                                     ScheduleLimits limits, SchedulerMetrics metrics) {
+        return start(streams, listen, advertised, partitions, token, producer, topics, limits, metrics, HttpLimits.DEFAULTS);
+    }
+
+    /** The same, with the HTTP API's own bounds ({@code ax.http.*}). */
+    public static QueryServer start(KafkaStreams streams, HttpAddress listen, HttpAddress advertised, int partitions,
+                                    Optional<String> token, Producer<String, byte[]> producer, AxTopics topics,
+                                    ScheduleLimits limits, SchedulerMetrics metrics, HttpLimits http) {
+        HttpGuard guard = new HttpGuard(http);
+        metrics.httpGuard(guard::abandoned, guard::busy);
         Cluster cluster = new Cluster(streams, new HostInfo(advertised.host(), advertised.port()), partitions, token);
         LocalQueries local = new LocalQueries(new LocalStores(streams), cluster.self());
         List<EndpointGroup> groups = List.of(new TaskEndpoints(local, cluster),
-                new StatusEndpoints(streams, local, cluster, topics), new RequestEndpoints(producer, topics, limits),
-                new ConsoleEndpoints(), new MetricsEndpoints(metrics), new CalendarEndpoints(streams),
+                new StatusEndpoints(streams, local, cluster, topics), new RequestEndpoints(producer, topics, limits, guard),
+                new ConsoleEndpoints(), new MetricsEndpoints(metrics), new CalendarEndpoints(streams, metrics),
                 new LimitsEndpoints(streams, metrics));
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
-            QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 2);
+            QueuedThreadPool threads = new QueuedThreadPool(http.maxThreads(), 2);
             threads.setName("ax-http");
             config.jetty.threadPool = threads;
             config.jetty.host = listen.host();
             config.jetty.port = listen.port();
+            config.http.maxRequestSize = http.maxBodyBytes();
+            config.jetty.modifyHttpConfiguration(httpConfig -> {
+                httpConfig.setIdleTimeout(http.idleTimeoutMs());
+                httpConfig.setSendServerVersion(false);
+            });
+            // One connector, as Javalin would make it, with a short idle timeout: a request whose body does not come is cut.
+            config.jetty.addConnector((server, httpConfig) -> {
+                ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(httpConfig));
+                connector.setHost(listen.host());
+                connector.setPort(listen.port());
+                connector.setIdleTimeout(http.idleTimeoutMs());
+                return connector;
+            });
+            config.jetty.modifyServer(server -> server.addBean(new NetworkConnectionLimit(http.maxConnections(), server)));
+            config.routes.before(guard::admit);
             config.routes.before(ctx -> authorize(ctx, token));
+            config.routes.after(guard::release);
             groups.forEach(group -> group.register(config.routes));
             config.routes.exception(HttpError.class, (e, ctx) -> Responses.error(ctx, e.status(), e.getMessage()));
             config.routes.exception(InvalidRequestException.class, (e, ctx) -> Responses.error(ctx, 400, e.getMessage()));
+            // Javalin's own answers (a body over maxRequestSize, a bad content type ...): client errors, in the API's form.
+            config.routes.exception(HttpResponseException.class, (e, ctx) -> Responses.error(ctx, e.getStatus(),
+                    e.getStatus() == 404 ? noEndpoint(ctx) : Quote.truncate(e.getMessage(), 300)));
             config.routes.exception(InvalidStateStoreException.class, (e, ctx) -> Responses.error(ctx, 503,
                     "a store cannot be read now (" + e.getMessage() + "); ask again shortly"));
             // Javalin's own 404 for a path no route takes, in the API's error form (an endpoint's 404 is JSON already).
             config.routes.error(404, ctx -> {
                 String type = ctx.res().getContentType();
                 if (type == null || !type.startsWith("application/json")) {
-                    Responses.error(ctx, 404, "no endpoint " + ctx.method() + " " + ctx.path());
+                    Responses.error(ctx, 404, noEndpoint(ctx));
                 }
             });
             config.routes.exception(Exception.class, (e, ctx) -> {
-                log.error("HTTP {} {} failed", ctx.method(), ctx.path(), e);
-                Responses.error(ctx, 500, e.toString());
+                log.error("HTTP {} {} failed", ctx.method(), Quote.of(ctx.path()), e);
+                Responses.error(ctx, 500, Quote.truncate(e.toString(), 300));
             });
         });
         app.start();
         log.info("HTTP API on http://{} (advertised as {}), {}", listen, advertised,
                 token.isPresent() ? "bearer token required" : "no token: reads only");
         return new QueryServer(app);
+    }
+
+    private static String noEndpoint(Context ctx) {
+        return "no endpoint " + ctx.method() + " " + Quote.truncate(ctx.path(), 200);
     }
 
     public int port() {

@@ -1,6 +1,5 @@
 package io.ax.app.internal.query;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -8,7 +7,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ax.AxTopics;
 import io.ax.client.AxClient;
 import io.ax.client.internal.RequestSender;
+import io.ax.InvalidRequestException;
 import io.ax.codec.JsonForms;
+import io.ax.codec.StrictJson;
+import io.ax.validation.Quote;
 import io.ax.schema.ScheduleRequest;
 import io.ax.validation.ScheduleLimits;
 import io.ax.validation.ScheduleValidator;
@@ -33,16 +35,17 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * for the scheduler, whose decision (PENDING, IGNORED, REJECTED) appears on the state topic and in {@code GET /tasks/{id}}.
  */
 final class RequestEndpoints implements EndpointGroup {
-    /** Numbers in the request as written: the payload is re-serialised from this tree, so keep them exact. */
-    private static final ObjectMapper EXACT = new ObjectMapper().setNodeFactory(JsonNodeFactory.withExactBigDecimals(true))
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).enable(DeserializationFeature.USE_BIG_INTEGER_FOR_INTS);
+    /** Writes the body back for {@link JsonForms}: numbers as read (exact), so the payload keeps them. */
+    private static final ObjectMapper EXACT = new ObjectMapper().setNodeFactory(JsonNodeFactory.withExactBigDecimals(true));
     private static final long ACK_TIMEOUT_MS = 30_000;
 
     private final RequestSender sender;
     private final AxClient client;
     private final ScheduleValidator validator;
+    private final HttpGuard guard;
 
-    RequestEndpoints(Producer<String, byte[]> producer, AxTopics topics, ScheduleLimits limits) {
+    RequestEndpoints(Producer<String, byte[]> producer, AxTopics topics, ScheduleLimits limits, HttpGuard guard) {
+        this.guard = guard;
         this.sender = new RequestSender(producer, topics.requests(), Clock.systemUTC());
         this.client = AxClient.create(producer, topics, Clock.systemUTC(), limits);
         this.validator = new ScheduleValidator(limits);
@@ -68,12 +71,14 @@ final class RequestEndpoints implements EndpointGroup {
     }
 
     private void schedule(Context ctx) throws IOException {
+        // The body read with the topics' rules, then written back for JsonForms: the same schedule a topic record makes.
         ObjectNode body = object(ctx);
         JsonNode taskIdField = body.remove("taskId");
         if (taskIdField == null || !taskIdField.isTextual()) {
             throw HttpError.badRequest("taskId must be given as a string in the body");
         }
         String taskId = taskIdField.asText();
+        ScheduleValidator.validateTaskId(taskId);
         SpecificRecord request = JsonForms.parseRequest(EXACT.writeValueAsBytes(body));
         if (!(request instanceof ScheduleRequest schedule)) {
             throw HttpError.badRequest("POST /tasks takes a schedule; cancel, replay, trigger, pause or resume with POST"
@@ -90,15 +95,15 @@ final class RequestEndpoints implements EndpointGroup {
     }
 
     /** The optional {@code reason} of a cancel, replay, trigger, pause or resume. */
-    private static String reason(Context ctx) throws IOException {
-        if (ctx.bodyAsBytes().length == 0) {
+    private String reason(Context ctx) {
+        if (guard.body(ctx).length == 0) {
             return null;
         }
         ObjectNode body = object(ctx);
         JsonNode reason = body.remove("reason");
         if (!body.isEmpty()) {
-            throw HttpError.badRequest("unknown field(s) " + body.properties().stream().map(e -> e.getKey()).toList()
-                    + ": a cancel, replay, trigger, pause or resume body takes only \"reason\"");
+            throw HttpError.badRequest("unknown field(s) " + body.properties().stream().limit(5).map(e -> Quote.of(e.getKey()))
+                    .toList() + ": a cancel, replay, trigger, pause or resume body takes only \"reason\"");
         }
         if (reason == null || reason.isNull()) {
             return null;
@@ -110,14 +115,15 @@ final class RequestEndpoints implements EndpointGroup {
         return reason.asText();
     }
 
-    private static ObjectNode object(Context ctx) {
+    /** The body, one JSON object read with the topics' rules ({@link StrictJson}: duplicates, trailing content, depth). */
+    private ObjectNode object(Context ctx) {
         JsonNode body;
         try {
-            body = EXACT.readTree(ctx.bodyAsBytes());
-        } catch (IOException e) {
-            throw HttpError.badRequest("body is not JSON: " + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage() : e.getMessage()));
+            body = StrictJson.readTree(guard.body(ctx));
+        } catch (InvalidRequestException e) {
+            throw HttpError.badRequest("body is not one JSON object: " + e.getMessage());
         }
-        if (body == null || !body.isObject()) {
+        if (!body.isObject()) {
             throw HttpError.badRequest("body must be a JSON object");
         }
         return (ObjectNode) body;

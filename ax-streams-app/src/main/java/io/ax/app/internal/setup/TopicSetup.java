@@ -184,6 +184,11 @@ public final class TopicSetup {
         }
     }
 
+    /** The partition count of an existing topic, or 0 when it cannot be told. */
+    public static int partitionCount(Admin admin, String topic) {
+        return describe(admin, List.of(topic)).getOrDefault(topic, 0);
+    }
+
     private static Map<String, Integer> describe(Admin admin, List<String> names) {
         Map<String, Integer> counts = new TreeMap<>();
         try {

@@ -87,9 +87,9 @@ final class ApplyDecisions {
      */
     private void apply(Decision decision, IndexEntry before, List<StoredHistoryEntry> priorHistory, long nowMs, String input) {
         String executionId = executionOf(decision);
-        MDC.put(MDC_TASK_ID, decision.taskId());
+        MDC.put(MDC_TASK_ID, io.ax.validation.Quote.key(decision.taskId())); // quoted short: a rejected record's key may be anything
         if (executionId != null) {
-            MDC.put(MDC_EXECUTION_ID, executionId);
+            MDC.put(MDC_EXECUTION_ID, io.ax.validation.Quote.key(executionId));
         }
         try {
             applyEffects(decision, before, priorHistory, nowMs, input);

@@ -5,7 +5,7 @@ import io.ax.app.config.AxConfig;
 import io.ax.app.internal.flow.ApplyLimitRecord;
 import io.ax.app.internal.flow.FlowGate;
 import io.ax.app.internal.flow.FlowStores;
-import io.ax.app.internal.flow.LimitErrors;
+import io.ax.app.internal.metrics.RefusedRecords;
 import io.ax.app.internal.inputs.ConsumerPositions;
 import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.app.internal.store.AxStores;
@@ -66,6 +66,12 @@ public final class AxTopology {
         return build(SchedulerSettings.from(config, partitions, positions, metrics));
     }
 
+    /** The same, with the flow topic's partition count known (flow records on another partition than their key's refused). */
+    public static Topology build(AxConfig config, int partitions, int flowPartitions, ConsumerPositions positions,
+                                 SchedulerMetrics metrics) {
+        return build(SchedulerSettings.from(config, partitions, positions, metrics).withFlowPartitions(flowPartitions));
+    }
+
     public static Topology build(SchedulerSettings settings) {
         AxTopics topics = settings.topics();
         Topology topology = new Topology();
@@ -87,7 +93,8 @@ public final class AxTopology {
                 SCHEDULER);
         topology.addSink(CALENDARS_SINK, topics.calendars(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
         topology.addGlobalStore(AxStores.calendars(), CALENDARS_SOURCE, Serdes.String().deserializer(),
-                Serdes.ByteArray().deserializer(), topics.calendars(), CALENDARS_UPDATER, CalendarStoreUpdater::new);
+                Serdes.ByteArray().deserializer(), topics.calendars(), CALENDARS_UPDATER,
+                () -> new CalendarStoreUpdater(settings.metrics().calendarErrors()));
         topology.addSink(FLOW_SINK, topics.flow(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
         addFlowControl(topology, settings);
         topology.addSink(DEPS_SINK, topics.deps(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
@@ -100,12 +107,12 @@ public final class AxTopology {
      */
     private static void addFlowControl(Topology topology, SchedulerSettings settings) {
         AxTopics topics = settings.topics();
-        LimitErrors errors = settings.metrics().limitErrors();
+        RefusedRecords errors = settings.metrics().limitErrors();
         topology.addGlobalStore(FlowStores.limits(), LIMITS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(),
                 topics.limits(), LIMITS_PROCESSOR, () -> new ApplyLimitRecord(errors));
         topology.addSource(FLOW_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.flow());
         topology.addProcessor(FLOW_GATE, () -> new FlowGate(GATE_FLOW_SINK, GATE_GRANTS_SINK, settings.metrics(),
-                settings.priorityAgingMs()), FLOW_SOURCE);
+                settings.priorityAgingMs(), key -> KeyPartition.of(key, settings.flowPartitions())), FLOW_SOURCE);
         topology.addStateStore(FlowStores.gates(), FLOW_GATE);
         topology.addSink(GATE_FLOW_SINK, topics.flow(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), FLOW_GATE);
         topology.addSink(GATE_GRANTS_SINK, topics.flowGrants(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), FLOW_GATE);

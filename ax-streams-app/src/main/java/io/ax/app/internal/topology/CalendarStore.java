@@ -3,15 +3,15 @@ package io.ax.app.internal.topology;
 import io.ax.app.internal.core.CalendarLookup;
 import io.ax.calendar.ExclusionCalendar;
 import io.ax.codec.WireCodec;
-import io.ax.schema.CalendarRequest;
+import io.ax.validation.Quote;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * The exclusion calendars of the global calendar store, compiled for the rules. The store holds what the scheduler
- * accepted (validated then), so a value that no longer compiles (a zone this JVM's tz data no longer knows) is read as
+ * The exclusion calendars of the global calendar store, compiled for the rules. The store holds only calendars
+ * {@link CalendarStoreUpdater} checked, so a value that no longer compiles (a zone this JVM's tz data no longer knows) is read as
  * no calendar, logged once per value. Compiled calendars are cached per name with the bytes they came from, so a lookup
  * is one store get and a byte comparison; the cache is bounded ({@value #MAX_CACHED}, least recently used out). Not
  * thread-safe: one per stream task.
@@ -58,9 +58,10 @@ final class CalendarStore implements CalendarLookup {
 
     private static ExclusionCalendar compile(String name, byte[] bytes) {
         try {
-            return ExclusionCalendar.of(name, WireCodec.decodeBinary(bytes, CalendarRequest.class));
+            return ExclusionCalendar.of(name, WireCodec.decodeCalendar(bytes));
         } catch (RuntimeException e) {
-            log.error("Calendar {} in the calendar store does not compile and is not applied: {}", name, e.getMessage());
+            log.warn("Calendar {} in the calendar store does not compile and is not applied: {}", Quote.of(name),
+                    Quote.truncate(String.valueOf(e.getMessage()), 500));
             return null;
         }
     }

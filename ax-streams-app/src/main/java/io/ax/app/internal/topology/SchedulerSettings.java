@@ -23,13 +23,15 @@ import java.time.Clock;
  * @param inputCodec decodes the inputs, with the schema registry of {@code ax.schema.registry.url} if one is set
  * @param registryOutput the registered schema ids dispatches and dead letters are written with, or null for
  *                       single-object encoding ({@code ax.output.format})
+ * @param flowPartitions the flow topic's partition count, or 0 when unknown (then flow records are not checked for
+ *                       being on their gate key's partition)
  */
 public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, int wheelSize, int maxWheelTimers,
                                 int fireBatchMax, long defaultTimeoutMs, long defaultBackoffMs, long maxBackoffMs,
                                 long retentionMs, long dispatchAheadMs, long misfireThresholdMs, ScheduleLimits limits, long maxClockSkewMs,
                                 ConsumerPositions positions, boolean adoptEnabled, int historyMaxEvents,
                                 long priorityAgingMs, SchedulerMetrics metrics, RegistryCodec inputCodec,
-                                RegistryOutput registryOutput) {
+                                RegistryOutput registryOutput, int flowPartitions) {
 
     /**
      * @param positions where the consumer stands on each input: {@link io.ax.app.internal.inputs.ConsumerView#POSITIONS}
@@ -43,7 +45,14 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
                 config.getLong(AxConfig.DISPATCH_AHEAD_MS_CONFIG), config.getLong(AxConfig.MISFIRE_THRESHOLD_MS_CONFIG), config.limits(),
                 config.getLong(AxConfig.MAX_CLOCK_SKEW_MS_CONFIG), positions, config.getBoolean(AxConfig.ADOPT_ENABLED_CONFIG),
                 config.getInt(AxConfig.HISTORY_MAX_EVENTS_CONFIG), config.getLong(AxConfig.PRIORITY_AGING_MS_CONFIG), metrics,
-                RegistryCodec.of(config.registrySettings(), Clock.systemUTC()), RegistryOutput.from(config));
+                RegistryCodec.of(config.registrySettings(), Clock.systemUTC()), RegistryOutput.from(config), 0);
+    }
+
+    /** The same settings with the flow topic's partition count known. */
+    public SchedulerSettings withFlowPartitions(int count) {
+        return new SchedulerSettings(topics, partitions, tickMs, wheelSize, maxWheelTimers, fireBatchMax, defaultTimeoutMs,
+                defaultBackoffMs, maxBackoffMs, retentionMs, dispatchAheadMs, misfireThresholdMs, limits, maxClockSkewMs, positions,
+                adoptEnabled, historyMaxEvents, priorityAgingMs, metrics, inputCodec, registryOutput, count);
     }
 
     /** The settings of the pure rules. */

@@ -8,6 +8,7 @@ import io.ax.AxTopics;
 import io.ax.FlowLimit;
 import io.ax.app.config.AxConfig;
 import io.ax.app.fuzz.FuzzSettings;
+import io.ax.app.internal.metrics.RefusedRecords;
 import io.ax.app.internal.metrics.SchedulerMetrics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -152,12 +153,12 @@ class FuzzFlowGateTest {
             AxConfig config = new AxConfig(Map.of(AxConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092",
                     AxConfig.STATE_DIR_CONFIG, stateDir.toString()));
             metrics = new SchedulerMetrics(config.metricsSettings());
-            LimitErrors errors = metrics.limitErrors();
+            RefusedRecords errors = metrics.limitErrors();
             Topology topology = new Topology(); // as AxTopology.addFlowControl builds it
             topology.addGlobalStore(FlowStores.limits(), "limits-source", Serdes.String().deserializer(), Serdes.ByteArray().deserializer(),
                     topics.limits(), "limits", () -> new ApplyLimitRecord(errors));
             topology.addSource("flow-source", Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.flow());
-            topology.addProcessor("gate", () -> new FlowGate("flow-sink", "grants-sink", metrics, 1_000), "flow-source");
+            topology.addProcessor("gate", () -> new FlowGate("flow-sink", "grants-sink", metrics, 1_000, key -> -1), "flow-source");
             topology.addStateStore(FlowStores.gates(), "gate");
             topology.addSink("flow-sink", topics.flow(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), "gate");
             topology.addSink("grants-sink", topics.flowGrants(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), "gate");

@@ -93,7 +93,7 @@ class QueryServerTest {
     void shouldAnswer400ForABadParameterEvenBeforeTheSchedulerRuns() throws Exception {
         HttpResponse<String> response = get("/tasks?limit=5000");
         assertThat(response.statusCode()).isEqualTo(400);
-        assertThat(error(response)).isEqualTo("limit must be 1-1000: 5000");
+        assertThat(error(response)).isEqualTo("limit must be 1-1000: \"5000\"");
     }
 
     @Test
@@ -115,5 +115,138 @@ class QueryServerTest {
     @Test
     void shouldTakeATaskIdWithAnEncodedSlash() throws Exception {
         assertThat(get("/tasks/orders%2F42").statusCode()).as("routed to the task, not refused by the server").isEqualTo(503);
+    }
+
+    /** A second server on a free port, with a token (so POSTs reach their body) and the given bounds. */
+    private QueryServer serverWithToken(HttpLimits limits) throws IOException {
+        int tokenPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            tokenPort = socket.getLocalPort();
+        }
+        HttpAddress address = io.ax.app.config.HttpAddress.parse(Integer.toString(tokenPort));
+        return QueryServer.start(streams, address, address, 6, Optional.of("t"), producer, AxTopics.defaults(),
+                ScheduleLimits.defaults(), new SchedulerMetrics(MetricsSettings.DEFAULTS), limits);
+    }
+
+    private HttpResponse<String> call(int serverPort, String method, String path, String body) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + serverPort + path))
+                .timeout(java.time.Duration.ofSeconds(10)).header("Authorization", "Bearer t");
+        request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void shouldAnswerEveryEndpointWithHostileValuesWithoutA5xxOrAHang() throws Exception {
+        io.ax.app.internal.topology.LogCapture logs = io.ax.app.internal.topology.LogCapture.root();
+        String huge = "x".repeat(6_000);
+        String deep = "[".repeat(200) + "]".repeat(200);
+        String[] values = {huge, "-1", "-9223372036854775809", "99999999999999999999", "%7B%22a%22%3A1%7D", "%00%01", "+1000000000-12-31T23:59:59Z",
+                "-1000000000-01-01T00:00:00Z", "9999-12-31T23:59:59.999Z", "10000-01-01T00:00:00Z", "1e308", "NaN", "%FF%FE", "true", ""};
+        String[] getPaths = {"/tasks?state=%s", "/tasks?jobType=%s", "/tasks?owner=%s", "/tasks?dueBefore=%s", "/tasks?limit=%s",
+                "/tasks?cursor=%s", "/dead-letters?dueBefore=%s", "/dead-letters?limit=%s", "/internal/tasks?dueBefore=%s",
+                "/internal/tasks?cursor=%s", "/tasks/%s", "/executions/%s", "/internal/executions/%s", "/calendars/%s",
+                "/console/%s", "/limits?x=%s", "/stats?x=%s", "/health?x=%s", "/internal/health?x=%s", "/metrics?x=%s"};
+        String[] bodies = {"{\"delayMs\":3600000,\"delayMs\":1}", "{\"taskId\":\"a\",\"taskId\":\"b\",\"jobType\":\"j\",\"delayMs\":1}",
+                "{\"taskId\":\"a\",\"jobType\":\"j\",\"delayMs\":1} trailing", "{\"taskId\":\"a\"}{}", deep,
+                "{\"taskId\":\"a\",\"jobType\":\"j\",\"delayMs\":" + "9".repeat(1000) + "}", "{\"taskId\":7,\"jobType\":\"j\"}",
+                "{\"taskId\":\"a\",\"jobType\":\"j\",\"at\":\"+1000000000-12-31T23:59:59Z\"}", "{\"taskId\":\"a\",\"jobType\":\"j\",\"delayMs\":-5}",
+                "{\"reason\":\"a\",\"reason\":\"b\"}", "{\"reason\":{\"x\":[1,2]}}", "{\"reason\":\"" + huge + "\"}", "null", "[]", "\"s\"",
+                "\u0000", "{\"taskId\":\"" + huge + "\",\"jobType\":\"j\",\"delayMs\":1}", "{\"payload\":" + deep + "}"};
+        String[] postPaths = {"/tasks", "/tasks/t1/cancel", "/tasks/t1/replay", "/tasks/t1/trigger", "/tasks/t1/pause", "/tasks/t1/resume"};
+        java.util.List<String> broken = new java.util.ArrayList<>();
+        int asked = 0;
+        try (QueryServer withToken = serverWithToken(HttpLimits.DEFAULTS)) {
+            for (String path : getPaths) {
+                for (String value : values) {
+                    String target = path.replace("%s", value);
+                    asked++;
+                    HttpResponse<String> response;
+                    try {
+                        response = call(withToken.port(), "GET", target, null);
+                    } catch (IOException e) {
+                        broken.add("no answer: GET " + (target.length() > 120 ? target.substring(0, 120) : target) + ": " + e);
+                        continue;
+                    }
+                    check(response, "GET " + target, broken);
+                }
+            }
+            for (String path : postPaths) {
+                for (String body : bodies) {
+                    HttpResponse<String> response = call(withToken.port(), "POST", path, body);
+                    asked++;
+                    check(response, "POST " + path + " " + body, broken);
+                    if (response.statusCode() == 202) {
+                        broken.add("accepted: POST " + path + " " + body);
+                    }
+                }
+                asked++;
+                check(call(withToken.port(), "POST", path.replace("t1", "%00"), null), "POST control char", broken);
+            }
+        } finally {
+            logs.stop();
+        }
+        assertThat(broken).as(asked + " hostile requests: no 5xx but the 503 of an instance not running yet").isEmpty();
+        assertThat(logs.events()).as("no ERROR from client input").noneMatch(e -> e.getLevel() == ch.qos.logback.classic.Level.ERROR);
+        assertThat(logs.longest()).as("log lines stay short").isLessThan(4_000);
+    }
+
+    /** A 4xx, or the 503 of an instance not running yet (in the API's error form); never another 5xx. */
+    private static void check(HttpResponse<String> response, String what, java.util.List<String> broken) {
+        int status = response.statusCode();
+        String shortWhat = what.length() > 120 ? what.substring(0, 120) + "…" : what;
+        boolean notRunning = status == 503 && (response.body().contains("CREATED") || response.body().contains("\"state\"")
+                || response.body().contains("has not been started"));
+        if (status >= 500 && !notRunning) {
+            broken.add(status + " " + shortWhat + ": " + (response.body().length() > 200 ? response.body().substring(0, 200) : response.body()));
+        }
+        if (response.body().length() > 8_192) {
+            broken.add("answer of " + response.body().length() + " chars: " + shortWhat);
+        }
+    }
+
+    @Test
+    void shouldKeepHealthAnsweringWhileFortyConnectionsHoldAnAbsentBody() throws Exception {
+        io.ax.app.internal.topology.LogCapture logs = io.ax.app.internal.topology.LogCapture.root();
+        HttpLimits limits = new HttpLimits(393_216, 1_500, 256, 32, 16);
+        java.util.List<java.net.Socket> held = new java.util.ArrayList<>();
+        long worstHealthMs = 0;
+        try (QueryServer withToken = serverWithToken(limits)) {
+            for (int i = 0; i < 40; i++) {
+                java.net.Socket socket = new java.net.Socket("127.0.0.1", withToken.port());
+                held.add(socket);
+                // Half declare a body far over the bound, half a small one; none is sent.
+                String length = i % 2 == 0 ? "99999999999" : "100";
+                socket.getOutputStream().write(("POST /tasks/t" + i + "/cancel HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\n"
+                        + "Content-Type: application/json\r\nContent-Length: " + length + "\r\n\r\n")
+                        .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                socket.getOutputStream().flush();
+            }
+            java.net.Socket declaredHuge = held.get(0);
+            declaredHuge.setSoTimeout(2_000);
+            String status = new java.io.BufferedReader(new java.io.InputStreamReader(declaredHuge.getInputStream(),
+                    java.nio.charset.StandardCharsets.US_ASCII)).readLine();
+            assertThat(status).as("refused from its Content-Length at once").startsWith("HTTP/1.1 413");
+            for (int i = 0; i < 10; i++) {
+                long startNs = System.nanoTime();
+                HttpResponse<String> health = call(withToken.port(), "GET", "/internal/health", null);
+                long tookMs = (System.nanoTime() - startNs) / 1_000_000;
+                worstHealthMs = Math.max(worstHealthMs, tookMs);
+                assertThat(health.body()).as("the health answer").contains("\"state\"");
+                assertThat(tookMs).as("health answers while 40 connections hold their body").isLessThan(2_000);
+            }
+            HttpResponse<String> data = call(withToken.port(), "GET", "/tasks", null);
+            assertThat(data.statusCode()).as("data endpoints answer (503 at once while saturated or not running), no hang")
+                    .isIn(400, 503);
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).untilAsserted(() -> assertThat(
+                    logs.lines().stream().filter(line -> line.contains("HTTP request abandoned")).count()).isEqualTo(1));
+            System.out.println("Health with 40 held connections: worst of 10 calls " + worstHealthMs + " ms");
+        } finally {
+            for (java.net.Socket socket : held) {
+                socket.close();
+            }
+            logs.stop();
+        }
+        assertThat(logs.events()).as("abandoned requests: one WARN line, no ERROR")
+                .noneMatch(e -> e.getLevel() == ch.qos.logback.classic.Level.ERROR);
     }
 }

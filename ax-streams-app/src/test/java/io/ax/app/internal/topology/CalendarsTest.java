@@ -325,4 +325,65 @@ class CalendarsTest {
             accepted(ax, "c", "{\"excludeDates\":[\"2026-12-25\"]}");
         }
     }
+
+    /** A CalendarRequest in Avro whose zone is not UTF-8: "Europe/Berlin" with its first byte made 0xFF. */
+    private static byte[] calendarWithInvalidUtf8Zone() {
+        byte[] bytes = io.ax.codec.WireCodec.encode(io.ax.schema.CalendarRequest.newBuilder().setZone("Europe/Berlin").build());
+        byte[] zone = "Europe/Berlin".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        for (int i = 0; i + zone.length <= bytes.length; i++) {
+            if (java.util.Arrays.equals(bytes, i, i + zone.length, zone, 0, zone.length)) {
+                bytes[i] = (byte) 0xFF;
+                return bytes;
+            }
+        }
+        throw new IllegalStateException("zone not found in the encoding");
+    }
+
+    @Test
+    void shouldStoreNothingFromTheCalendarsTopicThatIsNotACalendarAndKeepSkippingTheDaysItExcludes() {
+        LogCapture logs = LogCapture.root();
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            accepted(ax, "weekends", "{\"excludeWeekdays\":[\"SATURDAY\",\"SUNDAY\"]}");
+            ax.request("daily", "{\"jobType\":\"report\",\"cron\":\"0 12 * * *\",\"calendar\":\"weekends\"}");
+            assertThat(withTo(ax.events(), "PENDING")).hasSize(1);
+            String topic = ax.topics.calendars();
+            byte[] retry = io.ax.codec.WireCodec.encode(io.ax.schema.RetryRecord.newBuilder().setExecutionId("e").setAttempt(2)
+                    .setNextAttemptAtMs(0).setBackoffMs(1).setJobType("x").build());
+            List<byte[]> bad = List.of(
+                    new byte[] {(byte) 0xC3, 0x01, 1, 2, 3},                               // garbage behind the Avro magic
+                    "not json at all".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    "{\"zone\":\"UTC\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8),  // JSON, not a calendar request
+                    "{\"calendar\":{\"zone\":\"UTC\",\"zone\":\"Asia/Tokyo\"}}".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    retry,                                                                 // read as an empty calendar before
+                    calendarWithInvalidUtf8Zone(),
+                    io.ax.codec.WireCodec.encode(io.ax.schema.CalendarRequest.newBuilder().setDelete(true).build()));
+            for (byte[] value : bad) {
+                ax.pipeRaw(topic, "weekends".getBytes(java.nio.charset.StandardCharsets.UTF_8), value, ax.nowMs());
+            }
+            ax.pipeRaw(topic, null, retry, ax.nowMs());
+            ax.pipeRaw(topic, "k".repeat(1_000_000).getBytes(java.nio.charset.StandardCharsets.UTF_8), null, ax.nowMs());
+            ax.pipeRaw(topic, "junk".getBytes(java.nio.charset.StandardCharsets.UTF_8), retry, ax.nowMs());
+            assertThat(ax.metrics.calendarErrors().count()).as("each bad record counted").isEqualTo(bad.size() + 3);
+            assertThat(ax.metrics.calendarErrors().last()).allSatisfy(refused -> {
+                assertThat(refused.key() == null || refused.key().length() < 100).as("key quoted short").isTrue();
+                assertThat(refused.offset()).as("where it was").isGreaterThanOrEqualTo(0);
+            });
+            assertThat(ax.drainRaw(io.ax.app.fuzz.Quarantine.topic(ax.topics))).as("nothing escaped the global processor").isEmpty();
+
+            // The calendar stands as it was: the task skips the weekend (2026-12-05 and -06) and runs the other days.
+            List<Instant> ran = run(ax, at("2026-12-08T13:00:00Z"), HOUR);
+            assertThat(ran).extracting(Instant::toString).containsExactly("2026-12-01T12:00:00Z", "2026-12-02T12:00:00Z",
+                    "2026-12-03T12:00:00Z", "2026-12-04T12:00:00Z", "2026-12-07T12:00:00Z", "2026-12-08T12:00:00Z");
+            // A name only garbage was ever written under is no calendar.
+            ax.discardEvents();
+            assertThat(rejected(ax, "t2", "{\"jobType\":\"r\",\"cron\":\"0 12 * * *\",\"calendar\":\"junk\"}")
+                    .get("reason").asText()).contains("unknown calendar");
+        } finally {
+            logs.stop();
+        }
+        assertThat(logs.lines().stream().filter(line -> line.contains("Refused calendars record"))).hasSize(10)
+                .allSatisfy(line -> assertThat(line).startsWith("WARN").contains(" at ax.calendars-0@"));
+        assertThat(logs.events()).noneMatch(e -> e.getLevel() == ch.qos.logback.classic.Level.ERROR);
+        assertThat(logs.longest()).as("the 1 MB key quoted short").isLessThan(2_000);
+    }
 }

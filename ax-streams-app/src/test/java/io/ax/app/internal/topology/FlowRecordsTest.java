@@ -99,4 +99,46 @@ class FlowRecordsTest {
             assertThat(events).extracting(e -> e.get("source").get("topic").asText()).containsOnly(ax.topics.flowGrants());
         }
     }
+
+    private static final String RELEASE = "{\"kind\":\"RELEASE\",\"taskId\":\"t\",\"executionId\":\"e1\",\"attempt\":1,"
+            + "\"jobType\":\"charge-card\",\"gates\":[\"type:charge-card\"]}";
+
+    @Test
+    void shouldCountAndLogShortEveryFlowRecordNotProcessed() {
+        LogCapture logs = LogCapture.root();
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            pipe(ax, ax.topics.flow(), null, RELEASE);
+            pipe(ax, ax.topics.flow(), "", RELEASE);
+            pipe(ax, ax.topics.flow(), "k".repeat(1_000_000), RELEASE);
+            pipe(ax, ax.topics.flow(), "type:charge-card", RELEASE.replace("{\"kind\":\"RELEASE\",", "{\"kind\":\"RELEASE\",\"kind\":\"ACQUIRE\","));
+            pipe(ax, ax.topics.flow(), "type:charge-card", RELEASE + "{}");
+            pipe(ax, ax.topics.flow(), "type:other", RELEASE);
+            pipe(ax, ax.topics.flow(), "type:charge-card", "[".repeat(100) + "]".repeat(100));
+            assertNothingQuarantined(ax);
+            assertThat(ax.metrics.flowRecordsSkipped()).as("null, empty and 1 MB keys, a field twice, content after the object,"
+                    + " a key naming another gate, too deep: each counted").isEqualTo(7);
+            pipe(ax, ax.topics.flow(), "type:charge-card", RELEASE);
+            assertThat(ax.metrics.flowRecordsSkipped()).as("a well-formed RELEASE is processed").isEqualTo(7);
+        } finally {
+            logs.stop();
+        }
+        List<String> skipped = logs.lines().stream().filter(line -> line.contains("Skipped flow record")).toList();
+        assertThat(skipped).hasSize(7).allSatisfy(line -> assertThat(line).as("topic-partition@offset").contains(" at ax.flow-0@"));
+        assertThat(logs.longest()).as("the 1 MB key quoted short in the line and the MDC").isLessThan(2_000);
+    }
+
+    @Test
+    void shouldSkipAFlowRecordOnAnotherPartitionThanItsGateKeys() {
+        String elsewhere = java.util.stream.IntStream.range(0, 100).mapToObj(i -> "type:job-" + i)
+                .filter(key -> KeyPartition.of(key, 4) != 0).findFirst().orElseThrow();
+        String here = java.util.stream.IntStream.range(0, 100).mapToObj(i -> "type:job-" + i)
+                .filter(key -> KeyPartition.of(key, 4) == 0).findFirst().orElseThrow();
+        try (SchedulerHarness ax = SchedulerHarness.withFlowPartitions(SchedulerHarness.tempDir(), 4)) {
+            pipe(ax, ax.topics.flow(), elsewhere, RELEASE.replace("type:charge-card", elsewhere));
+            assertThat(ax.metrics.flowRecordsSkipped()).as("on partition 0, its key's is another: a gate split in two").isEqualTo(1);
+            pipe(ax, ax.topics.flow(), here, RELEASE.replace("type:charge-card", here));
+            assertThat(ax.metrics.flowRecordsSkipped()).as("on its key's partition: processed").isEqualTo(1);
+            assertNothingQuarantined(ax);
+        }
+    }
 }

@@ -420,7 +420,7 @@ class FuzzInternalTopicsTest {
             } else if (refused != 1) {
                 problems.add("a bad limits record was counted " + refused + " times as refused, not once");
             } else {
-                List<io.ax.app.internal.flow.LimitErrors.Refused> last = ax.metrics.limitErrors().last();
+                List<io.ax.app.internal.metrics.RefusedRecords.Refused> last = ax.metrics.limitErrors().last();
                 String reason = last.get(last.size() - 1).reason();
                 if (reason.length() > MAX_REASON_CHARS) {
                     problems.add("the refusal's reason is " + reason.length() + " chars (kept for GET /limits and logged; bound "

@@ -33,6 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FuzzTopologyTest {
     static final int CI_COUNT = 1500;
+    /** The longest log line hostile input may cause (a rejection reason is at most 2000 chars, plus its coordinates). */
+    static final int MAX_LOG_LINE_CHARS = 4_096;
 
     @Test
     @Order(1)
@@ -40,6 +42,7 @@ class FuzzTopologyTest {
         List<HostileInput> corpus = FuzzCorpus.load();
         FuzzFigures figures = new FuzzFigures("TopologyTestDriver, corpus (" + corpus.size() + " entries)");
         FuzzFailures failures = new FuzzFailures("topology-corpus");
+        LogCapture logs = LogCapture.root();
         try (TopologyFuzzRun run = new TopologyFuzzRun(stateRoot, figures)) {
             for (HostileInput input : corpus) {
                 run.replaceDriver();
@@ -49,9 +52,12 @@ class FuzzTopologyTest {
                 }
             }
         } finally {
+            logs.stop();
             System.out.println(figures.report());
         }
         assertThat(failures.isEmpty()).as(() -> failures.report(corpus.size(), null)).isTrue();
+        // Issue 26: a value from input reaches a log line or the MDC only quoted short (a 1 MB key made a 1 MB line).
+        assertThat(logs.longest()).as("longest log line of the corpus, MDC included").isLessThan(MAX_LOG_LINE_CHARS);
     }
 
     @Test

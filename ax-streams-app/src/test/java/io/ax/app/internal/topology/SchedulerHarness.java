@@ -79,13 +79,27 @@ final class SchedulerHarness implements AutoCloseable {
     }
 
     private SchedulerHarness(Path stateDir, Map<String, Object> overrides, int partitions, ConsumerPositions positions) {
+        this(stateDir, overrides, partitions, 0, positions);
+    }
+
+    /**
+     * @param flowPartitions the partition count the flow gates are told the flow topic has (0: unknown, unchecked); the
+     *                       driver feeds partition 0 only, so flow records whose gate key belongs elsewhere are skipped
+     */
+    static SchedulerHarness withFlowPartitions(Path stateDir, int flowPartitions) {
+        return new SchedulerHarness(stateDir, Map.of(), 1, flowPartitions, ConsumerPositions.SYNCHRONOUS);
+    }
+
+    private SchedulerHarness(Path stateDir, Map<String, Object> overrides, int partitions, int flowPartitions,
+                             ConsumerPositions positions) {
         Map<String, Object> props = new HashMap<>();
         props.put(AxConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(AxConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.putAll(overrides);
         AxConfig config = new AxConfig(props);
         metrics = new SchedulerMetrics(config.metricsSettings());
-        driver = new TopologyTestDriver(AxTopology.build(config, partitions, positions, metrics), config.streamsProperties(), T0);
+        driver = new TopologyTestDriver(AxTopology.build(config, partitions, flowPartitions, positions, metrics),
+                config.streamsProperties(), T0);
         requests = driver.createInputTopic(topics.requests(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
         results = driver.createInputTopic(topics.results(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
         retryInput = driver.createInputTopic(topics.retry(), Serdes.String().serializer(), Serdes.ByteArray().serializer());

@@ -1,4 +1,4 @@
-package io.ax.app.internal.flow;
+package io.ax.app.internal.metrics;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -6,21 +6,24 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Limits records the scheduler refused (bad key, bad JSON, a field out of range): counted, and the last few kept for
- * {@code GET /limits} and {@code ./ax limits show}. Thread-safe: the global stream thread writes, HTTP threads read.
+ * Records of a compacted input the scheduler refused and did not store (the limits topic: bad key, bad JSON, a field
+ * out of range; the calendars topic: a name that is not one, bytes that are not a calendar, a calendar that breaks its
+ * bounds): counted, and the last few kept with where they were and why, for {@code GET /limits}, {@code GET /calendars}
+ * and {@code ./ax limits show}. Keys and reasons are quoted short by the caller. Thread-safe: the global stream thread
+ * writes, HTTP threads read.
  */
-public final class LimitErrors {
+public final class RefusedRecords {
     /** How many refused records are kept. */
     static final int KEPT = 20;
 
-    /** One refused record: where it was and why. */
+    /** One refused record: its key (quoted short), where it was and why. */
     public record Refused(String key, int partition, long offset, String reason) {
     }
 
     private final AtomicLong count = new AtomicLong();
     private final Deque<Refused> last = new ArrayDeque<>();
 
-    void refused(Refused refused) {
+    public void refused(Refused refused) {
         count.incrementAndGet();
         synchronized (last) {
             last.addLast(refused);
