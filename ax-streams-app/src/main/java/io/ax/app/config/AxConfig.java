@@ -83,6 +83,13 @@ public final class AxConfig extends AbstractConfig {
     private static final String FIRE_BATCH_MAX_DOC = "Most timers one partition fires per punctuation, highest priority "
             + "first; the rest fire on the next one, so a crowded instant cannot stall the stream thread.";
 
+    public static final String FIRE_BUDGET_MS_CONFIG = "ax.fire.budget.ms";
+    private static final String FIRE_BUDGET_MS_DOC = "Longest one partition's punctuation fires timers, ms of wall clock; the "
+            + "rest fire first at the next punctuation, which comes at once. A backlog due on a busy machine (every partition "
+            + "firing up to ax.fire.batch.max in one pass of the stream thread) would otherwise keep one exactly-once "
+            + "transaction open longer than the producer's transaction timeout (5 s): the broker aborts it, the stream thread "
+            + "is fenced, rejoins and starts over, and firing stalls.";
+
     public static final String DISPATCH_AHEAD_MS_CONFIG = "ax.dispatch.ahead.ms";
     private static final String DISPATCH_AHEAD_MS_DOC = "Opt-in dispatch-ahead mode: a due attempt is dispatched up to this "
             + "many ms before its due time, so the exactly-once commit that makes it visible has happened by then; the "
@@ -266,6 +273,7 @@ public final class AxConfig extends AbstractConfig {
             .define(WHEEL_SIZE_CONFIG, Type.INT, 512, powerOfTwo(), Importance.LOW, WHEEL_SIZE_DOC)
             .define(WHEEL_MAX_TIMERS_CONFIG, Type.INT, 200_000, Range.atLeast(1), Importance.LOW, WHEEL_MAX_TIMERS_DOC)
             .define(FIRE_BATCH_MAX_CONFIG, Type.INT, 5_000, Range.atLeast(1), Importance.LOW, FIRE_BATCH_MAX_DOC)
+            .define(FIRE_BUDGET_MS_CONFIG, Type.LONG, 100L, Range.between(1, 1_000), Importance.LOW, FIRE_BUDGET_MS_DOC)
             .define(DISPATCH_AHEAD_MS_CONFIG, Type.LONG, 0L, Range.between(0, 2000), Importance.LOW, DISPATCH_AHEAD_MS_DOC)
             .define(DEFAULT_TIMEOUT_MS_CONFIG, Type.LONG, 300_000L, Range.between(1, ScheduleValidator.MAX_DELAY_MS), Importance.MEDIUM, DEFAULT_TIMEOUT_MS_DOC)
             .define(RETRY_BACKOFF_MS_CONFIG, Type.LONG, 1_000L, Range.between(1, ScheduleValidator.MAX_DELAY_MS), Importance.MEDIUM, RETRY_BACKOFF_MS_DOC)

@@ -32,6 +32,8 @@ public final class Timers {
     /** Due timers kept aside, unfired, until the inputs that could change their outcome are read; see {@link #hold}. */
     private final Map<String, String> owners = new HashMap<>();
     private final PriorityQueue<WheelTimer> held = new PriorityQueue<>(Comparator.comparingLong(WheelTimer::dueAtMs));
+    /** Due timers a punctuation handed out and had no time left for: fired first by the next one. */
+    private final java.util.ArrayDeque<WheelTimer> deferred = new java.util.ArrayDeque<>();
     private long earliestSetFireMs = Long.MAX_VALUE;
     private Bytes watermark;
     private long nextUnloadedDueMs;
@@ -77,6 +79,7 @@ public final class Timers {
     public void rebuild(long nowMs) {
         wheel.clear(nowMs);
         held.clear();
+        deferred.clear();
         watermark = null;
         nextUnloadedDueMs = Long.MIN_VALUE;
     }
@@ -129,8 +132,25 @@ public final class Timers {
      * {@code nowMs}, at most {@code limit}. The handler calls {@link #fired} for each, current or stale.
      */
     public int fireDue(long nowMs, Consumer<WheelTimer> handler, int limit) {
+        int fired = 0;
+        for (int waiting = deferred.size(); waiting > 0 && fired < limit; waiting--) {
+            handler.accept(deferred.poll()); // may defer it again
+            fired++;
+        }
+        if (fired == limit || !deferred.isEmpty()) {
+            return fired; // no room, or no time left (the handler deferred again): the wheel waits for the next call
+        }
         refill();
-        return wheel.poll(nowMs, handler, limit);
+        return fired + wheel.poll(nowMs, handler, limit - fired);
+    }
+
+    /**
+     * Puts back a due timer that a punctuation handed out but had no time left to fire ({@code ax.fire.budget.ms}): it
+     * is the first the next {@link #fireDue} hands out, in the order deferred (the wheel's order: rank, then due
+     * time). Its index key stays, so a rebuild finds it again.
+     */
+    public void defer(WheelTimer timer) {
+        deferred.add(timer);
     }
 
     /**
@@ -158,8 +178,8 @@ public final class Timers {
      * nothing to do). {@code Long.MAX_VALUE}: no timer at all.
      */
     public long nextFireMs() {
-        if (!held.isEmpty()) {
-            return Long.MIN_VALUE; // released as soon as the inputs are read: look again at the next tick
+        if (!held.isEmpty() || !deferred.isEmpty()) {
+            return Long.MIN_VALUE; // released as soon as the inputs are read, or deferred: look again at the next tick
         }
         long unloadedMs = nextUnloadedDueMs == Long.MIN_VALUE ? Long.MIN_VALUE : nextUnloadedDueMs - dispatchAheadMs;
         return Math.min(wheel.nextFireMs(), unloadedMs);

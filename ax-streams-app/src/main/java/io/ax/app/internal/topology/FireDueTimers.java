@@ -1,6 +1,7 @@
 package io.ax.app.internal.topology;
 
 import io.ax.app.internal.core.Input;
+import org.apache.kafka.common.utils.Time;
 import io.ax.app.internal.core.Rules;
 import io.ax.app.internal.inputs.InputWatermarks;
 import io.ax.app.internal.store.TaskStore;
@@ -18,6 +19,12 @@ import org.apache.kafka.streams.processor.Punctuator;
  * ({@link InputWatermarks}): occurrences, retries and purges wait for the requests (a cancel acknowledged
  * before the due time wins); timeouts also wait for the reports (a report acknowledged before the deadline
  * wins), held aside meanwhile so the fires behind them are not held up.
+ *
+ * <p>Bounded in time as well as in count: once a punctuation has fired for {@code ax.fire.budget.ms} of wall clock, the
+ * timers it is still handed are deferred to the next one ({@link Timers#defer}), which the wake-up makes immediate. A
+ * pass of the stream thread punctuates every partition before it commits, so without it a backlog due on a busy
+ * machine kept one exactly-once transaction open past the producer's transaction timeout: the broker aborted it, the
+ * thread was fenced, rejoined, and started over, again and again (a burst stalled so).
  */
 final class FireDueTimers implements Punctuator {
     /** Index of the requests topic in the {@link InputWatermarks} given to the constructor. */
@@ -31,18 +38,26 @@ final class FireDueTimers implements Punctuator {
     private final ApplyDecisions decisions;
     private final InputWatermarks inputs;
     private final int fireBatchMax;
+    private final long fireBudgetMs;
+    private final Time time;
+    /** Wall clock (of {@link #time}) after which this punctuation defers what it is handed instead of firing it. */
+    private long deadlineMs;
 
-    FireDueTimers(Rules rules, TaskStore tasks, Timers timers, ApplyDecisions decisions, InputWatermarks inputs, int fireBatchMax) {
+    FireDueTimers(Rules rules, TaskStore tasks, Timers timers, ApplyDecisions decisions, InputWatermarks inputs, int fireBatchMax,
+                  long fireBudgetMs, Time time) {
         this.rules = rules;
         this.tasks = tasks;
         this.timers = timers;
         this.decisions = decisions;
         this.inputs = inputs;
         this.fireBatchMax = fireBatchMax;
+        this.fireBudgetMs = fireBudgetMs;
+        this.time = time;
     }
 
     @Override
     public void punctuate(long wallClockMs) {
+        deadlineMs = time.milliseconds() + fireBudgetMs;
         long firesUpToMs = inputs.readUpToMs(REQUESTS, wallClockMs);
         long timeoutsUpToMs = Math.min(firesUpToMs, inputs.readUpToMs(RESULTS, wallClockMs));
         int limit = fireBatchMax - timers.fireHeld(timeoutsUpToMs, timer -> fire(timer, wallClockMs), fireBatchMax);
@@ -50,6 +65,10 @@ final class FireDueTimers implements Punctuator {
     }
 
     private void fireOrHold(WheelTimer timer, long timeoutsUpToMs, long nowMs) {
+        if (time.milliseconds() >= deadlineMs) {
+            timers.defer(timer); // out of time: first at the next punctuation, which comes at once
+            return;
+        }
         if (timer.kind() == TimerKind.TIMEOUT && timer.dueAtMs() > timeoutsUpToMs) {
             timers.hold(timer);
             return;

@@ -118,7 +118,8 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         inputs = new InputWatermarks(settings.positions(), context.taskId().partition(), settings.maxClockSkewMs(),
                 topics.requests(), topics.results(), topics.retry(), topics.deps());
         maybeRebuildIndex(index, taskStore); // a small partition's index is complete before its first record
-        FireDueTimers fireDueTimers = new FireDueTimers(rules, tasks, timers, decisions, inputs, settings.fireBatchMax());
+        FireDueTimers fireDueTimers = new FireDueTimers(rules, tasks, timers, decisions, inputs, settings.fireBatchMax(),
+                settings.fireBudgetMs(), settings.time());
         lastPunctuationMs = nowMs;
         context.schedule(Duration.ofMillis(settings.tickMs()), PunctuationType.WALL_CLOCK_TIME, wallClockMs -> {
             maybeRebuildIndex(index, taskStore);

@@ -148,6 +148,53 @@ class FireDueTimersTest {
     }
 
     @Test
+    void shouldDeferWhatAPunctuationHasNoTimeLeftForToTheNextInOrderAndFireItThen() {
+        // Each fire takes 10 ms of the fire clock; a budget of 25 ms lets a punctuation fire three (at 0, 10 and 20 ms).
+        org.apache.kafka.common.utils.MockTime fireClock = new org.apache.kafka.common.utils.MockTime(0, 0, 0);
+        Map<String, Object> settings = Map.of(AxConfig.FIRE_BUDGET_MS_CONFIG, 25L);
+        try (SchedulerHarness ax = SchedulerHarness.withFireClock(SchedulerHarness.tempDir(), settings, new org.apache.kafka.common.utils.Time() {
+            @Override
+            public long milliseconds() {
+                long now = fireClock.milliseconds();
+                fireClock.sleep(5); // the deadline read and the check before each fire: 10 ms a fire
+                return now;
+            }
+
+            @Override
+            public long nanoseconds() {
+                return fireClock.nanoseconds();
+            }
+
+            @Override
+            public void sleep(long ms) {
+                fireClock.sleep(ms);
+            }
+
+            @Override
+            public void waitObject(Object obj, java.util.function.Supplier<Boolean> condition, long deadlineMs) {
+                throw new UnsupportedOperationException();
+            }
+        })) {
+            for (int i = 0; i < 8; i++) {
+                ax.request("t" + i, "{\"jobType\":\"j\",\"delayMs\":100,\"priority\":" + (9 - i) + "}");
+            }
+            ax.advanceMs(100);
+            List<String> first = ax.dispatches().stream().map(Dispatched::key).toList();
+            assertThat(first).as("the budget cut the punctuation short, highest priority first").containsExactly("t0", "t1");
+            ax.advanceMs(10);
+            List<String> second = ax.dispatches().stream().map(Dispatched::key).toList();
+            assertThat(second).as("the deferred ones first, in their order").startsWith("t2").hasSizeLessThan(6);
+            for (int tick = 0; tick < 10; tick++) {
+                ax.advanceMs(10);
+                second = new java.util.ArrayList<>(second);
+                second.addAll(ax.dispatches().stream().map(Dispatched::key).toList());
+            }
+            assertThat(second).as("each fired once, in priority order").containsExactly("t2", "t3", "t4", "t5", "t6", "t7");
+            assertThat(ax.nowMs() - SchedulerHarness.T0.toEpochMilli()).isLessThan(300);
+        }
+    }
+
+    @Test
     void shouldFireABacklogByPriorityWithAgingSoThatPriorityZeroIsNeverStarved() {
         Map<String, Object> oneFirePerTick = Map.of(AxConfig.FIRE_BATCH_MAX_CONFIG, 1, AxConfig.PRIORITY_AGING_MS_CONFIG, 1_000L);
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), oneFirePerTick)) {

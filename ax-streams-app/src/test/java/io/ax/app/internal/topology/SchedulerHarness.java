@@ -87,19 +87,30 @@ final class SchedulerHarness implements AutoCloseable {
      *                       driver feeds partition 0 only, so flow records whose gate key belongs elsewhere are skipped
      */
     static SchedulerHarness withFlowPartitions(Path stateDir, int flowPartitions) {
-        return new SchedulerHarness(stateDir, Map.of(), 1, flowPartitions, ConsumerPositions.SYNCHRONOUS);
+        return new SchedulerHarness(stateDir, Map.of(), 1, flowPartitions, ConsumerPositions.SYNCHRONOUS, null);
+    }
+
+    /** @param fireClock the clock the punctuation's fire budget ({@code ax.fire.budget.ms}) is measured with */
+    static SchedulerHarness withFireClock(Path stateDir, Map<String, Object> overrides, org.apache.kafka.common.utils.Time fireClock) {
+        return new SchedulerHarness(stateDir, overrides, 1, 0, ConsumerPositions.SYNCHRONOUS, fireClock);
     }
 
     private SchedulerHarness(Path stateDir, Map<String, Object> overrides, int partitions, int flowPartitions,
                              ConsumerPositions positions) {
+        this(stateDir, overrides, partitions, flowPartitions, positions, null);
+    }
+
+    private SchedulerHarness(Path stateDir, Map<String, Object> overrides, int partitions, int flowPartitions,
+                             ConsumerPositions positions, org.apache.kafka.common.utils.Time fireClock) {
         Map<String, Object> props = new HashMap<>();
         props.put(AxConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(AxConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.putAll(overrides);
         AxConfig config = new AxConfig(props);
         metrics = new SchedulerMetrics(config.metricsSettings());
-        driver = new TopologyTestDriver(AxTopology.build(config, partitions, flowPartitions, positions, metrics),
-                config.streamsProperties(), T0);
+        driver = new TopologyTestDriver(fireClock == null ? AxTopology.build(config, partitions, flowPartitions, positions, metrics)
+                : AxTopology.build(SchedulerSettings.from(config, partitions, positions, metrics).withFlowPartitions(flowPartitions)
+                .withTime(fireClock)), config.streamsProperties(), T0);
         requests = driver.createInputTopic(topics.requests(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
         results = driver.createInputTopic(topics.results(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
         retryInput = driver.createInputTopic(topics.retry(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
