@@ -186,6 +186,15 @@ public final class SchedulerMetrics {
         }).description("Stream threads alive").strongReference(true).register(registry);
     }
 
+    /**
+     * {@code ax_store_operations_total{store, op}}: the RocksDB operations of the stores, read at each scrape from
+     * {@code kafkaMetrics} (the Kafka Streams client's {@code metrics()}), where each store publishes its counts.
+     */
+    public void storeOperations(java.util.function.Supplier<? extends Map<org.apache.kafka.common.MetricName,
+            ? extends org.apache.kafka.common.Metric>> kafkaMetrics) {
+        StoreOperations.register(registry, kafkaMetrics);
+    }
+
     /** Counts down {@code ax_restore_remaining_records} as changelogs are restored. */
     public StateRestoreListener restoreListener() {
         return new StateRestoreListener() {
