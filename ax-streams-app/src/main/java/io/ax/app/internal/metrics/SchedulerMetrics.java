@@ -60,6 +60,8 @@ public final class SchedulerMetrics {
     /** gate → {in flight, waiting} of the gates this instance holds, as their stream tasks last published them. */
     private final Map<String, long[]> gateCounts = new ConcurrentHashMap<>();
     private final Set<String> gateGauges = ConcurrentHashMap.newKeySet();
+    /** Held here because Micrometer holds a function counter's object weakly. */
+    private volatile StoreOperations storeOperations;
 
     public SchedulerMetrics(MetricsSettings settings) {
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -192,7 +194,7 @@ public final class SchedulerMetrics {
      */
     public void storeOperations(java.util.function.Supplier<? extends Map<org.apache.kafka.common.MetricName,
             ? extends org.apache.kafka.common.Metric>> kafkaMetrics) {
-        StoreOperations.register(registry, kafkaMetrics);
+        storeOperations = StoreOperations.register(registry, kafkaMetrics);
     }
 
     /** Counts down {@code ax_restore_remaining_records} as changelogs are restored. */

@@ -5,7 +5,6 @@ import io.ax.app.internal.store.AxStores;
 import io.ax.app.internal.store.StoreOps;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -15,27 +14,25 @@ import org.apache.kafka.common.MetricName;
 
 /**
  * {@code ax_store_operations_total{store, op}}: the RocksDB operations of this instance's stores ({@link StoreOps}),
- * summed over its stream tasks from the Kafka Streams client's metrics. A scrape reads the client's metrics once (the
- * sums are kept for a second, so the thirty series of one scrape cost one pass); a store that moves to another
- * instance takes its counts with it, which Prometheus reads as a counter reset. Thread-safe.
+ * summed over its stream tasks from the Kafka Streams client's metrics, read at each scrape (one pass over the client's
+ * metrics per series: a few thousand entries, only when scraped); a store that moves to another instance takes its
+ * counts with it, which Prometheus reads as a counter reset. Thread-safe.
  */
 final class StoreOperations {
     /** The stores counted, as {@code AxStores} and {@code FlowStores} build them. */
     static final List<String> STORES = List.of(AxStores.TASKS, AxStores.TIMERS, AxStores.INDEX, AxStores.CALENDARS,
             FlowStores.GATES, FlowStores.LIMITS);
-    private static final long SNAPSHOT_NANOS = 1_000_000_000L;
-
     private final Supplier<? extends Map<MetricName, ? extends Metric>> kafkaMetrics;
-    private Map<String, Double> sums = Map.of();
-    private long takenAtNanos;
-    private boolean taken;
 
     private StoreOperations(Supplier<? extends Map<MetricName, ? extends Metric>> kafkaMetrics) {
         this.kafkaMetrics = kafkaMetrics;
     }
 
-    /** Registers the counters in {@code registry}, reading {@code kafkaMetrics} (the client's {@code metrics()}). */
-    static void register(MeterRegistry registry, Supplier<? extends Map<MetricName, ? extends Metric>> kafkaMetrics) {
+    /**
+     * Registers the counters in {@code registry}, reading {@code kafkaMetrics} (the client's {@code metrics()}). Micrometer
+     * holds the returned reader weakly: the caller keeps it, else it is collected and the counters stop moving.
+     */
+    static StoreOperations register(MeterRegistry registry, Supplier<? extends Map<MetricName, ? extends Metric>> kafkaMetrics) {
         StoreOperations operations = new StoreOperations(kafkaMetrics);
         for (String store : STORES) {
             for (StoreOps.Op op : StoreOps.Op.values()) {
@@ -46,29 +43,23 @@ final class StoreOperations {
                         .tags("store", store, "op", opName).register(registry);
             }
         }
+        return operations;
     }
 
-    private synchronized double sum(String store, StoreOps.Op op) {
-        long nowNanos = System.nanoTime();
-        if (!taken || nowNanos - takenAtNanos >= SNAPSHOT_NANOS) {
-            sums = snapshot();
-            takenAtNanos = nowNanos;
-            taken = true;
-        }
-        return sums.getOrDefault(store + "/" + op.metricName(), 0.0);
-    }
-
-    private Map<String, Double> snapshot() {
-        Map<String, Double> out = new HashMap<>();
+    private double sum(String store, StoreOps.Op op) {
+        String name = op.metricName();
+        double sum = 0;
         try {
-            kafkaMetrics.get().forEach((name, metric) -> {
-                if (name.group().equals(StoreOps.METRIC_GROUP) && metric.metricValue() instanceof Number value) {
-                    out.merge(name.tags().get(StoreOps.STORE_TAG) + "/" + name.name(), value.doubleValue(), Double::sum);
+            for (Map.Entry<MetricName, ? extends Metric> entry : kafkaMetrics.get().entrySet()) {
+                MetricName metric = entry.getKey();
+                if (metric.group().equals(StoreOps.METRIC_GROUP) && metric.name().equals(name)
+                        && store.equals(metric.tags().get(StoreOps.STORE_TAG)) && entry.getValue().metricValue() instanceof Number value) {
+                    sum += value.doubleValue();
                 }
-            });
+            }
         } catch (RuntimeException e) {
-            return sums; // the client is closing: keep the last figures
+            return Double.NaN; // the client is closing
         }
-        return out;
+        return sum;
     }
 }

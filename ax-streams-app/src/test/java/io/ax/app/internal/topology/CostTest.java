@@ -114,6 +114,19 @@ class CostTest {
         }
     }
 
+    @Test
+    void shouldServeTheStoresOperationsOnMetrics() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), SETTINGS)) {
+            ax.metrics.storeOperations(ax::kafkaMetrics); // as AxScheduler does with its Kafka Streams client's metrics
+            CostMeter meter = new CostMeter(ax).start();
+            Cost cost = runOnce(ax, meter, "t1", "{\"jobType\":\"email\",\"delayMs\":" + DELAY_MS + "}");
+            String scrape = ax.metrics.scrape();
+            System.out.println(scrape.lines().filter(l -> l.contains("store_operations")).toList());
+            long taskPuts = cost.storeOps().get("ax-tasks/put");
+            assertThat(scrape).contains("ax_store_operations_total{op=\"put\",store=\"ax-tasks\"} " + (double) taskPuts);
+        }
+    }
+
     /** Moves the clock to {@code dueMs}, then one tick on (a timer fires at the first punctuation at or after its due time). */
     private static void advancePast(SchedulerHarness ax, long dueMs) {
         ax.advanceMs(dueMs - ax.nowMs());
