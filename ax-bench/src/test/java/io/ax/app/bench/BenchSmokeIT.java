@@ -24,7 +24,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 @Execution(ExecutionMode.CONCURRENT)
 class BenchSmokeIT {
     /** The CI steady run (issue 25 item 6): see {@link #steadyAtARateThisBoxHolds()}. */
-    private static final int STEADY_RATE = 2_000;
+    private static final int STEADY_RATE = 1_000;
     private static final int STEADY_DURATION_S = 30;
 
     private static EmbeddedKafkaBroker broker;

@@ -22,6 +22,7 @@ final class CostMeter {
     private final Map<String, Long> records = new TreeMap<>();
     private final Map<String, Long> bytes = new TreeMap<>();
     private final List<TestRecord<byte[], byte[]>> dispatches = new ArrayList<>();
+    private final List<String> transitions = new ArrayList<>();
     private Map<String, Long> opsAtStart = Map.of();
 
     CostMeter(SchedulerHarness ax) {
@@ -36,6 +37,7 @@ final class CostMeter {
         records.clear();
         bytes.clear();
         dispatches.clear();
+        transitions.clear();
         opsAtStart = storeOps();
         return this;
     }
@@ -82,7 +84,7 @@ final class CostMeter {
                 ops.put(key, delta);
             }
         });
-        return new Cost(new TreeMap<>(records), new TreeMap<>(bytes), ops);
+        return new Cost(new TreeMap<>(records), new TreeMap<>(bytes), ops, List.copyOf(transitions));
     }
 
     private void collect() {
@@ -92,9 +94,21 @@ final class CostMeter {
                 bytes.merge(topic, size(record), Long::sum);
                 if (topic.equals(ax.topics.dispatch())) {
                     dispatches.add(record);
+                } else if (topic.equals(ax.topics.state())) {
+                    transitions.add(transition(new String(record.value(), StandardCharsets.UTF_8)));
                 }
             }
         }
+    }
+
+    private static final java.util.regex.Pattern FROM = java.util.regex.Pattern.compile("\"from\":\"([A-Z_]+)\"");
+    private static final java.util.regex.Pattern TO = java.util.regex.Pattern.compile("\"to\":\"([A-Z_]+)\"");
+
+    /** "PENDING->TRIGGERED" of a state event ("->PENDING" without a from). */
+    private static String transition(String json) {
+        java.util.regex.Matcher from = FROM.matcher(json);
+        java.util.regex.Matcher to = TO.matcher(json);
+        return (from.find() ? from.group(1) : "") + "->" + (to.find() ? to.group(1) : "?");
     }
 
     private static long size(TestRecord<byte[], byte[]> record) {
@@ -127,7 +141,7 @@ final class CostMeter {
     }
 
     /** Records and bytes per topic, and store operations per "store/op", of one measurement. */
-    record Cost(Map<String, Long> records, Map<String, Long> bytes, Map<String, Long> storeOps) {
+    record Cost(Map<String, Long> records, Map<String, Long> bytes, Map<String, Long> storeOps, List<String> transitions) {
         long totalRecords() {
             return records.values().stream().mapToLong(Long::longValue).sum();
         }
@@ -155,6 +169,7 @@ final class CostMeter {
                     "records", "bytes"));
             records.forEach((topic, n) -> out.append(String.format(Locale.ROOT, "%-40s %8d %8d%n", topic, n, bytes.get(topic))));
             out.append(String.format(Locale.ROOT, "%-40s %8d %8d%n", "TOTAL", totalRecords(), totalBytes()));
+            out.append("state events: ").append(transitions).append(System.lineSeparator());
             out.append(String.format(Locale.ROOT, "%-40s %8s%n", "RocksDB operations (store/op)", "count"));
             storeOps.forEach((key, n) -> out.append(String.format(Locale.ROOT, "%-40s %8d%n", key, n)));
             for (StoreOps.Op op : StoreOps.Op.values()) {
