@@ -23,7 +23,10 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 @Tag("integration")
 @Execution(ExecutionMode.CONCURRENT)
 class BenchSmokeIT {
-    /** The CI steady run (issue 25 item 6): see {@link #steadyAtARateThisBoxHolds()}. */
+    /**
+     * The CI steady run (issue 25 item 6): see {@link #steadyAtARateThisBoxHolds()}. 2,000/s stalled on this 2-core box under
+     * other builds' load (BENCHMARKS.md); 1,000/s held (late, but nothing lost). Raise it when capacity is back.
+     */
     private static final int STEADY_RATE = 1_000;
     private static final int STEADY_DURATION_S = 30;
 
