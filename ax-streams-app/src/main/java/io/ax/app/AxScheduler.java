@@ -72,6 +72,7 @@ public final class AxScheduler implements AutoCloseable {
         streams = new KafkaStreams(AxTopology.build(config, partitions, flowPartitions, ConsumerView.POSITIONS, metrics), props, new AxClientSupplier());
         streams.setGlobalStateRestoreListener(metrics.restoreListener());
         metrics.streamThreads(() -> streams.metadataForLocalThreads().size());
+        metrics.storeOperations(streams::metrics);
         streams.setUncaughtExceptionHandler(new StreamThreadFailures(Time.SYSTEM, MAX_THREAD_DEATHS, THREAD_DEATH_WINDOW_MS));
         streams.setStateListener((newState, oldState) -> {
             log.info("Scheduler {} -> {}", oldState, newState);

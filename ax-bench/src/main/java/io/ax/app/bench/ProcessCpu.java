@@ -38,6 +38,11 @@ public final class ProcessCpu {
         return ticks * 1000.0 / TICKS_PER_S * 100.0 / elapsedMs;
     }
 
+    /** CPU time {@code pid} has used so far (user + system), ms. */
+    public static long cpuMs(long pid) throws IOException {
+        return cpuTicks(pid) * 1000 / TICKS_PER_S;
+    }
+
     /** utime + stime of {@code pid}, clock ticks. */
     static long cpuTicks(long pid) throws IOException {
         String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);

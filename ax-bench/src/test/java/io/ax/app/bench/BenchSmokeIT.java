@@ -23,6 +23,13 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 @Tag("integration")
 @Execution(ExecutionMode.CONCURRENT)
 class BenchSmokeIT {
+    /**
+     * The CI steady run (issue 25 item 6): see {@link #steadyAtARateThisBoxHolds()}. 2,000/s stalled on this 2-core box under
+     * other builds' load (BENCHMARKS.md); 1,000/s held (late, but nothing lost). Raise it when capacity is back.
+     */
+    private static final int STEADY_RATE = 1_000;
+    private static final int STEADY_DURATION_S = 30;
+
     private static EmbeddedKafkaBroker broker;
 
     @BeforeAll
@@ -83,6 +90,37 @@ class BenchSmokeIT {
                 "--bootstrap", broker.bootstrapServers()), "steady");
         assertThat(steady).containsKeys("dispatch_p99_ms", "p50_ms", "p99_ms", "max_ms").containsEntry("n", "800");
         assertGuarantees(steady);
+    }
+
+    /**
+     * Issue 25 item 6: a steady load this 2-core box holds, long enough to see a regression as lost or late dispatches
+     * (none early, lost or doubled is asserted; latency is printed, not asserted: it depends on what runs beside it).
+     */
+    @Test
+    @Timeout(240)
+    void steadyAtARateThisBoxHolds() throws Exception {
+        Map<String, String> steady = single(bench("steady", "--rate", Integer.toString(STEADY_RATE), "--duration",
+                Integer.toString(STEADY_DURATION_S), "--warmup", "5", "--bootstrap", broker.bootstrapServers()), "steady");
+        assertThat(steady).containsEntry("n", Integer.toString(STEADY_RATE * STEADY_DURATION_S)).containsKeys("p99_ms");
+        System.out.printf("steady %d/s for %d s in CI: dispatch p99 %s ms, handler p50 %s / p99 %s / max %s ms%n", STEADY_RATE,
+                STEADY_DURATION_S, steady.get("dispatch_p99_ms"), steady.get("p50_ms"), steady.get("p99_ms"), steady.get("max_ms"));
+        assertGuarantees(steady);
+    }
+
+    @Test
+    @Timeout(240)
+    void cost() throws Exception {
+        List<Map<String, String>> lines = bench("cost", "--n", "200", "--warmup", "0", "--bootstrap", broker.bootstrapServers());
+        assertThat(lines).extracting(l -> l.get("shape")).containsExactly("oneshot", "owner_limit", "periodic");
+        for (Map<String, String> line : lines) {
+            assertThat(line).containsEntry("scenario", "cost").containsEntry("n", "200")
+                    .containsKeys("records", "bytes", "rocksdb_gets", "rocksdb_puts", "rocksdb_deletes", "rocksdb_seeks", "cpu_ms");
+            assertThat(Double.parseDouble(line.get("rec_state"))).as("every task's events on the state topic").isGreaterThanOrEqualTo(3);
+            assertThat(Double.parseDouble(line.get("rec_results"))).as("STARTED and SUCCEEDED of every task").isEqualTo(2.0);
+            assertThat(Double.parseDouble(line.get("rec_dispatch"))).as("one dispatch per task").isEqualTo(1.0);
+            assertThat(Double.parseDouble(line.get("rocksdb_puts"))).as("the stores counted their writes").isPositive();
+        }
+        assertThat(Double.parseDouble(lines.get(0).get("rec_requests"))).isEqualTo(1.0);
     }
 
     @Test

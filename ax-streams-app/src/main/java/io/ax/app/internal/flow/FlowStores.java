@@ -1,5 +1,6 @@
 package io.ax.app.internal.flow;
 
+import io.ax.app.internal.store.CountingStoreSupplier;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
@@ -17,11 +18,11 @@ public final class FlowStores {
 
     /** The global limits store: rebuilt from the limits topic (through {@link ApplyLimitRecord}), so not changelogged. */
     public static StoreBuilder<KeyValueStore<String, String>> limits() {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(LIMITS), Serdes.String(), Serdes.String())
+        return Stores.keyValueStoreBuilder(CountingStoreSupplier.counted(Stores.persistentKeyValueStore(LIMITS)), Serdes.String(), Serdes.String())
                 .withLoggingDisabled();
     }
 
     public static StoreBuilder<KeyValueStore<String, byte[]>> gates() {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(GATES), Serdes.String(), Serdes.ByteArray());
+        return Stores.keyValueStoreBuilder(CountingStoreSupplier.counted(Stores.persistentKeyValueStore(GATES)), Serdes.String(), Serdes.ByteArray());
     }
 }

@@ -63,6 +63,8 @@ public final class SchedulerMetrics {
     /** gate → {in flight, waiting} of the gates this instance holds, as their stream tasks last published them. */
     private final Map<String, long[]> gateCounts = new ConcurrentHashMap<>();
     private final Set<String> gateGauges = ConcurrentHashMap.newKeySet();
+    /** Held here because Micrometer holds a function counter's object weakly. */
+    private volatile StoreOperations storeOperations;
 
     public SchedulerMetrics(MetricsSettings settings) {
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -210,6 +212,15 @@ public final class SchedulerMetrics {
                 return 0; // the client is closing
             }
         }).description("Stream threads alive").strongReference(true).register(registry);
+    }
+
+    /**
+     * {@code ax_store_operations_total{store, op}}: the RocksDB operations of the stores, read at each scrape from
+     * {@code kafkaMetrics} (the Kafka Streams client's {@code metrics()}), where each store publishes its counts.
+     */
+    public void storeOperations(java.util.function.Supplier<? extends Map<org.apache.kafka.common.MetricName,
+            ? extends org.apache.kafka.common.Metric>> kafkaMetrics) {
+        storeOperations = StoreOperations.register(registry, kafkaMetrics);
     }
 
     /** Counts down {@code ax_restore_remaining_records} as changelogs are restored. */

@@ -50,13 +50,13 @@ public final class AxStores {
 
     /** @param maxRecordBytes the largest stored task: its changelog topic is created to take it */
     public static StoreBuilder<KeyValueStore<String, StoredTask>> tasks(int maxRecordBytes) {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TASKS), Serdes.String(), STORED_TASK_SERDE)
+        return Stores.keyValueStoreBuilder(CountingStoreSupplier.counted(Stores.persistentKeyValueStore(TASKS)), Serdes.String(), STORED_TASK_SERDE)
                 .withLoggingEnabled(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
                         Integer.toString(Math.max(maxRecordBytes, TopicSetup.DEFAULT_MAX_MESSAGE_BYTES))));
     }
 
     public static StoreBuilder<KeyValueStore<Bytes, byte[]>> timers() {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(TIMERS), Serdes.Bytes(), Serdes.ByteArray());
+        return Stores.keyValueStoreBuilder(CountingStoreSupplier.counted(Stores.persistentKeyValueStore(TIMERS)), Serdes.Bytes(), Serdes.ByteArray());
     }
 
     /**
@@ -65,18 +65,20 @@ public final class AxStores {
      * written and deleted again within a burst) into one RocksDB write.
      */
     public static StoreBuilder<KeyValueStore<Bytes, byte[]>> index() {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INDEX), Serdes.Bytes(), Serdes.ByteArray())
+        return Stores.keyValueStoreBuilder(CountingStoreSupplier.counted(Stores.persistentKeyValueStore(INDEX)), Serdes.Bytes(),
+                        Serdes.ByteArray())
                 .withLoggingDisabled()
                 .withCachingEnabled();
     }
 
     public static StoreBuilder<KeyValueStore<Bytes, byte[]>> dependencies() {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DEPENDENCIES), Serdes.Bytes(), Serdes.ByteArray());
+        return Stores.keyValueStoreBuilder(CountingStoreSupplier.counted(Stores.persistentKeyValueStore(DEPENDENCIES)), Serdes.Bytes(),
+                Serdes.ByteArray());
     }
 
     /** A global store: its topic is its log, so Kafka Streams keeps no changelog for it. */
     public static StoreBuilder<KeyValueStore<String, byte[]>> calendars() {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CALENDARS), Serdes.String(), Serdes.ByteArray())
+        return Stores.keyValueStoreBuilder(CountingStoreSupplier.counted(Stores.persistentKeyValueStore(CALENDARS)), Serdes.String(), Serdes.ByteArray())
                 .withLoggingDisabled();
     }
 

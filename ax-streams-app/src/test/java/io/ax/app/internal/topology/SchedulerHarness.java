@@ -335,6 +335,16 @@ final class SchedulerHarness implements AutoCloseable {
         return events().stream().map(e -> e.get("to").asText()).toList();
     }
 
+    /** Every topic the topology has written to so far (outputs, internal topics and the stores' changelogs). */
+    java.util.Set<String> producedTopicNames() {
+        return driver.producedTopicNames();
+    }
+
+    /** The Kafka Streams metrics of the driven topology (those of the stores included, see {@code StoreOps}). */
+    Map<org.apache.kafka.common.MetricName, ? extends org.apache.kafka.common.Metric> kafkaMetrics() {
+        return driver.metrics();
+    }
+
     @Override
     public void close() {
         driver.close();
