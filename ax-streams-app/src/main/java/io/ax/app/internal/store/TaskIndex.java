@@ -32,12 +32,12 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * whatever characters it holds; taskIds are UTF-8, so a range yields them in the byte order of their UTF-8 form.
  *
  * <p><b>Derived, so not logged.</b> Every key is a function of the task store: the store is built without a changelog
- * and with Kafka Streams' record cache, and {@link #rebuildStep} rebuilds it from the task store whenever the
+ * (see {@link AxStores#index}), and {@link #rebuildStep} rebuilds it from the task store whenever the
  * partition is assigned (first deleting whatever an earlier assignment on this instance left). How it is read decides
  * how it is written: the listings and counts of the HTTP API read it, a few times a second at most, while every
  * decision writes it; so a decision writes only the keys whose value changed, from the task as it was before the
- * decision and as it is after ({@link #save}), never reading a key to write it, and the counters' rewrites within a
- * commit fold in the cache.
+ * decision and as it is after ({@link #save}), never reading a key to write it (only a counter is read to be
+ * rewritten).
  *
  * <p><b>While it is rebuilt</b> (a batch of tasks per punctuation, in taskId order), a decision about a task the
  * rebuild has not reached yet writes nothing here: the rebuild indexes the task as it then is. Until the rebuild ends a
