@@ -9,12 +9,10 @@ import io.ax.app.internal.timer.TimerKind;
 import io.ax.app.internal.timer.WheelTimer;
 import io.ax.app.internal.timer.Timers;
 import io.ax.schema.StateChange;
-import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
 import io.micrometer.core.instrument.Tags;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,8 +24,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * One stream task's (partition's) part of the {@link SchedulerMetrics}: counts what the decisions it applies do
  * ({@link #observe}), and every {@code ax.metrics.refresh.ms} recomputes its gauges from its own stores on its own
- * stream thread ({@link #maybeRefresh}): pending tasks from the index's counters, the backlog from the timers, the
- * executions in flight from the index's by-state ranges, each read bounded by {@link MetricsSettings#scanMax}.
+ * stream thread ({@link #maybeRefresh}): pending tasks and executions in flight by job type from the index's counters,
+ * the backlog from the timers, the executions running longest from the index's range of tasks in flight by fire time
+ * (only the long-running ones are read, at most {@link MetricsSettings#scanMax}). No task is read or decoded but the
+ * most overdue one.
  */
 public final class PartitionMetrics implements AutoCloseable {
     private static final Set<TaskState> IN_FLIGHT = Set.of(TaskState.TRIGGERED, TaskState.RUNNING);
@@ -119,24 +119,27 @@ public final class PartitionMetrics implements AutoCloseable {
                     task == null ? null : task.getRequest().getOwner(), (nowMs - timer.dueAtMs()) / 1000.0);
         }
         Map<String, Long> inFlight = new HashMap<>();
+        Bytes prefix = TaskIndex.countPrefix(TaskIndex.IN_FLIGHT_BY_JOB_TYPE);
+        try (KeyValueIterator<Bytes, byte[]> counts = index.range(prefix, null)) {
+            while (counts.hasNext()) {
+                var next = counts.next();
+                if (!TaskIndex.hasPrefix(next.key, prefix.get())) {
+                    break;
+                }
+                inFlight.merge(metrics.jobType(TaskIndex.inFlightJobType(next.key)), TaskIndex.countOf(next.value), Long::sum);
+            }
+        }
         Map<String, Long> runningLong = new HashMap<>();
         List<PartitionSnapshot.Named> longest = new ArrayList<>();
-        int[] budget = {settings.scanMax()};
-        for (TaskState state : IN_FLIGHT) {
-            visit(state, budget, task -> {
-                StoredExecution execution = task.getExecution();
-                String jobType = metrics.jobType(task.getRequest().getJobType());
-                inFlight.merge(jobType, 1L, Long::sum);
-                long runningMs = nowMs - execution.getFiredAtMs();
-                if (runningMs > settings.longRunningMs()) {
-                    runningLong.merge(jobType, 1L, Long::sum);
-                    longest.add(new PartitionSnapshot.Named(jobType, task.getTaskId(), execution.getExecutionId(),
-                            task.getRequest().getOwner(), runningMs / 1000.0));
-                }
-            });
+        for (TaskIndex.InFlight task : TaskIndex.inFlightSince(index, nowMs - settings.longRunningMs(), settings.scanMax())) {
+            String jobType = metrics.jobType(task.jobType());
+            runningLong.merge(jobType, 1L, Long::sum);
+            if (longest.size() < settings.longRunningListed()) { // oldest first: the first ones run longest
+                longest.add(new PartitionSnapshot.Named(jobType, task.taskId(), task.executionId(), task.owner(),
+                        (nowMs - task.firedAtMs()) / 1000.0));
+            }
         }
-        longest.sort(Comparator.comparingDouble(PartitionSnapshot.Named::seconds).reversed());
-        List<PartitionSnapshot.Named> listed = List.copyOf(longest.subList(0, Math.min(longest.size(), settings.longRunningListed())));
+        List<PartitionSnapshot.Named> listed = List.copyOf(longest);
         return new PartitionSnapshot(pending, overdue.count(), oldest, inFlight, runningLong, listed);
     }
 
@@ -154,24 +157,6 @@ public final class PartitionMetrics implements AutoCloseable {
     private long count(TaskState state) {
         byte[] stored = index.get(TaskIndex.countKey(TaskIndex.BY_STATE, state.name()));
         return stored == null ? 0 : TaskIndex.countOf(stored);
-    }
-
-    /** The tasks in {@code state} with an execution, while the shared budget of reads lasts. */
-    private void visit(TaskState state, int[] budget, java.util.function.Consumer<StoredTask> visitor) {
-        byte[] prefix = TaskIndex.valuePrefix(TaskIndex.BY_STATE, state.name());
-        try (KeyValueIterator<Bytes, byte[]> keys = index.range(Bytes.wrap(prefix), null)) {
-            while (keys.hasNext() && budget[0] > 0) {
-                Bytes key = keys.next().key;
-                if (!TaskIndex.hasPrefix(key, prefix)) {
-                    break;
-                }
-                budget[0]--;
-                StoredTask task = tasks.get(TaskIndex.taskIdOf(key, prefix.length));
-                if (task != null && task.getExecution() != null) {
-                    visitor.accept(task);
-                }
-            }
-        }
     }
 
     /** The partition leaves this instance: its gauges go. */

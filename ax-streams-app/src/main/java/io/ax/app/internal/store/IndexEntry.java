@@ -15,12 +15,20 @@ import java.io.UncheckedIOException;
  *
  * @param executionId the latest execution's id, or null before the first fire
  * @param nextDueAtMs the next occurrence's due time, or null when no occurrence is ahead
+ * @param firedAtMs   while the task is in flight (TRIGGERED, RUNNING): when its current attempt was dispatched; else null
  */
-public record IndexEntry(TaskState state, String jobType, String owner, String executionId, Long nextDueAtMs) {
+public record IndexEntry(TaskState state, String jobType, String owner, String executionId, Long nextDueAtMs, Long firedAtMs) {
 
     public static IndexEntry of(StoredTask task) {
-        return new IndexEntry(stateOf(task), task.getRequest().getJobType(), task.getRequest().getOwner(),
-                task.getExecution() == null ? null : task.getExecution().getExecutionId(), task.getNextDueAtMs());
+        TaskState state = stateOf(task);
+        Long firedAtMs = isInFlight(state) && task.getExecution() != null ? task.getExecution().getFiredAtMs() : null;
+        return new IndexEntry(state, task.getRequest().getJobType(), task.getRequest().getOwner(),
+                task.getExecution() == null ? null : task.getExecution().getExecutionId(), task.getNextDueAtMs(), firedAtMs);
+    }
+
+    /** The states the in-flight gauges count (an attempt dispatched and not ended): TRIGGERED, RUNNING. */
+    public static boolean isInFlight(TaskState state) {
+        return state == TaskState.TRIGGERED || state == TaskState.RUNNING;
     }
 
     /**
@@ -71,6 +79,8 @@ public record IndexEntry(TaskState state, String jobType, String owner, String e
             NullableStrings.write(out, executionId);
             out.writeBoolean(nextDueAtMs != null);
             out.writeLong(nextDueAtMs == null ? 0 : nextDueAtMs);
+            out.writeBoolean(firedAtMs != null);
+            out.writeLong(firedAtMs == null ? 0 : firedAtMs);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -86,7 +96,9 @@ public record IndexEntry(TaskState state, String jobType, String owner, String e
             String executionId = NullableStrings.read(in);
             boolean hasDue = in.readBoolean();
             long due = in.readLong();
-            return new IndexEntry(state, jobType, owner, executionId, hasDue ? due : null);
+            boolean hasFired = in.readBoolean();
+            long fired = in.readLong();
+            return new IndexEntry(state, jobType, owner, executionId, hasDue ? due : null, hasFired ? fired : null);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -26,7 +26,12 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * 'o' [owner]   taskId           → (empty)     tasks by owner (tasks that have one)
  * 'x' executionId                → taskId      every execution the task's history names, and its latest execution
  * 'c' ('s'|'j') [value]          → 8-byte count of tasks by state, by jobType
+ * 'c' 'k' [state/jobType]        → 8-byte count of tasks in flight (TRIGGERED, RUNNING) by state and jobType
+ * 'f' firedAtMs(8) taskId        → executionId, owner, jobType of each task in flight, oldest attempt first
  * </pre>
+ *
+ * The last two serve the in-flight gauges ({@code PartitionMetrics}): the counts by job type without visiting a task,
+ * and the executions running longest by a range from the oldest fire time up to the long-running threshold.
  *
  * {@code [value]} is a 2-byte big-endian length and the UTF-8 bytes, so one value's keys form one contiguous range
  * whatever characters it holds; taskIds are UTF-8, so a range yields them in the byte order of their UTF-8 form.
@@ -49,6 +54,9 @@ public final class TaskIndex {
     public static final byte BY_STATE = 's';
     public static final byte BY_JOB_TYPE = 'j';
     public static final byte BY_OWNER = 'o';
+    /** Counts of tasks in flight by state and jobType ({@code c k STATE/jobType}). */
+    public static final byte IN_FLIGHT_BY_JOB_TYPE = 'k';
+    static final byte IN_FLIGHT_SINCE = 'f';
     static final byte EXECUTION = 'x';
     static final byte COUNT = 'c';
     private static final byte[] EMPTY = new byte[0];
@@ -56,6 +64,8 @@ public final class TaskIndex {
     private enum Phase { WIPE, BUILD, DONE }
 
     private final KeyValueStore<Bytes, byte[]> store;
+    private final java.util.Map<Bytes, Long> counts = new java.util.HashMap<>();
+    private final Set<Bytes> dirtyCounts = new HashSet<>();
     private Phase phase = Phase.WIPE;
     /** WIPE: the first key not yet deleted; BUILD: the UTF-8 bytes of the last taskId indexed (null: none yet). */
     private Bytes wipedUpTo;
@@ -112,6 +122,7 @@ public final class TaskIndex {
         if (phase == Phase.BUILD) {
             build(tasks, batch);
         }
+        flushCounts();
         return phase == Phase.DONE;
     }
 
@@ -173,6 +184,20 @@ public final class TaskIndex {
         if (now.owner() != null && (before == null || !now.owner().equals(before.owner()))) {
             store.put(valueKey(BY_OWNER, now.owner(), taskId), EMPTY);
         }
+        if (now.firedAtMs() != null) {
+            if (before == null || before.firedAtMs() == null || before.state() != now.state() || !before.jobType().equals(now.jobType())) {
+                count(COUNT_IN_FLIGHT, inFlightValue(now), +1);
+            }
+            if (before == null || !inFlightSame(before, now)) {
+                store.put(inFlightKey(now.firedAtMs(), taskId), inFlightDetail(now));
+            }
+        }
+    }
+
+    /** Whether two entries have the same in-flight key and detail. */
+    private static boolean inFlightSame(IndexEntry a, IndexEntry b) {
+        return java.util.Objects.equals(a.firedAtMs(), b.firedAtMs()) && java.util.Objects.equals(a.executionId(), b.executionId())
+                && java.util.Objects.equals(a.owner(), b.owner()) && a.jobType().equals(b.jobType());
     }
 
     /** Removes the keys of {@code before} that {@code now} (null: nothing) no longer has. */
@@ -188,6 +213,78 @@ public final class TaskIndex {
         if (before.owner() != null && (now == null || !before.owner().equals(now.owner()))) {
             store.delete(valueKey(BY_OWNER, before.owner(), taskId));
         }
+        if (before.firedAtMs() != null) {
+            if (now == null || now.firedAtMs() == null || before.state() != now.state() || !before.jobType().equals(now.jobType())) {
+                count(COUNT_IN_FLIGHT, inFlightValue(before), -1);
+            }
+            if (now == null || !java.util.Objects.equals(before.firedAtMs(), now.firedAtMs())) {
+                store.delete(inFlightKey(before.firedAtMs(), taskId));
+            }
+        }
+    }
+
+    private static final byte COUNT_IN_FLIGHT = IN_FLIGHT_BY_JOB_TYPE;
+
+    private static String inFlightValue(IndexEntry entry) {
+        return entry.state().name() + "/" + entry.jobType();
+    }
+
+    private static byte[] inFlightDetail(IndexEntry entry) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(64);
+        try (java.io.DataOutputStream out = new java.io.DataOutputStream(bytes)) {
+            NullableStrings.write(out, entry.executionId());
+            NullableStrings.write(out, entry.owner());
+            out.writeUTF(entry.jobType());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** A task in flight as the index holds it ({@link #inFlightSince}). */
+    public record InFlight(String taskId, long firedAtMs, String executionId, String owner, String jobType) {
+    }
+
+    /**
+     * The tasks in flight whose attempt was dispatched before {@code firedBeforeMs}, oldest first, at most {@code max}
+     * (a read-only view is fine).
+     */
+    public static java.util.List<InFlight> inFlightSince(ReadOnlyKeyValueStore<Bytes, byte[]> store, long firedBeforeMs, int max) {
+        java.util.List<InFlight> found = new java.util.ArrayList<>();
+        if (firedBeforeMs <= 0) {
+            return found;
+        }
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(inFlightKey(0, ""), inFlightKey(firedBeforeMs, ""))) {
+            while (it.hasNext() && found.size() < max) {
+                KeyValue<Bytes, byte[]> next = it.next();
+                byte[] key = next.key.get();
+                long firedAtMs = ByteBuffer.wrap(key, 1, Long.BYTES).getLong();
+                if (firedAtMs >= firedBeforeMs) {
+                    break;
+                }
+                try (java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(next.value))) {
+                    String executionId = NullableStrings.read(in);
+                    String owner = NullableStrings.read(in);
+                    String jobType = in.readUTF();
+                    found.add(new InFlight(new String(key, 1 + Long.BYTES, key.length - 1 - Long.BYTES, StandardCharsets.UTF_8),
+                            firedAtMs, executionId, owner, jobType));
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        }
+        return found;
+    }
+
+    /** Decodes a counter key of {@code countPrefix(IN_FLIGHT_BY_JOB_TYPE)}: its jobType. */
+    public static String inFlightJobType(Bytes key) {
+        String value = countedValue(key);
+        return value.substring(value.indexOf('/') + 1);
+    }
+
+    static Bytes inFlightKey(long firedAtMs, String taskId) {
+        byte[] id = taskId.getBytes(StandardCharsets.UTF_8);
+        return Bytes.wrap(ByteBuffer.allocate(1 + Long.BYTES + id.length).put(IN_FLIGHT_SINCE).putLong(firedAtMs).put(id).array());
     }
 
     /** The execution keys: added for executions newly named, deleted for those no longer named. */
@@ -225,15 +322,34 @@ public final class TaskIndex {
         return executions;
     }
 
+    /**
+     * Counters are kept in memory (this index is rebuilt, counts included, at each assignment) and written to the store
+     * by {@link #flushCounts}: a state change costs no read of a counter and one write per counter it changed.
+     */
     private void count(byte dimension, String value, long delta) {
         Bytes key = countKey(dimension, value);
-        byte[] stored = store.get(key);
-        long count = (stored == null ? 0 : ByteBuffer.wrap(stored).getLong()) + delta;
-        if (count <= 0) {
-            store.delete(key);
-        } else {
-            store.put(key, ByteBuffer.allocate(Long.BYTES).putLong(count).array());
+        counts.merge(key, delta, Long::sum);
+        dirtyCounts.add(key);
+    }
+
+    /**
+     * Writes the counters changed since the last call (a counter at zero is deleted). The processor calls it after each
+     * record and each punctuation, so readers see counts as of the last one.
+     */
+    public void flushCounts() {
+        if (dirtyCounts.isEmpty()) {
+            return;
         }
+        for (Bytes key : dirtyCounts) {
+            long count = counts.getOrDefault(key, 0L);
+            if (count <= 0) {
+                counts.remove(key);
+                store.delete(key);
+            } else {
+                store.put(key, ByteBuffer.allocate(Long.BYTES).putLong(count).array());
+            }
+        }
+        dirtyCounts.clear();
     }
 
     // ---- keys, shared with the readers (internal/query) ----

@@ -75,6 +75,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     private TaskStore tasks;
     private Timers timers;
     private ApplyDecisions decisions;
+    private TaskIndex index;
     private PartitionMetrics metrics;
     private InputWatermarks inputs;
     private long lastPunctuationMs;
@@ -104,7 +105,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         KeyValueStore<String, StoredTask> taskStore = context.getStateStore(AxStores.TASKS);
         tasks = new TaskStore(taskStore);
         KeyValueStore<Bytes, byte[]> indexStore = context.getStateStore(AxStores.INDEX);
-        TaskIndex index = new TaskIndex(indexStore);
+        index = new TaskIndex(indexStore);
         KeyValueStore<Bytes, byte[]> dependencyStore = context.getStateStore(AxStores.DEPENDENCIES);
         legacyKeys = new LegacyIndexKeys(dependencyStore);
         metrics = new PartitionMetrics(settings.metrics(), context.taskId().partition(), indexStore, tasks, timers);
@@ -124,6 +125,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         context.schedule(Duration.ofMillis(settings.tickMs()), PunctuationType.WALL_CLOCK_TIME, wallClockMs -> {
             maybeRebuildIndex(index, taskStore);
             fireDueTimers.punctuate(wallClockMs);
+            index.flushCounts();
             dependencies.sweep(wallClockMs, NOTIFY_BATCH);
             maybeExpireTombstones(wallClockMs);
             metrics.maybeRefresh(wallClockMs);
@@ -167,6 +169,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             EventCode code = e instanceof WrongPartitionException ? EventCode.WRONG_PARTITION : Rules.codeOf(e);
             decisions.apply(rules.reject(record.key(), code, e.getMessage(), source, nowMs), nowMs, metricsInput(input));
         }
+        index.flushCounts();
         maybeWakeUpEarlier();
     }
 
@@ -189,6 +192,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         } catch (InvalidRequestException e) {
             decisions.apply(rules.reject(record.key(), Rules.codeOf(e), e.getMessage(), source, nowMs), nowMs, "grant");
         }
+        index.flushCounts();
         maybeWakeUpEarlier();
     }
 

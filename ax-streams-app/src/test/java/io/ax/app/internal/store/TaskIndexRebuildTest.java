@@ -73,6 +73,7 @@ class TaskIndexRebuildTest {
         try (KeyValueIterator<String, StoredTask> all = tasks.all()) {
             all.forEachRemaining(kv -> index.save(null, List.of(), kv.value));
         }
+        index.flushCounts();
         return contents(fresh);
     }
 
@@ -124,6 +125,7 @@ class TaskIndexRebuildTest {
         StoredTask gone = tasks.get("t1");
         tasks.delete("t1");
         index.remove(IndexEntry.of(gone), gone.getHistory(), "t1");
+        index.flushCounts();
         while (!index.rebuildStep(tasks, 2)) {
             assertThat(index.complete()).isFalse();
         }

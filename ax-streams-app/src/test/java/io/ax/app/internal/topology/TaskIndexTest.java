@@ -38,6 +38,8 @@ class TaskIndexTest {
                 case 'c' -> lines.add("c " + (char) key[1] + " " + TaskIndex.countedValue(kv.getKey()) + " "
                         + ByteBuffer.wrap(kv.getValue()).getLong());
                 case 'e' -> lines.add("e " + new String(key, 1, key.length - 1, StandardCharsets.UTF_8));
+                case 'f' -> lines.add("f " + ByteBuffer.wrap(key, 1, Long.BYTES).getLong() + " "
+                        + new String(key, 1 + Long.BYTES, key.length - 1 - Long.BYTES, StandardCharsets.UTF_8));
                 default -> lines.add("unexpected key space " + space);
             }
         }
@@ -49,6 +51,7 @@ class TaskIndexTest {
         TreeSet<String> lines = new TreeSet<>();
         Map<String, Long> byState = new TreeMap<>();
         Map<String, Long> byJobType = new TreeMap<>();
+        Map<String, Long> inFlight = new TreeMap<>();
         for (StoredTask task : ax.allStoredTasks()) {
             IndexEntry entry = IndexEntry.of(task);
             String id = task.getTaskId();
@@ -63,11 +66,16 @@ class TaskIndexTest {
             }
             task.getHistory().stream().filter(change -> change.getExecutionId() != null)
                     .forEach(change -> lines.add("x " + change.getExecutionId() + " " + id));
+            if (entry.firedAtMs() != null) {
+                lines.add("f " + entry.firedAtMs() + " " + id);
+                inFlight.merge(entry.state() + "/" + entry.jobType(), 1L, Long::sum);
+            }
             byState.merge(entry.state().name(), 1L, Long::sum);
             byJobType.merge(entry.jobType(), 1L, Long::sum);
         }
         byState.forEach((state, n) -> lines.add("c s " + state + " " + n));
         byJobType.forEach((jobType, n) -> lines.add("c j " + jobType + " " + n));
+        inFlight.forEach((stateAndJobType, n) -> lines.add("c k " + stateAndJobType + " " + n));
         return lines;
     }
 
