@@ -31,8 +31,9 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * Schedules, cancels, triggers and replays ax tasks by writing requests to the requests topic (key = taskId, value = Avro
  * single-object encoding).
  *
- * <p>The taskId is the dedup key: derive it from a business key and a resubmit after a crash or timeout is
- * harmless (the scheduler keeps the live task, or replaces it with {@code ifExists(REPLACE)}). Every
+ * <p>The taskId is the dedup key while its task is live: derive it from a business key and a resubmit after a crash
+ * or timeout is harmless while the task has not finished (the scheduler keeps the live task, or replaces it with
+ * {@code ifExists(REPLACE)}). Once the task has finished its id is free, and a resubmit schedules it again. Every
  * outcome, including rejections, is published on the state topic.
  *
  * <p>Thread-safe: share one client per application. Futures complete on the producer's I/O thread, so

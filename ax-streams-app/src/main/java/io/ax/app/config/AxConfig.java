@@ -108,8 +108,8 @@ public final class AxConfig extends AbstractConfig {
 
     public static final String RETENTION_MS_CONFIG = "ax.retention.ms";
     private static final String RETENTION_MS_DOC = "How long a finished task (succeeded, failed or cancelled, with no "
-            + "occurrence ahead) stays in the task store, ms; then it is purged from every store and its taskId can be "
-            + "scheduled anew without ifExists protection.";
+            + "occurrence ahead) stays in the task store, readable and replayable, ms; then it is purged from every store. "
+            + "Its taskId is free for a new task from the moment it finished: ifExists protects only live tasks.";
 
     public static final String MAX_CLOCK_SKEW_MS_CONFIG = "ax.decision.max.clock.skew.ms";
     private static final String MAX_CLOCK_SKEW_MS_DOC = "Decisions follow the log: a timeout or a fire is decided only once the "

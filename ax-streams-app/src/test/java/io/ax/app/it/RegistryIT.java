@@ -26,6 +26,11 @@ import io.ax.worker.Result;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -38,9 +43,11 @@ import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -66,7 +73,8 @@ import org.opentest4j.TestAbortedException;
  * The schema-registry wire format end to end against a real Apicurio Registry 3.0.9 (its Confluent-compatible API)
  * and the embedded broker: requests produced with Apicurio's Kafka serde (Confluent format) and hand-built with
  * evolved writer schemas are scheduled and fire; a scheduler with {@code ax.output.format=registry} writes dispatches
- * that Apicurio's deserializer reads and that an {@link AxWorker} with the registry runs; an unknown id and a stopped
+ * that Apicurio's deserializer reads and that an {@link AxWorker} with the registry runs; {@link AxClient}'s registry
+ * format is checked byte by byte against what the registry serves; an unknown id and a stopped
  * registry are REJECTED with their reason while the next good record flows. The registry is stopped by the last test.
  * Skipped (assumption, with the reason) where the registry cannot be started.
  */
@@ -212,14 +220,50 @@ class RegistryIT {
         return read;
     }
 
+    /**
+     * The bytes the client wrote, read back from the topic and taken apart by hand (not with ax's codec): byte 0, a
+     * 4-byte big-endian id that the registry serves and lists under {@code <requests topic>-value}, and an Avro body
+     * that, read with that schema, is the request the client was asked to send, every byte of it.
+     */
     @Test
     @Order(5)
-    void shouldProduceInTheRegistryFormatFromTheClient() {
+    void shouldProduceInTheRegistryFormatFromTheClient() throws Exception {
         try (AxClient client = AxClient.builder().bootstrapServers(broker.bootstrapServers()).topics(topics)
                 .schemaRegistry(RegistrySettings.of(registry.ccompatUrl())).build()) {
             client.schedule("client-1").jobType("noop").after(Duration.ZERO).submit().join();
         }
         awaitState("client-1", "SUCCESS");
+
+        byte[] value = recordValues(topics.requests(), "client-1").get(0);
+        assertThat(value.length).as("magic byte, schema id, body").isGreaterThan(5);
+        assertThat(value[0]).as("magic byte").isEqualTo((byte) 0);
+        int schemaId = ByteBuffer.wrap(value, 1, 4).getInt();
+        JsonNode served = registryGet("/schemas/ids/" + schemaId);
+        Schema writer = new Schema.Parser().parse(served.get("schema").asText());
+        assertThat(writer.getFullName()).isEqualTo("io.ax.schema.ScheduleRequest");
+        assertThat(idsUnder(topics.requests() + "-value")).as("registered under the requests topic's subject").contains(schemaId);
+
+        BinaryDecoder body = DecoderFactory.get().binaryDecoder(value, 5, value.length - 5, null);
+        ScheduleRequest decoded = new SpecificDatumReader<ScheduleRequest>(writer, ScheduleRequest.getClassSchema()).read(null, body);
+        assertThat(body.isEnd()).as("the body is exactly one request").isTrue();
+        assertThat(decoded).isEqualTo(ScheduleRequest.newBuilder().setJobType("noop").setTrigger(new DelayTrigger(0L)).build());
+    }
+
+    /** A GET on the registry's Confluent-compatible API, with the JDK's own client (not ax's). */
+    private static JsonNode registryGet(String path) throws IOException, InterruptedException {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(registry.ccompatUrl() + path))
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("GET %s: %s", path, response.body()).isEqualTo(200);
+        return MAPPER.readTree(response.body());
+    }
+
+    /** The schema ids of every version registered under {@code subject}. */
+    private static List<Integer> idsUnder(String subject) throws IOException, InterruptedException {
+        List<Integer> ids = new java.util.ArrayList<>();
+        for (JsonNode version : registryGet("/subjects/" + subject + "/versions")) {
+            ids.add(registryGet("/subjects/" + subject + "/versions/" + version.asInt()).get("id").asInt());
+        }
+        return ids;
     }
 
     @Test
@@ -275,9 +319,14 @@ class RegistryIT {
     }
 
     private static List<byte[]> dispatchValues(String taskId) throws InterruptedException {
-        try (TopicRecorder dispatch = new TopicRecorder(broker.bootstrapServers(), topics.dispatch(), CLOCK)) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> dispatch.seen().stream().anyMatch(s -> taskId.equals(s.record().key())));
-            return dispatch.seen().stream().filter(s -> taskId.equals(s.record().key())).map(s -> s.record().value()).toList();
+        return recordValues(topics.dispatch(), taskId);
+    }
+
+    /** The values of {@code taskId}'s records on {@code topic}, as they are on the topic. */
+    private static List<byte[]> recordValues(String topic, String taskId) throws InterruptedException {
+        try (TopicRecorder recorder = new TopicRecorder(broker.bootstrapServers(), topic, CLOCK)) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> recorder.seen().stream().anyMatch(s -> taskId.equals(s.record().key())));
+            return recorder.seen().stream().filter(s -> taskId.equals(s.record().key())).map(s -> s.record().value()).toList();
         }
     }
 

@@ -2,6 +2,7 @@ package io.ax.worker.idempotency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.ax.worker.JobHandler;
 import io.ax.worker.Result;
@@ -13,8 +14,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -93,32 +93,52 @@ abstract class JdbcIdempotencyGuardContract {
         assertThat(count("SELECT COUNT(*) FROM effects")).isEqualTo(1);
     }
 
+    /**
+     * SQL counting the sessions whose marker insert into {@code ax_executions} is waiting: how the test sees, from
+     * outside, that the duplicate delivery has reached the first one's uncommitted marker and waits on it.
+     */
+    abstract String markerInsertsWaitingSql();
+
+    /**
+     * The two deliveries provably overlap: the duplicate starts only once the first is inside its handler (a latch
+     * counted down there), and the first does not commit until the database shows the duplicate's marker insert
+     * waiting on the first one's uncommitted marker row, both within deadlines. The duplicate never enters the
+     * handler (that is the guarantee), so nothing inside the handler could wait for it; the database's own view of
+     * the waiting insert is the proof instead.
+     */
     @Test
     void shouldCommitTheEffectOnceWhenTheSameExecutionRunsConcurrently() throws Exception {
-        CountDownLatch bothStarted = new CountDownLatch(1);
+        CountDownLatch firstInHandler = new CountDownLatch(1);
         JobHandler handler = guard.guard((context, connection) -> {
             runs.incrementAndGet();
             try (Statement s = connection.createStatement()) {
                 s.executeUpdate("INSERT INTO effects (task_id) VALUES ('t1')");
             }
-            bothStarted.await(1, TimeUnit.SECONDS); // hold the marker uncommitted while the duplicate arrives
+            firstInHandler.countDown();
+            // Hold the marker and the effect uncommitted until the duplicate delivery waits on the marker.
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> count(markerInsertsWaitingSql()), n -> n >= 1);
             return Result.success();
         });
         TestJobContext context = TestJobContext.builder("t1").build();
         ExecutorService threads = Executors.newFixedThreadPool(2);
         try {
-            List<Future<Result>> results = new ArrayList<>();
-            for (int i = 0; i < 2; i++) {
-                results.add(threads.submit(() -> HandlerTester.create().run(handler, context)));
-            }
-            for (Future<Result> result : results) {
-                assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo(Result.success());
-            }
+            Future<Result> first = threads.submit(() -> HandlerTester.create().run(handler, context));
+            assertThat(firstInHandler.await(10, TimeUnit.SECONDS)).as("the first delivery reached its handler").isTrue();
+            Future<Result> duplicate = threads.submit(() -> HandlerTester.create().run(handler, context));
+
+            Result firstResult = first.get(20, TimeUnit.SECONDS);
+            Result duplicateResult = duplicate.get(20, TimeUnit.SECONDS);
+            assertThat(firstResult).isEqualTo(Result.success());
+            assertThat(firstResult.isAlreadyDone()).isFalse();
+            assertThat(duplicateResult).isEqualTo(Result.success());
+            assertThat(duplicateResult.isAlreadyDone()).as("the duplicate found the committed marker").isTrue();
         } finally {
             threads.shutdownNow();
         }
         assertThat(runs).hasValue(1);
         assertThat(count("SELECT COUNT(*) FROM effects")).isEqualTo(1);
+        assertThat(count("SELECT COUNT(*) FROM ax_executions")).isEqualTo(1);
     }
 
     @Test

@@ -16,4 +16,14 @@ class JdbcIdempotencyGuardH2Test extends JdbcIdempotencyGuardContract {
     DataSource dataSource() {
         return dataSource;
     }
+
+    /**
+     * H2 leaves {@code BLOCKER_ID} empty while an insert waits for another transaction's row, but shows the statement
+     * as still executing; a marker insert that runs on while the first delivery's marker is uncommitted is waiting
+     * for it (one that found no conflict would have ended at once).
+     */
+    @Override
+    String markerInsertsWaitingSql() {
+        return "SELECT COUNT(*) FROM INFORMATION_SCHEMA.SESSIONS WHERE EXECUTING_STATEMENT LIKE 'INSERT INTO ax_executions %'";
+    }
 }

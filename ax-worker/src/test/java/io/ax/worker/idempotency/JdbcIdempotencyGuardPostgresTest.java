@@ -26,4 +26,9 @@ class JdbcIdempotencyGuardPostgresTest extends JdbcIdempotencyGuardContract {
     DataSource dataSource() {
         return postgres.getPostgresDatabase();
     }
+
+    @Override
+    String markerInsertsWaitingSql() {
+        return "SELECT COUNT(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO ax_executions %'";
+    }
 }

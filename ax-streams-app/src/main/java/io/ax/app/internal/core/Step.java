@@ -250,7 +250,8 @@ final class Step {
 
     /**
      * Stores {@code task}. One that has nothing left ahead of it is marked finished here and gets its purge timer
-     * ({@code ax.retention.ms} later): until then it stays readable and keeps deduplicating its taskId.
+     * ({@code ax.retention.ms} later): until then it stays readable and answers late reports and dependents, but
+     * does not hold its taskId: a new schedule request with it is a new task ({@link AcceptScheduleRequest}).
      */
     Decision save(StoredTask task) {
         Shards.settle(this, task);

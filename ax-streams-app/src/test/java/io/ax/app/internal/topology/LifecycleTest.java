@@ -314,14 +314,45 @@ class LifecycleTest {
         }
     }
 
+    /**
+     * Dedup holds while the task is live, and ends when it finishes, not when retention purges it: the finished task
+     * is kept only to be read and to answer late reports, so a second request with its taskId is a new task at once.
+     */
     @Test
-    void shouldKeepDedupUntilRetentionEnds() {
+    void shouldIgnoreADuplicateWhileTheTaskIsLiveAndScheduleItAnewOnceFinishedBeforeRetentionEnds() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), Map.of(AxConfig.RETENTION_MS_CONFIG, 1000L))) {
-            Dispatched d = fire(ax, "t1", "{\"jobType\":\"j\",\"delayMs\":0}");
-            ax.report("t1", report(d, "SUCCEEDED", ""));
+            String request = "{\"jobType\":\"j\",\"delayMs\":0}";
+            Dispatched first = fire(ax, "t1", request);
+
+            ax.request("t1", request); // the duplicate while the execution is in flight
+            assertThat(ax.events()).singleElement().satisfies(e -> {
+                assertThat(e.get("to").asText()).isEqualTo("IGNORED");
+                assertThat(e.get("reason").asText()).isEqualTo("duplicate: a live task with this taskId exists (ifExists=KEEP)");
+            });
+            ax.advanceMs(10);
+            assertThat(ax.dispatches()).as("the duplicate fires nothing").isEmpty();
+
+            ax.report("t1", report(first, "SUCCEEDED", ""));
+            assertThat(ax.transitions()).containsExactly("SUCCESS");
+            ax.advanceMs(500);
+            assertThat(ax.storedTasks()).as("the finished task is kept until its retention ends").isOne();
+
+            ax.request("t1", request); // the duplicate after the finish, before the purge
+            assertThat(ax.transitions()).containsExactly("PENDING");
+            ax.advanceMs(10);
+            Dispatched second = ax.dispatches().get(0);
+            assertThat(second.executionId()).as("a new task, a new execution").isNotEqualTo(first.executionId());
             ax.discardEvents();
+
+            ax.advanceMs(1000); // the first task's purge time passes
+            assertThat(ax.storedTask("t1").getExecution().getExecutionId())
+                    .as("the finished task's purge timer leaves the new task alone").isEqualTo(second.executionId());
+            assertThat(ax.events()).isEmpty();
+
+            ax.report("t1", report(second, "SUCCEEDED", ""));
             ax.advanceMs(1000);
-            assertThat(ax.storedTasks()).isZero();
+            assertThat(ax.storedTasks()).as("purged once its own retention ended").isZero();
+            ax.discardEvents();
             ax.request("t1", "{\"cancel\":true}");
             assertThat(ax.events()).singleElement().satisfies(e -> assertThat(e.get("reason").asText()).isEqualTo("cancel: no such task"));
         }
