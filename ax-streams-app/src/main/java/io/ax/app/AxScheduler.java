@@ -68,7 +68,7 @@ public final class AxScheduler implements AutoCloseable {
         this.partitions = partitions;
         Properties props = config.streamsProperties();
         metrics = new SchedulerMetrics(config.metricsSettings());
-        streams = new KafkaStreams(AxTopology.build(config, partitions, ConsumerView.POSITIONS, metrics), props, new AxClientSupplier());
+        streams = new KafkaStreams(AxTopology.build(config, partitions, ConsumerView.POSITIONS, metrics), props, new AxClientSupplier(config.tickMs()));
         streams.setGlobalStateRestoreListener(metrics.restoreListener());
         metrics.streamThreads(() -> streams.metadataForLocalThreads().size());
         streams.setUncaughtExceptionHandler(new StreamThreadFailures(Time.SYSTEM, MAX_THREAD_DEATHS, THREAD_DEATH_WINDOW_MS));
