@@ -69,7 +69,8 @@ public final class AxScheduler implements AutoCloseable {
         this.partitions = partitions;
         Properties props = config.streamsProperties();
         metrics = new SchedulerMetrics(config.metricsSettings());
-        streams = new KafkaStreams(AxTopology.build(config, partitions, flowPartitions, ConsumerView.POSITIONS, metrics), props, new AxClientSupplier());
+        streams = new KafkaStreams(AxTopology.build(config, partitions, flowPartitions, ConsumerView.POSITIONS, metrics), props,
+                new AxClientSupplier(config.tickMs()));
         streams.setGlobalStateRestoreListener(metrics.restoreListener());
         metrics.streamThreads(() -> streams.metadataForLocalThreads().size());
         metrics.storeOperations(streams::metrics);

@@ -1,9 +1,10 @@
 package io.ax.app.bench;
 
-import io.ax.app.internal.inputs.ConsumerView;
-import io.ax.app.internal.timer.WakeUps;
+import io.ax.app.internal.inputs.EndOffsetProbe;
+import io.ax.app.internal.timer.TimedPolls;
 import java.time.Duration;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.internals.ConsumerWrapper;
 
@@ -16,15 +17,21 @@ import org.apache.kafka.streams.internals.ConsumerWrapper;
  * (BENCHMARKS.md, "Rebalance protocols").
  */
 public final class StreamsProtocolMainConsumer extends ConsumerWrapper {
-    private final Time time = Time.SYSTEM;
+    /**
+     * The wrapper gets no client configuration to build an admin client from: end offsets are asked through the
+     * consumer itself, which blocks the poll for a round trip (acceptable for measuring; ax's own consumer does not).
+     */
+    private final TimedPolls polls = new TimedPolls(Time.SYSTEM, new EndOffsetProbe(
+            partitions -> KafkaFuture.completedFuture(delegate.endOffsets(partitions, Duration.ofSeconds(5))), () -> { }, 10), 10);
 
     @Override
     public ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
-        long nowMs = time.milliseconds();
-        long untilWakeMs = WakeUps.earliest() - nowMs;
-        Duration bounded = untilWakeMs < timeout.toMillis() ? Duration.ofMillis(Math.max(0, untilWakeMs)) : timeout;
-        ConsumerRecords<byte[], byte[]> records = delegate.poll(bounded);
-        ConsumerView.polled(delegate.assignment(), records, delegate::currentLag, time.milliseconds());
-        return records;
+        return polls.poll(timeout, delegate::poll, partition -> {
+            try {
+                return delegate.position(partition, Duration.ZERO);
+            } catch (RuntimeException e) {
+                return -1;
+            }
+        });
     }
 }

@@ -114,7 +114,7 @@ public final class AxConfig extends AbstractConfig {
     public static final String MAX_CLOCK_SKEW_MS_CONFIG = "ax.decision.max.clock.skew.ms";
     private static final String MAX_CLOCK_SKEW_MS_DOC = "Decisions follow the log: a timeout or a fire is decided only once the "
             + "inputs (reports, cancels) acknowledged before its time have been read. An input counts as read up to time T "
-            + "when the consumer was at its end after T, or when a record stamped later than T plus this skew has been read "
+            + "when the consumer's position reached an end offset asked of the brokers at or after T, or when a record stamped later than T plus this skew has been read "
             + "(producers' clocks may run this far ahead of the scheduler's). Larger: safer against fast clocks, later "
             + "decisions while the scheduler is behind.";
 

@@ -2,43 +2,124 @@ package io.ax.app.internal.inputs;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.ToLongFunction;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * What the stream thread's main consumer knew at its latest poll, per input partition: its lag and how far it
- * handed records to Kafka Streams. The consumer ({@link io.ax.app.internal.timer.TimerAwareConsumer}) writes it
+ * How far the stream thread's main consumer has read the input partitions its stream tasks watch, as proofs
+ * ({@link Fetched}): an end offset asked of the brokers at time S (an {@link EndOffsetProbe}), once the consumer's
+ * position has reached it, proves the partition read up to S. The consumer (ax's {@code TimedPolls}) writes it
  * after every poll; the processors of the same thread read it through {@link #POSITIONS}. Both run on the stream
- * thread, so the registry is thread-local and needs no locking (as {@link io.ax.app.internal.timer.WakeUps}).
+ * thread, so the registry is thread-local and needs no locking (as {@code WakeUps}).
+ *
+ * <p>Cheap by construction: a poll touches only the watched partitions (the stream tasks' requests, results,
+ * retry and dependency partitions, not the changelogs or the gates' topics), reads the local position of one
+ * only while a proof for it is pending, and allocates only when a proof is made.
  */
 public final class ConsumerView {
-    private static final ThreadLocal<Map<TopicPartition, Fetched>> VIEW = ThreadLocal.withInitial(HashMap::new);
+    private static final ThreadLocal<ConsumerView> VIEW = ThreadLocal.withInitial(ConsumerView::new);
 
     /** The production positions: the view of the consumer on the calling (stream) thread. */
-    public static final ConsumerPositions POSITIONS = (topic, partition) -> VIEW.get().get(new TopicPartition(topic, partition));
+    public static final ConsumerPositions POSITIONS = new ConsumerPositions() {
+        @Override
+        public Fetched fetched(String topic, int partition) {
+            Watched watched = VIEW.get().watched.get(new TopicPartition(topic, partition));
+            return watched == null ? null : watched.proven;
+        }
+
+        @Override
+        public void watch(String topic, int partition) {
+            VIEW.get().watched.computeIfAbsent(new TopicPartition(topic, partition), p -> new Watched()).watchers++;
+        }
+
+        @Override
+        public void unwatch(String topic, int partition) {
+            Map<TopicPartition, Watched> watched = VIEW.get().watched;
+            TopicPartition key = new TopicPartition(topic, partition);
+            Watched one = watched.get(key);
+            if (one != null && --one.watchers <= 0) {
+                watched.remove(key);
+            }
+        }
+    };
+
+    private static final class Watched {
+        int watchers;
+        long handedOverNextOffset = -1;
+        /** An end offset asked at {@code pendingAskedAtMs} that the position has not reached yet; -1: none. */
+        long pendingEndOffset = -1;
+        long pendingAskedAtMs = Long.MIN_VALUE;
+        Fetched proven;
+    }
+
+    private final Map<TopicPartition, Watched> watched = new HashMap<>();
 
     private ConsumerView() {
     }
 
-    /**
-     * Records a poll: for every assigned partition its lag ({@code lagOf}, from cached fetch metadata, never a
-     * remote call) and the offset after the last record returned for it.
-     */
-    public static void polled(Set<TopicPartition> assignment, ConsumerRecords<?, ?> records,
-                              java.util.function.Function<TopicPartition, OptionalLong> lagOf, long nowMs) {
-        Map<TopicPartition, Fetched> view = VIEW.get();
-        view.keySet().retainAll(assignment);
-        for (TopicPartition partition : assignment) {
-            Fetched previous = view.get(partition);
-            long fetchedNext = previous == null ? -1 : previous.fetchedNextOffset();
-            var returned = records.records(partition);
-            if (!returned.isEmpty()) {
-                fetchedNext = returned.get(returned.size() - 1).offset() + 1;
+    /** The view of the calling (stream) thread. */
+    public static ConsumerView current() {
+        return VIEW.get();
+    }
+
+    /** The partitions the stream tasks of this thread watch (live view; do not keep). */
+    public Set<TopicPartition> watched() {
+        return watched.keySet();
+    }
+
+    /** Whether some watched partition waits for its position to reach an end offset already asked. */
+    public boolean anyPending() {
+        return notPending().size() < watched.size();
+    }
+
+    /** The watched partitions that wait for no answer already given: those a new end-offset request is of use for. */
+    public Set<TopicPartition> notPending() {
+        Set<TopicPartition> partitions = new java.util.HashSet<>();
+        watched.forEach((partition, one) -> {
+            if (one.pendingEndOffset < 0) {
+                partitions.add(partition);
             }
-            OptionalLong lag = lagOf.apply(partition);
-            view.put(partition, new Fetched(lag.isPresent() ? lag.getAsLong() : -1, fetchedNext, nowMs));
+        });
+        return partitions;
+    }
+
+    /**
+     * The answer of an end-offset request sent at {@code askedAtMs}. A partition already waiting for an earlier answer
+     * keeps it (the position reaches it first); the next request after that gives it a newer one.
+     */
+    public void probed(long askedAtMs, Map<TopicPartition, Long> endOffsets) {
+        endOffsets.forEach((partition, endOffset) -> {
+            Watched one = watched.get(partition);
+            if (one != null && one.pendingEndOffset < 0 && endOffset != null && endOffset >= 0
+                    && (one.proven == null || askedAtMs > one.proven.readUpToMs())) {
+                one.pendingEndOffset = endOffset;
+                one.pendingAskedAtMs = askedAtMs;
+            }
+        });
+    }
+
+    /**
+     * Records a poll: the offset after the last record returned per watched partition, and a proof for each whose
+     * position ({@code positionOf}: the consumer's local position, -1 when unknown) has reached its pending end offset.
+     * The position counts records returned by polls, never records only buffered, and steps over transaction markers.
+     */
+    public void polled(ConsumerRecords<?, ?> records, ToLongFunction<TopicPartition> positionOf) {
+        for (Map.Entry<TopicPartition, Watched> entry : watched.entrySet()) {
+            Watched one = entry.getValue();
+            if (!records.isEmpty()) {
+                var returned = records.records(entry.getKey());
+                if (!returned.isEmpty()) {
+                    ConsumerRecord<?, ?> last = returned.get(returned.size() - 1);
+                    one.handedOverNextOffset = last.offset() + 1;
+                }
+            }
+            if (one.pendingEndOffset >= 0 && positionOf.applyAsLong(entry.getKey()) >= one.pendingEndOffset) {
+                one.proven = new Fetched(one.handedOverNextOffset, one.pendingAskedAtMs);
+                one.pendingEndOffset = -1;
+            }
         }
     }
 }

@@ -5,8 +5,9 @@ package io.ax.app.internal.inputs;
  * decision (a timeout, or a fire that a cancel would have stopped) about time T is taken only once every input
  * record Kafka acknowledged before T has been processed. That holds for an input partition when
  * <ul>
- *   <li>the consumer had read it to its end (lag 0) at a poll at or after T and every record that poll and the
- *       earlier ones returned has been processed: the log up to the poll is read; or</li>
+ *   <li>an end offset asked of the brokers at or after T (the scheduler's clock) has been reached by the consumer's
+ *       position, and every record the polls had returned by then has been processed ({@link Fetched},
+ *       {@link ConsumerView}): every record acknowledged before T lies below that end offset; or</li>
  *   <li>a record with a timestamp later than T plus the allowed clock skew has been processed: records come in
  *       log order, so those before it were appended before T (with producers' clocks within the skew).</li>
  * </ul>
@@ -32,6 +33,16 @@ public final class InputWatermarks {
         this.lastTimestampMs = new long[topics.length];
         java.util.Arrays.fill(processedNextOffset, -1);
         java.util.Arrays.fill(lastTimestampMs, Long.MIN_VALUE);
+        for (String topic : this.topics) {
+            positions.watch(topic, partition);
+        }
+    }
+
+    /** The stream task is closed: the consumer need not track its partitions for it any longer. */
+    public void close() {
+        for (String topic : topics) {
+            positions.unwatch(topic, partition);
+        }
     }
 
     /** The processor has processed the record at {@code offset} of input {@code topicIndex}. */
@@ -47,9 +58,8 @@ public final class InputWatermarks {
     public long readUpToMs(int topicIndex, long nowMs) {
         long upToMs = Long.MIN_VALUE;
         Fetched fetched = positions.fetched(topics[topicIndex], partition);
-        if (fetched != null && fetched.lag() == 0
-                && (fetched.fetchedNextOffset() < 0 || processedNextOffset[topicIndex] >= fetched.fetchedNextOffset())) {
-            upToMs = fetched.atMs();
+        if (fetched != null && processedNextOffset[topicIndex] >= fetched.handedOverNextOffset()) {
+            upToMs = fetched.readUpToMs();
         }
         long timestampMs = lastTimestampMs[topicIndex];
         if (timestampMs != Long.MIN_VALUE && timestampMs - maxClockSkewMs - 1 > upToMs) {

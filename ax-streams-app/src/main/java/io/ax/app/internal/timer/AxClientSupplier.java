@@ -13,6 +13,13 @@ import org.apache.kafka.streams.KafkaClientSupplier;
 
 /** Kafka Streams' clients as Streams makes them, but the main consumer is a {@link TimerAwareConsumer}. */
 public final class AxClientSupplier implements KafkaClientSupplier {
+    private final long tickMs;
+
+    /** @param tickMs the wheel's tick ({@code ax.wheel.tick.ms}) */
+    public AxClientSupplier(long tickMs) {
+        this.tickMs = tickMs;
+    }
+
     @Override
     public Admin getAdmin(Map<String, Object> config) {
         return Admin.create(config);
@@ -25,7 +32,7 @@ public final class AxClientSupplier implements KafkaClientSupplier {
 
     @Override
     public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
-        return new TimerAwareConsumer(config, Time.SYSTEM);
+        return new TimerAwareConsumer(config, Time.SYSTEM, tickMs);
     }
 
     @Override

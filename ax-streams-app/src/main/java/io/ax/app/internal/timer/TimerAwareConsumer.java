@@ -1,38 +1,96 @@
 package io.ax.app.internal.timer;
 
 import io.ax.app.internal.inputs.ConsumerView;
+import io.ax.app.internal.inputs.EndOffsetProbe;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.utils.Time;
 
 /**
- * Kafka Streams' main consumer, with one change: {@link #poll(Duration)} returns no later than the earliest
- * wake-up time the stream thread's processors published ({@link WakeUps}). Kafka Streams blocks in poll for
- * {@code poll.ms} when no records arrive and can punctuate only between polls; this lets a long
- * {@code poll.ms} keep an idle scheduler cheap while timers still fire at their tick. After each poll it also
- * tells the processors how far it has read each input ({@link ConsumerView}), so decisions follow the log.
+ * Kafka Streams' main consumer, with ax's polls ({@link TimedPolls}): {@link #poll(Duration)} returns no later than the
+ * earliest wake-up time the stream thread's processors published ({@link WakeUps}). Kafka Streams blocks in poll for
+ * {@code poll.ms} when no records arrive and can punctuate only between polls; this lets a long {@code poll.ms} keep
+ * an idle scheduler cheap while timers still fire at their tick. While timers are due it asks the brokers the end
+ * offsets of the inputs through an admin client of its own, and after each poll it tells the processors how far
+ * each input is read ({@link ConsumerView}), so decisions follow the log.
  */
 public final class TimerAwareConsumer extends KafkaConsumer<byte[], byte[]> {
-    private final Time time;
+    /** How long one end-offset request may take before another may be sent, ms. */
+    private static final int PROBE_TIMEOUT_MS = 5_000;
 
-    public TimerAwareConsumer(Map<String, Object> config, Time time) {
+    private final TimedPolls polls;
+
+    /** @param tickMs the wheel's tick: the least time between two end-offset requests and the longest wait for one */
+    public TimerAwareConsumer(Map<String, Object> config, Time time, long tickMs) {
         super(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        this.time = time;
+        this.polls = new TimedPolls(time, EndOffsetProbe.of(Admin.create(adminConfig(config)), readCommitted(config), tickMs,
+                PROBE_TIMEOUT_MS), tickMs);
     }
 
     @Override
     public ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
-        ConsumerRecords<byte[], byte[]> records = super.poll(boundedBy(timeout, WakeUps.earliest(), time.milliseconds()));
-        ConsumerView.polled(assignment(), records, this::currentLag, time.milliseconds());
-        return records;
+        return polls.poll(timeout, super::poll, this::localPosition);
     }
 
-    /** {@code timeout}, cut short so the poll ends by {@code wakeAtMs} (never negative). */
-    static Duration boundedBy(Duration timeout, long wakeAtMs, long nowMs) {
-        long untilWakeMs = wakeAtMs - nowMs;
-        return untilWakeMs < timeout.toMillis() ? Duration.ofMillis(Math.max(0, untilWakeMs)) : timeout;
+    /** The position when the consumer knows it, without a remote call; -1 otherwise. */
+    private long localPosition(TopicPartition partition) {
+        try {
+            return position(partition, Duration.ZERO);
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
+    @Override
+    public void close(org.apache.kafka.clients.consumer.CloseOptions option) {
+        try {
+            polls.close();
+        } finally {
+            super.close(option);
+        }
+    }
+
+    @Override
+    @SuppressWarnings("deprecation")
+    public void close(Duration timeout) {
+        try {
+            polls.close();
+        } finally {
+            super.close(timeout);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            polls.close();
+        } finally {
+            super.close();
+        }
+    }
+
+    static boolean readCommitted(Map<String, Object> config) {
+        Object level = config.get(ConsumerConfig.ISOLATION_LEVEL_CONFIG);
+        return level != null && "read_committed".equalsIgnoreCase(level.toString());
+    }
+
+    /** The consumer's connection settings (bootstrap, security), for the admin client that asks end offsets. */
+    static Map<String, Object> adminConfig(Map<String, Object> config) {
+        Map<String, Object> admin = new HashMap<>();
+        config.forEach((key, value) -> {
+            if (AdminClientConfig.configNames().contains(key) && !key.equals(AdminClientConfig.CLIENT_ID_CONFIG)) {
+                admin.put(key, value);
+            }
+        });
+        admin.put(AdminClientConfig.CLIENT_ID_CONFIG, config.getOrDefault(ConsumerConfig.CLIENT_ID_CONFIG, "ax") + "-end-offsets");
+        return admin;
     }
 }

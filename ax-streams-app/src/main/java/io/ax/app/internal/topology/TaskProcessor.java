@@ -404,6 +404,9 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     @Override
     public void close() {
         WakeUps.clear(this);
+        if (inputs != null) {
+            inputs.close();
+        }
         if (metrics != null) {
             metrics.close();
         }

@@ -33,10 +33,10 @@ class WakeUpsTest {
     @Test
     void shouldCutThePollShortAtTheWakeUpTimeOnly() {
         Duration pollMs = Duration.ofMillis(100);
-        assertThat(TimerAwareConsumer.boundedBy(pollMs, Long.MAX_VALUE, 1_000)).isEqualTo(pollMs);
-        assertThat(TimerAwareConsumer.boundedBy(pollMs, 1_500, 1_000)).isEqualTo(pollMs);
-        assertThat(TimerAwareConsumer.boundedBy(pollMs, 1_030, 1_000)).isEqualTo(Duration.ofMillis(30));
-        assertThat(TimerAwareConsumer.boundedBy(pollMs, 900, 1_000)).isEqualTo(Duration.ZERO);
-        assertThat(TimerAwareConsumer.boundedBy(Duration.ZERO, 1_030, 1_000)).isEqualTo(Duration.ZERO);
+        assertThat(TimedPolls.boundedBy(pollMs, Long.MAX_VALUE, 1_000)).isEqualTo(pollMs);
+        assertThat(TimedPolls.boundedBy(pollMs, 1_500, 1_000)).isEqualTo(pollMs);
+        assertThat(TimedPolls.boundedBy(pollMs, 1_030, 1_000)).isEqualTo(Duration.ofMillis(30));
+        assertThat(TimedPolls.boundedBy(pollMs, 900, 1_000)).isEqualTo(Duration.ZERO);
+        assertThat(TimedPolls.boundedBy(Duration.ZERO, 1_030, 1_000)).isEqualTo(Duration.ZERO);
     }
 }

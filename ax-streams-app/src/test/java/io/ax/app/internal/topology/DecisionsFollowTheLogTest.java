@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A scheduler behind its inputs decides late, never wrongly: a timer whose outcome a not-yet-read input could
- * change waits until the input is read (the consumer at its end after the timer's time, or a later-stamped record
- * processed). The consumer's view is played by the test.
+ * change waits until the input is read (its position past an end offset asked after the timer's time, or a later-stamped
+ * record processed). The consumer's view is played by the test.
  */
 class DecisionsFollowTheLogTest {
     /** The consumer's view, as the test sets it; absent: nothing fetched yet (a fresh assignment). */
@@ -23,7 +23,7 @@ class DecisionsFollowTheLogTest {
     }
 
     private void caughtUp(SchedulerHarness ax, String topic) {
-        view.put(topic, new Fetched(0, -1, ax.nowMs()));
+        view.put(topic, new Fetched(-1, ax.nowMs()));
     }
 
     @Test
@@ -91,7 +91,7 @@ class DecisionsFollowTheLogTest {
         try (SchedulerHarness ax = harness()) {
             caughtUp(ax, "ax.requests");
             ax.request("t", "{\"jobType\":\"j\",\"delayMs\":1000}");
-            view.put("ax.requests", new Fetched(50_000, -1, ax.nowMs())); // a standing backlog
+            view.remove("ax.requests"); // a standing backlog: the position never reaches an end offset asked
             ax.advanceMs(1_500);
             ax.request("other", "{\"jobType\":\"j\",\"delayMs\":60000}"); // stamped 1,500 ms: within the 1 s skew
             ax.advanceMs(10);
@@ -108,9 +108,10 @@ class DecisionsFollowTheLogTest {
         try (SchedulerHarness ax = harness()) {
             caughtUp(ax, "ax.requests");
             ax.request("t", "{\"jobType\":\"j\",\"delayMs\":1000}"); // offset 0
-            // The consumer is at the end, but its last poll handed over records up to offset 5 and only 0 is processed.
+            // The position reached an end offset asked now, but the polls handed over records up to offset 5 and only 0
+            // is processed.
             ax.advanceMs(1_000);
-            view.put("ax.requests", new Fetched(0, 6, ax.nowMs()));
+            view.put("ax.requests", new Fetched(6, ax.nowMs()));
             ax.advanceMs(10);
             assertThat(ax.dispatches()).isEmpty();
             for (int i = 1; i <= 5; i++) {

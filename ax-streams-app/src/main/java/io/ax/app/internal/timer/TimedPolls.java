@@ -1,0 +1,69 @@
+package io.ax.app.internal.timer;
+
+import io.ax.app.internal.inputs.ConsumerView;
+import io.ax.app.internal.inputs.EndOffsetProbe;
+import java.time.Duration;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Time;
+
+/**
+ * What ax does around each poll of Kafka Streams' main consumer, whichever consumer class it is: the poll ends by the
+ * earliest wake-up the processors published ({@link WakeUps}); while a timer is due, the end offsets of the inputs are
+ * asked after the poll ({@link EndOffsetProbe}) and the poll waits for the answer only while it has nothing else to hand
+ * over, at most {@code probeWaitMs}; after the poll the {@link ConsumerView} learns what was handed over and which end offsets the
+ * position has reached. Runs on the stream thread only.
+ */
+public final class TimedPolls implements AutoCloseable {
+    private final Time time;
+    private EndOffsetProbe probe;
+    private final long probeWaitMs;
+
+    /** @param probe null: never ask end offsets (inputs count as read only from record timestamps) */
+    public TimedPolls(Time time, EndOffsetProbe probe, long probeWaitMs) {
+        this.time = time;
+        this.probe = probe;
+        this.probeWaitMs = probeWaitMs;
+    }
+
+    public ConsumerRecords<byte[], byte[]> poll(Duration timeout, Function<Duration, ConsumerRecords<byte[], byte[]>> poll,
+                                                ToLongFunction<TopicPartition> positionOf) {
+        ConsumerView view = ConsumerView.current();
+        long startMs = time.milliseconds();
+        ConsumerRecords<byte[], byte[]> records = poll.apply(boundedBy(timeout, WakeUps.earliest(), startMs));
+        if (probe != null) {
+            // A timer is due now (the poll ended for it, or one is held for its inputs): ask the end offsets now, so
+            // that the answer proves the inputs read up to a time at or after its due time.
+            long nowMs = time.milliseconds();
+            probe.maybeCollect(view);
+            boolean timersDue = WakeUps.earliest() <= nowMs;
+            if (timersDue) {
+                probe.maybeSend(view.notPending(), nowMs);
+            }
+            // The punctuation that follows can fire them only with the answer: rather than leave it without, wait for
+            // it while there is nothing else to hand over, a bounded while (a lost answer costs at most probeWaitMs).
+            while (timersDue && records.isEmpty() && probe.inFlight() && time.milliseconds() - nowMs < probeWaitMs) {
+                records = poll.apply(Duration.ofMillis(1));
+                probe.maybeCollect(view);
+            }
+        }
+        view.polled(records, positionOf);
+        return records;
+    }
+
+    /** {@code timeout}, cut short so the poll ends by {@code wakeAtMs} (never negative). */
+    static Duration boundedBy(Duration timeout, long wakeAtMs, long nowMs) {
+        long untilWakeMs = wakeAtMs - nowMs;
+        return untilWakeMs < timeout.toMillis() ? Duration.ofMillis(Math.max(0, untilWakeMs)) : timeout;
+    }
+
+    @Override
+    public void close() {
+        if (probe != null) {
+            probe.close();
+            probe = null;
+        }
+    }
+}

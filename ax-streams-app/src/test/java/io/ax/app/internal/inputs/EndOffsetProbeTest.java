@@ -1,0 +1,62 @@
+package io.ax.app.internal.inputs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.internals.KafkaFutureImpl;
+import org.junit.jupiter.api.Test;
+
+class EndOffsetProbeTest {
+    private static final TopicPartition P = new TopicPartition("ax.requests", 0);
+    private final List<KafkaFutureImpl<Map<TopicPartition, Long>>> asked = new ArrayList<>();
+    private final EndOffsetProbe probe = new EndOffsetProbe(partitions -> {
+        KafkaFutureImpl<Map<TopicPartition, Long>> answer = new KafkaFutureImpl<>();
+        asked.add(answer);
+        return answer;
+    }, () -> { }, 10);
+
+    @Test
+    void shouldSendTheFirstRequestAtOnceThenOneInFlightAtMostAndNoMoreOftenThanTheInterval() {
+        probe.maybeSend(Set.of(P), 1_000);
+        assertThat(asked).hasSize(1);
+        probe.maybeSend(Set.of(P), 1_050);
+        assertThat(asked).as("one in flight at most").hasSize(1);
+        asked.get(0).complete(Map.of(P, 7L));
+        probe.maybeCollect(ConsumerView.current());
+        assertThat(probe.inFlight()).isFalse();
+        probe.maybeSend(Set.of(P), 1_005 + 4);
+        assertThat(asked).as("within the interval of the last").hasSize(1);
+        probe.maybeSend(Set.of(P), 1_010);
+        assertThat(asked).hasSize(2);
+        probe.maybeSend(Set.of(), 2_000);
+        assertThat(asked).as("nothing to ask").hasSize(2);
+    }
+
+    @Test
+    void shouldDropAFailedAnswerAndAskAgain() {
+        probe.maybeSend(Set.of(P), 1_000);
+        asked.get(0).completeExceptionally(new org.apache.kafka.common.errors.TimeoutException("slow broker"));
+        probe.maybeCollect(ConsumerView.current());
+        assertThat(probe.inFlight()).isFalse();
+        probe.maybeSend(Set.of(P), 1_010);
+        assertThat(asked).hasSize(2);
+    }
+
+    @Test
+    void shouldStampTheAnswerWithTheTimeBeforeTheRequestWasSent() {
+        InputWatermarks inputs = new InputWatermarks(ConsumerView.POSITIONS, 0, 1_000, "ax.requests");
+        try {
+            probe.maybeSend(ConsumerView.current().notPending(), 40_000);
+            asked.get(0).complete(Map.of(P, 0L));
+            probe.maybeCollect(ConsumerView.current());
+            ConsumerView.current().polled(org.apache.kafka.clients.consumer.ConsumerRecords.empty(), partition -> 0L);
+            assertThat(inputs.readUpToMs(0, 45_000)).isEqualTo(40_000);
+        } finally {
+            inputs.close();
+        }
+    }
+}
