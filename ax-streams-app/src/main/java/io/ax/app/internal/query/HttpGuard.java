@@ -60,6 +60,12 @@ final class HttpGuard {
 
     /** After the request, whatever happened to it: gives its permit back. */
     void release(Context ctx) {
+        if (ctx.attribute(BODY) == null && (ctx.req().getContentLengthLong() > 0
+                || "chunked".equalsIgnoreCase(ctx.req().getHeader("Transfer-Encoding")))) {
+            // Answered without reading the body (a 503, a 400 on the path): Jetty closes such a connection after the answer,
+            // so say so, or a client reuses it and finds it closed ("received no bytes"; QueryServerTest's hostile walk).
+            ctx.header("Connection", "close");
+        }
         if (ctx.attribute(PERMIT) != null) {
             ctx.attribute(PERMIT, null);
             dataRequests.release();
