@@ -184,11 +184,7 @@ public final class WireCodec {
             throw new InvalidRequestException(null, "cannot decode " + writer.getFullName() + " as " + type.getSimpleName()
                     + ": " + e.getMessage(), e);
         }
-        @SuppressWarnings("unchecked")
-        BinaryMessageDecoder<T> decoder = (BinaryMessageDecoder<T>) DECODERS.get(type);
-        if (decoder == null) {
-            throw new IllegalArgumentException("no decoder for " + type.getName());
-        }
+        BinaryMessageDecoder<T> decoder = decoder(type);
         try {
             return decoder.decode(bytes);
         } catch (IOException | RuntimeException e) {
@@ -207,16 +203,20 @@ public final class WireCodec {
         if (!isSingleObject(bytes)) {
             throw new IllegalStateException("a stored " + type.getSimpleName() + " is not Avro single-object encoding");
         }
-        @SuppressWarnings("unchecked")
+        try {
+            return decoder(type).decode(bytes);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot decode a stored " + type.getSimpleName(), e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> BinaryMessageDecoder<T> decoder(Class<T> type) {
         BinaryMessageDecoder<T> decoder = (BinaryMessageDecoder<T>) DECODERS.get(type);
         if (decoder == null) {
             throw new IllegalArgumentException("no decoder for " + type.getName());
         }
-        try {
-            return decoder.decode(bytes);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException("cannot decode a stored " + type.getSimpleName(), e);
-        }
+        return decoder;
     }
 
     private static Schema writerSchema(byte[] bytes) {
