@@ -27,8 +27,8 @@ class ListQueryTest {
     void shouldRejectBadParametersWithA400NamingThem() {
         assertThatThrownBy(() -> parse(Map.of("state", "DONE"))).isInstanceOf(HttpError.class)
                 .hasMessageStartingWith("state must be one of").satisfies(e -> assertThat(((HttpError) e).status()).isEqualTo(400));
-        assertThatThrownBy(() -> parse(Map.of("limit", "1001"))).hasMessage("limit must be 1-1000: 1001");
-        assertThatThrownBy(() -> parse(Map.of("limit", "x"))).hasMessage("limit must be 1-1000: x");
+        assertThatThrownBy(() -> parse(Map.of("limit", "1001"))).hasMessage("limit must be 1-1000: \"1001\"");
+        assertThatThrownBy(() -> parse(Map.of("limit", "x"))).hasMessage("limit must be 1-1000: \"x\"");
         assertThatThrownBy(() -> parse(Map.of("dueBefore", "soon"))).hasMessageStartingWith("dueBefore must be an ISO-8601");
         assertThatThrownBy(() -> parse(Map.of("cursor", "%%%"))).hasMessageStartingWith("cursor is not one this API gave out");
     }

@@ -172,15 +172,26 @@ class QueryServerTest {
             }
             for (String path : postPaths) {
                 for (String body : bodies) {
-                    HttpResponse<String> response = call(withToken.port(), "POST", path, body);
                     asked++;
+                    HttpResponse<String> response;
+                    try {
+                        response = call(withToken.port(), "POST", path, body);
+                    } catch (IOException e) {
+                        broken.add("no answer: POST " + path + " " + (body.length() > 60 ? body.substring(0, 60) + "…" : body) + ": " + e);
+                        continue;
+                    }
                     check(response, "POST " + path + " " + body, broken);
                     if (response.statusCode() == 202) {
                         broken.add("accepted: POST " + path + " " + body);
                     }
                 }
                 asked++;
-                check(call(withToken.port(), "POST", path.replace("t1", "%00"), null), "POST control char", broken);
+                // Jetty answers a NUL in the path 400 and closes the connection; Java's client retries only idempotent
+                // requests on a connection found closed, so this one goes on a connection of its own, never reused.
+                HttpClient once = HttpClient.newHttpClient();
+                check(once.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + withToken.port() + path.replace("t1", "%00")))
+                        .timeout(java.time.Duration.ofSeconds(10)).header("Authorization", "Bearer t")
+                        .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString()), "POST control char", broken);
             }
         } finally {
             logs.stop();

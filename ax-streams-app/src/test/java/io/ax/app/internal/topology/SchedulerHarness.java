@@ -108,9 +108,10 @@ final class SchedulerHarness implements AutoCloseable {
         props.putAll(overrides);
         AxConfig config = new AxConfig(props);
         metrics = new SchedulerMetrics(config.metricsSettings());
-        driver = new TopologyTestDriver(fireClock == null ? AxTopology.build(config, partitions, flowPartitions, positions, metrics)
-                : AxTopology.build(SchedulerSettings.from(config, partitions, positions, metrics).withFlowPartitions(flowPartitions)
-                .withTime(fireClock)), config.streamsProperties(), T0);
+        // The fire budget (ax.fire.budget.ms) is measured on a clock that stands still unless a test drives it: what one
+        // punctuation fires must not depend on how fast this machine is today.
+        driver = new TopologyTestDriver(AxTopology.build(SchedulerSettings.from(config, partitions, positions, metrics)
+                .withFlowPartitions(flowPartitions).withTime(fireClock == null ? STILL : fireClock)), config.streamsProperties(), T0);
         requests = driver.createInputTopic(topics.requests(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
         results = driver.createInputTopic(topics.results(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
         retryInput = driver.createInputTopic(topics.retry(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
@@ -119,6 +120,28 @@ final class SchedulerHarness implements AutoCloseable {
         retry = driver.createOutputTopic(topics.retry(), Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
         deadLetter = driver.createOutputTopic(topics.deadLetter(), Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
     }
+
+    /** A clock that never moves: no punctuation runs out of its fire budget. */
+    private static final org.apache.kafka.common.utils.Time STILL = new org.apache.kafka.common.utils.Time() {
+        @Override
+        public long milliseconds() {
+            return 0;
+        }
+
+        @Override
+        public long nanoseconds() {
+            return 0;
+        }
+
+        @Override
+        public void sleep(long ms) {
+        }
+
+        @Override
+        public void waitObject(Object obj, java.util.function.Supplier<Boolean> condition, long deadlineMs) {
+            throw new UnsupportedOperationException();
+        }
+    };
 
     static Path tempDir() {
         try {
