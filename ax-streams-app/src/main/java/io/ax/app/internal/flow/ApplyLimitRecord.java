@@ -23,11 +23,13 @@ public final class ApplyLimitRecord implements Processor<String, byte[], Void, V
     private static final Logger log = LoggerFactory.getLogger(ApplyLimitRecord.class);
 
     private final RefusedRecords errors;
+    private final LimitsChanges changes;
     private KeyValueStore<String, String> store;
     private ProcessorContext<Void, Void> context;
 
-    public ApplyLimitRecord(RefusedRecords errors) {
+    public ApplyLimitRecord(RefusedRecords errors, LimitsChanges changes) {
         this.errors = errors;
+        this.changes = changes;
     }
 
     @Override
@@ -43,11 +45,13 @@ public final class ApplyLimitRecord implements Processor<String, byte[], Void, V
             if (record.value() == null) {
                 FlowLimit.validateKey(key);
                 store.delete(key);
+                changes.changed();
                 log.info("Flow limits of {} removed", key);
                 return;
             }
             FlowLimit limit = FlowLimit.parse(key, record.value());
             store.put(key, limit.toJson());
+            changes.changed();
             log.info("Flow limits of {} set: {}", key, limit.toJson());
         } catch (InvalidRequestException e) {
             RecordMetadata where = context.recordMetadata().orElse(null);

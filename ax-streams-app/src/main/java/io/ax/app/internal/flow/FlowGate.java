@@ -59,6 +59,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
     private final ToIntFunction<String> keyPartition;
     /** Every gate this stream task has touched, for the metrics and to forget them when it closes. */
     private final Set<String> known = new LinkedHashSet<>();
+    private final LimitsChanges limitsChanges;
     private ProcessorContext<String, byte[]> context;
     private GateStore gates;
 
@@ -66,9 +67,10 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
      * @param keyPartition the partition of the flow topic a gate key belongs on (the producer's partitioner), or -1 when
      *                     the partition count is unknown (then records are not checked for being on their key's partition)
      */
-    public FlowGate(String flowSink, String grantsSink, SchedulerMetrics metrics, long priorityAgingMs,
+    public FlowGate(String flowSink, String grantsSink, SchedulerMetrics metrics, LimitsChanges limitsChanges, long priorityAgingMs,
                     ToIntFunction<String> keyPartition) {
         this.metrics = metrics;
+        this.limitsChanges = limitsChanges;
         this.keyPartition = keyPartition;
         this.priorityAgingMs = priorityAgingMs;
         this.flowSink = flowSink;
@@ -79,7 +81,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
     public void init(ProcessorContext<String, byte[]> context) {
         this.context = context;
         this.gates = new GateStore(context.getStateStore(FlowStores.GATES), priorityAgingMs);
-        limits.attach(context.getStateStore(FlowStores.LIMITS));
+        limits.attach(context.getStateStore(FlowStores.LIMITS), limitsChanges);
         gates.forEachGate((gate, state) -> {
             if (state.waiting > 0) {
                 active.add(gate);

@@ -3,6 +3,9 @@ package io.ax.app.internal.flow;
 import io.ax.FlowLimit;
 import io.ax.app.internal.core.FlowLimits;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
 import java.util.List;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
@@ -10,12 +13,26 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * The limits in force, read from the global limits store (every instance has all of them). Values in the store were
  * checked by {@link ApplyLimitRecord}; one that still fails to parse counts as absent. Bound to its store in the
  * processor's {@code init}; until then (and without a store) nothing is gated.
+ *
+ * <p>Every dispatch asks for the limits of its job type and owner, nearly always keys with no limit: a RocksDB miss
+ * each (a JNI call and a C++ exception inside it, 6 % of a burst's firing time). What was read, limits and absences,
+ * is kept in memory until the store changes ({@link LimitsChanges}), at most {@link #CACHED_MAX} keys.
  */
 public final class StoreFlowLimits implements FlowLimits {
-    private ReadOnlyKeyValueStore<String, String> store;
+    /** Keys kept at most; past it the cache starts over (owners are many; job types and limits are few). */
+    static final int CACHED_MAX = 10_000;
+    private static final Optional<FlowLimit> NONE = Optional.empty();
 
-    public void attach(ReadOnlyKeyValueStore<String, String> store) {
+    private ReadOnlyKeyValueStore<String, String> store;
+    private LimitsChanges changes;
+    private long changesSeen = -1;
+    private final Map<String, Optional<FlowLimit>> cached = new HashMap<>();
+
+    /** Binds the store; {@code changes} says when it changed (null: nothing is cached). */
+    public void attach(ReadOnlyKeyValueStore<String, String> store, LimitsChanges changes) {
         this.store = store;
+        this.changes = changes;
+        cached.clear();
     }
 
     /** The limit of {@code key}, or null. */
@@ -23,6 +40,24 @@ public final class StoreFlowLimits implements FlowLimits {
         if (store == null) {
             return null;
         }
+        if (changes == null) {
+            return read(key);
+        }
+        long count = changes.count(); // before the store: a change after it makes the next call start over
+        if (count != changesSeen || cached.size() >= CACHED_MAX) {
+            cached.clear();
+            changesSeen = count;
+        }
+        Optional<FlowLimit> known = cached.get(key);
+        if (known == null) {
+            FlowLimit read = read(key);
+            known = read == null ? NONE : Optional.of(read);
+            cached.put(key, known);
+        }
+        return known.orElse(null);
+    }
+
+    private FlowLimit read(String key) {
         String json = store.get(key);
         if (json == null) {
             return null;

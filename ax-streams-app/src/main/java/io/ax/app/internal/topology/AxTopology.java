@@ -109,9 +109,9 @@ public final class AxTopology {
         AxTopics topics = settings.topics();
         RefusedRecords errors = settings.metrics().limitErrors();
         topology.addGlobalStore(FlowStores.limits(), LIMITS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(),
-                topics.limits(), LIMITS_PROCESSOR, () -> new ApplyLimitRecord(errors));
+                topics.limits(), LIMITS_PROCESSOR, () -> new ApplyLimitRecord(errors, settings.limitsChanges()));
         topology.addSource(FLOW_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.flow());
-        topology.addProcessor(FLOW_GATE, () -> new FlowGate(GATE_FLOW_SINK, GATE_GRANTS_SINK, settings.metrics(),
+        topology.addProcessor(FLOW_GATE, () -> new FlowGate(GATE_FLOW_SINK, GATE_GRANTS_SINK, settings.metrics(), settings.limitsChanges(),
                 settings.priorityAgingMs(), key -> KeyPartition.of(key, settings.flowPartitions())), FLOW_SOURCE);
         topology.addStateStore(FlowStores.gates(), FLOW_GATE);
         topology.addSink(GATE_FLOW_SINK, topics.flow(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), FLOW_GATE);

@@ -1,5 +1,6 @@
 package io.ax.app.internal.topology;
 
+import io.ax.app.internal.flow.LimitsChanges;
 import org.apache.kafka.common.utils.Time;
 import io.ax.AxTopics;
 import io.ax.app.internal.core.RuleSettings;
@@ -28,13 +29,15 @@ import java.time.Clock;
  *                       being on their gate key's partition)
  * @param fireBudgetMs   the longest one partition's punctuation fires timers, wall clock ({@code ax.fire.budget.ms})
  * @param time           the clock that budget is measured with (Kafka's {@code Time.SYSTEM} in a running scheduler)
+ * @param limitsChanges  counts the changes of the global limits store, so its readers may cache what they read
  */
 public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, int wheelSize, int maxWheelTimers,
                                 int fireBatchMax, long defaultTimeoutMs, long defaultBackoffMs, long maxBackoffMs,
                                 long retentionMs, long dispatchAheadMs, long misfireThresholdMs, ScheduleLimits limits, long maxClockSkewMs,
                                 ConsumerPositions positions, boolean adoptEnabled, int historyMaxEvents,
                                 long priorityAgingMs, SchedulerMetrics metrics, RegistryCodec inputCodec,
-                                RegistryOutput registryOutput, int flowPartitions, long fireBudgetMs, Time time) {
+                                RegistryOutput registryOutput, int flowPartitions, long fireBudgetMs, Time time,
+                                LimitsChanges limitsChanges) {
 
     /**
      * @param positions where the consumer stands on each input: {@link io.ax.app.internal.inputs.ConsumerView#POSITIONS}
@@ -49,21 +52,21 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
                 config.getLong(AxConfig.MAX_CLOCK_SKEW_MS_CONFIG), positions, config.getBoolean(AxConfig.ADOPT_ENABLED_CONFIG),
                 config.getInt(AxConfig.HISTORY_MAX_EVENTS_CONFIG), config.getLong(AxConfig.PRIORITY_AGING_MS_CONFIG), metrics,
                 RegistryCodec.of(config.registrySettings(), Clock.systemUTC()), RegistryOutput.from(config), 0,
-                config.getLong(AxConfig.FIRE_BUDGET_MS_CONFIG), Time.SYSTEM);
+                config.getLong(AxConfig.FIRE_BUDGET_MS_CONFIG), Time.SYSTEM, new LimitsChanges());
     }
 
     /** The same settings with the flow topic's partition count known. */
     public SchedulerSettings withFlowPartitions(int count) {
         return new SchedulerSettings(topics, partitions, tickMs, wheelSize, maxWheelTimers, fireBatchMax, defaultTimeoutMs,
                 defaultBackoffMs, maxBackoffMs, retentionMs, dispatchAheadMs, misfireThresholdMs, limits, maxClockSkewMs, positions,
-                adoptEnabled, historyMaxEvents, priorityAgingMs, metrics, inputCodec, registryOutput, count, fireBudgetMs, time);
+                adoptEnabled, historyMaxEvents, priorityAgingMs, metrics, inputCodec, registryOutput, count, fireBudgetMs, time, limitsChanges);
     }
 
     /** The same settings with the fire budget measured by {@code clock} (tests drive it). */
     public SchedulerSettings withTime(Time clock) {
         return new SchedulerSettings(topics, partitions, tickMs, wheelSize, maxWheelTimers, fireBatchMax, defaultTimeoutMs,
                 defaultBackoffMs, maxBackoffMs, retentionMs, dispatchAheadMs, misfireThresholdMs, limits, maxClockSkewMs, positions,
-                adoptEnabled, historyMaxEvents, priorityAgingMs, metrics, inputCodec, registryOutput, flowPartitions, fireBudgetMs, clock);
+                adoptEnabled, historyMaxEvents, priorityAgingMs, metrics, inputCodec, registryOutput, flowPartitions, fireBudgetMs, clock, limitsChanges);
     }
 
     /** The settings of the pure rules. */

@@ -94,7 +94,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     @Override
     public void init(ProcessorContext<String, byte[]> context) {
         this.context = context;
-        flowLimits.attach(context.getStateStore(FlowStores.LIMITS));
+        flowLimits.attach(context.getStateStore(FlowStores.LIMITS), settings.limitsChanges());
         long nowMs = context.currentSystemTimeMs();
         CalendarStore calendars = new CalendarStore(context.getStateStore(AxStores.CALENDARS));
         rules = new Rules(settings.rules(), calendars, flowLimits);
@@ -125,7 +125,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         context.schedule(Duration.ofMillis(settings.tickMs()), PunctuationType.WALL_CLOCK_TIME, wallClockMs -> {
             maybeRebuildIndex(index, taskStore);
             fireDueTimers.punctuate(wallClockMs);
-            index.flushCounts();
+            index.flush();
             dependencies.sweep(wallClockMs, NOTIFY_BATCH);
             maybeExpireTombstones(wallClockMs);
             metrics.maybeRefresh(wallClockMs);
@@ -169,7 +169,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             EventCode code = e instanceof WrongPartitionException ? EventCode.WRONG_PARTITION : Rules.codeOf(e);
             decisions.apply(rules.reject(record.key(), code, e.getMessage(), source, nowMs), nowMs, metricsInput(input));
         }
-        index.flushCounts();
+        index.flush();
         maybeWakeUpEarlier();
     }
 
@@ -192,7 +192,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         } catch (InvalidRequestException e) {
             decisions.apply(rules.reject(record.key(), Rules.codeOf(e), e.getMessage(), source, nowMs), nowMs, "grant");
         }
-        index.flushCounts();
+        index.flush();
         maybeWakeUpEarlier();
     }
 

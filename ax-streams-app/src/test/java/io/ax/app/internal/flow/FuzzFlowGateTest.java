@@ -154,11 +154,12 @@ class FuzzFlowGateTest {
                     AxConfig.STATE_DIR_CONFIG, stateDir.toString()));
             metrics = new SchedulerMetrics(config.metricsSettings());
             RefusedRecords errors = metrics.limitErrors();
+            LimitsChanges limitsChanges = new LimitsChanges();
             Topology topology = new Topology(); // as AxTopology.addFlowControl builds it
             topology.addGlobalStore(FlowStores.limits(), "limits-source", Serdes.String().deserializer(), Serdes.ByteArray().deserializer(),
-                    topics.limits(), "limits", () -> new ApplyLimitRecord(errors));
+                    topics.limits(), "limits", () -> new ApplyLimitRecord(errors, limitsChanges));
             topology.addSource("flow-source", Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.flow());
-            topology.addProcessor("gate", () -> new FlowGate("flow-sink", "grants-sink", metrics, 1_000, key -> -1), "flow-source");
+            topology.addProcessor("gate", () -> new FlowGate("flow-sink", "grants-sink", metrics, limitsChanges, 1_000, key -> -1), "flow-source");
             topology.addStateStore(FlowStores.gates(), "gate");
             topology.addSink("flow-sink", topics.flow(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), "gate");
             topology.addSink("grants-sink", topics.flowGrants(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), "gate");

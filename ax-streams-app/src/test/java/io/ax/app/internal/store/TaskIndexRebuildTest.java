@@ -73,7 +73,7 @@ class TaskIndexRebuildTest {
         try (KeyValueIterator<String, StoredTask> all = tasks.all()) {
             all.forEachRemaining(kv -> index.save(null, List.of(), kv.value));
         }
-        index.flushCounts();
+        index.flush();
         return contents(fresh);
     }
 
@@ -125,7 +125,7 @@ class TaskIndexRebuildTest {
         StoredTask gone = tasks.get("t1");
         tasks.delete("t1");
         index.remove(IndexEntry.of(gone), gone.getHistory(), "t1");
-        index.flushCounts();
+        index.flush();
         while (!index.rebuildStep(tasks, 2)) {
             assertThat(index.complete()).isFalse();
         }
