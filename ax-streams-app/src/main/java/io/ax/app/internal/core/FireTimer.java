@@ -59,7 +59,9 @@ final class FireTimer {
             CalendarExclusions.excluded(step, task, dueAtMs, exclusion);
             return nextOccurrence(step, task, dueAtMs);
         }
-        CalendarExclusions.maybeReportRun(step, task, "the occurrence due " + Instant.ofEpochMilli(dueAtMs) + " is not excluded");
+        if (task.getCalendarSkips() != null) { // the reason is built only when a run of skips is reported
+            CalendarExclusions.maybeReportRun(step, task, "the occurrence due " + Instant.ofEpochMilli(dueAtMs) + " is not excluded");
+        }
         if (inFlight && periodic && misfire == MisfirePolicy.FIRE_ALL && dueAtMs <= previous.getFiredAtMs()) {
             // A missed occurrence, already due when the execution in flight was dispatched: it waits for that one to
             // end (Step#save sets its timer again then), rather than being skipped as an overlap.
@@ -88,14 +90,7 @@ final class FireTimer {
             step.skipped(task, executionId, dueAtMs, 1, null, "missed: fired " + (nowMs - dueAtMs) + " ms after its due time,"
                     + " more than ax.misfire.threshold.ms (" + step.settings().misfireThresholdMs() + "); misfire SKIP");
         } else {
-            StoredExecution execution = StoredExecution.newBuilder()
-                    .setExecutionId(executionId)
-                    .setAttempt(1)
-                    .setState(TaskState.PENDING)
-                    .setDueAtMs(dueAtMs)
-                    .setFiredAtMs(nowMs)
-                    .setLastSignMs(nowMs)
-                    .build();
+            StoredExecution execution = Executions.first(executionId, dueAtMs, nowMs);
             String reason = periodic ? CalendarExclusions.missingCalendarNote(step, task) : null;
             if (inFlight) {
                 // Overlap ALLOW: the one in flight goes on beside this one, followed by its own executionId (Alongside).
