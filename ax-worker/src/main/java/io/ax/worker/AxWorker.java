@@ -8,6 +8,7 @@ import io.ax.codec.AvroTrust;
 import io.ax.worker.internal.BacklogLimits;
 import io.ax.worker.internal.ClientConfigs;
 import io.ax.worker.internal.DispatchLoop;
+import io.ax.worker.internal.SlowRuns;
 import io.ax.worker.internal.WorkerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.ax.worker.internal.ExecutionRunner;
@@ -70,6 +71,7 @@ public final class AxWorker implements AutoCloseable {
     }
 
     private static final Logger log = LoggerFactory.getLogger(AxWorker.class);
+    private static final double DEFAULT_SLOW_RUN_FACTOR = 3;
     private static final Duration DEFAULT_GRACE = Duration.ofSeconds(30);
     private static final Duration INTERRUPTED_HANDLERS_GRACE = Duration.ofSeconds(5);
     private static final Duration POLL_TIMEOUT = Duration.ofSeconds(1);
@@ -204,6 +206,8 @@ public final class AxWorker implements AutoCloseable {
         private Consumer<String, byte[]> consumer;
         private Producer<String, byte[]> producer;
         private Sleeper sleeper = Sleeper.THREAD;
+        private java.util.function.LongSupplier nanoTime = System::nanoTime;
+        private double slowRunFactor = DEFAULT_SLOW_RUN_FACTOR;
         private MeterRegistry meterRegistry;
         private Duration priorityAging = Duration.ofSeconds(1);
         private final Map<String, Integer> ownerWeights = new HashMap<>();
@@ -329,7 +333,7 @@ public final class AxWorker implements AutoCloseable {
 
         /**
          * Records the worker's metrics into {@code registry} (names in topology-docs/METRICS.md: handler duration by job
-         * type and outcome, handlers running, lane queue depth, paused partitions, redeliveries the idempotency guard
+         * type and outcome, dispatch-to-start wait by job type, handlers running, lane queue depth, paused partitions, redeliveries the idempotency guard
          * skipped); a Prometheus registry serves them to a scrape. Without one the worker records none.
          */
         public Builder meterRegistry(MeterRegistry registry) {
@@ -435,6 +439,22 @@ public final class AxWorker implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Logs a WARN line, as it ends, for each run that took more than {@code factor} times the 95th percentile of its
+         * job type's recent runs here (the last 100, once there are 20), naming its taskId, executionId and attempt:
+         * the handler's own log lines of that execution carry the same ids. Default 3; 0 turns it off.
+         */
+        public Builder slowRunFactor(double factor) {
+            this.slowRunFactor = SlowRuns.requireValidFactor(factor);
+            return this;
+        }
+
+        // visible for testing: handler run times on a ticker the test drives
+        Builder nanoTime(java.util.function.LongSupplier nanoTime) {
+            this.nanoTime = nanoTime;
+            return this;
+        }
+
         // visible for testing
         Builder sleeper(Sleeper sleeper) {
             this.sleeper = sleeper;
@@ -472,7 +492,7 @@ public final class AxWorker implements AutoCloseable {
             Heartbeats heartbeats = new Heartbeats(id);
             WorkerMetrics metrics = meterRegistry == null ? WorkerMetrics.none() : new WorkerMetrics(meterRegistry);
             ExecutionRunner runner = new ExecutionRunner(handlers, reports, sink, new Outcomes(fatalExceptions),
-                    heartbeats, clock, sleeper, metrics);
+                    heartbeats, clock, sleeper, metrics, new SlowRuns(slowRunFactor), nanoTime);
             int threads = laneLimits.values().stream().mapToInt(Integer::intValue).sum();
             ExecutorService handlerThreads = Executors.newFixedThreadPool(threads, threadsNamed("ax-handler-" + id + "-"));
             WorkerParts parts = WorkerParts.builder()

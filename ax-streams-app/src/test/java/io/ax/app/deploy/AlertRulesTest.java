@@ -49,7 +49,8 @@ class AlertRulesTest {
         List<String> alerts = matches(ALERT, Files.readString(RepositoryFiles.alertRules(), StandardCharsets.UTF_8));
         String tests = Files.readString(prometheusDir.resolve("ax-alerts.test.yml"), StandardCharsets.UTF_8);
         assertThat(alerts).contains("AxFireLatenessHigh", "AxJobFailureRateHigh", "AxBacklogHigh", "AxBacklogCritical",
-                "AxExecutionRunningLong", "AxSchedulerDown", "AxSchedulerAbsent", "AxSchedulerNotFiring");
+                "AxExecutionRunningLong", "AxSchedulerDown", "AxSchedulerAbsent", "AxSchedulerNotFiring", "AxDeadLetter",
+                "AxDispatchWaitHigh");
         assertThat(alerts).allSatisfy(alert -> assertThat(tests).as("a test of " + alert).contains("alertname: " + alert + "\n"));
     }
 

@@ -5,8 +5,12 @@ import io.ax.worker.JobHandler;
 import io.ax.worker.Result;
 import java.time.Clock;
 import java.time.Duration;
+import io.ax.validation.Quote;
+import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -38,9 +42,16 @@ public final class ExecutionRunner {
     private final Clock clock;
     private final Sleeper sleeper;
     private final WorkerMetrics metrics;
+    private final SlowRuns slowRuns;
+    private final LongSupplier nanoTime;
 
+    /**
+     * @param clock    when a task is due, and when its handler starts (against the dispatch's fire time)
+     * @param nanoTime how long handlers run (monotonic: {@code System::nanoTime}; tests drive it)
+     */
     public ExecutionRunner(Map<String, JobHandler> handlers, Reports reports, ReportSink sink, Outcomes outcomes,
-                           Heartbeats heartbeats, Clock clock, Sleeper sleeper, WorkerMetrics metrics) {
+                           Heartbeats heartbeats, Clock clock, Sleeper sleeper, WorkerMetrics metrics, SlowRuns slowRuns,
+                           LongSupplier nanoTime) {
         this.handlers = Map.copyOf(handlers);
         this.reports = reports;
         this.sink = sink;
@@ -49,6 +60,8 @@ public final class ExecutionRunner {
         this.clock = clock;
         this.sleeper = sleeper;
         this.metrics = metrics;
+        this.slowRuns = slowRuns;
+        this.nanoTime = nanoTime;
     }
 
     boolean serves(String jobType) {
@@ -93,7 +106,8 @@ public final class ExecutionRunner {
         log.debug("Started {} jobType={}", execution, task.getJobType());
         Heartbeats.Beat beat = heartbeats.start(task.getTimeoutMs(), () -> heartbeat(execution));
         Result result;
-        long startedNanos = System.nanoTime();
+        metrics.dispatchWait(task.getJobType(), clock.millis() - Math.max(task.getFiredAtMs(), task.getDueAtMs()));
+        long startedNanos = nanoTime.getAsLong();
         try {
             result = runHandler(execution, new ExecutionControl() {
                 @Override
@@ -119,7 +133,7 @@ public final class ExecutionRunner {
         } finally {
             beat.stop();
         }
-        record(execution, result, System.nanoTime() - startedNanos);
+        record(execution, result, nanoTime.getAsLong() - startedNanos);
         send(execution, reports.finished(task.getExecutionId(), task.getAttempt(), result), acks);
         if (result.isSuccess()) {
             log.debug("Succeeded {}", execution);
@@ -133,6 +147,23 @@ public final class ExecutionRunner {
         metrics.handled(execution.jobType(), outcome, nanos);
         if (result.isAlreadyDone()) {
             metrics.redeliverySkipped(execution.jobType());
+        } else if (!execution.isCancelled()) {
+            maybeWarnSlow(execution, nanos);
+        }
+    }
+
+    /**
+     * One WARN line for a run far slower than its job type's recent ones ({@link SlowRuns}), logged as it ends (once per
+     * run of an attempt), its ids quoted short. A skipped redelivery or a cancelled run says nothing of the handler's
+     * speed, so neither is counted.
+     */
+    private void maybeWarnSlow(Execution execution, long nanos) {
+        long p95 = slowRuns.record(execution.jobType(), nanos);
+        if (p95 >= 0) {
+            log.warn("Slow run taskId={} executionId={} attempt={} jobType={}: {} ms, over {} x the p95 of its job type's"
+                            + " last runs ({} ms)", Quote.of(execution.taskId()), Quote.of(execution.executionId()),
+                    execution.task().getAttempt(), Quote.of(execution.jobType()), TimeUnit.NANOSECONDS.toMillis(nanos),
+                    slowRuns.factor(), String.format(Locale.ROOT, "%.1f", p95 / 1e6));
         }
     }
 

@@ -22,7 +22,13 @@ public final class WorkerMetrics {
             Duration.ofMillis(250), Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofMinutes(1),
             Duration.ofMinutes(5), Duration.ofMinutes(15), Duration.ofHours(1)};
 
+    /** Buckets of {@code ax_worker_dispatch_wait_seconds}: around the 1 s scale-out threshold, up to 5 minutes. */
+    private static final Duration[] WAIT_BUCKETS = {Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofMillis(100),
+            Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(5),
+            Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofMinutes(5)};
+
     private final MeterRegistry registry;
+    private final Map<String, Timer> waits = new ConcurrentHashMap<>();
     private final Map<String, Timer> durations = new ConcurrentHashMap<>();
     private final Map<String, Counter> skipped = new ConcurrentHashMap<>();
     private final AtomicInteger pausedPartitions = new AtomicInteger();
@@ -44,6 +50,17 @@ public final class WorkerMetrics {
                         .description("Handler run time").serviceLevelObjectives(DURATION_BUCKETS)
                         .tag("job_type", jobType).tag("outcome", outcome).register(registry))
                 .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * A handler of {@code jobType} starts {@code waitMs} after its dispatch was fired, or due when it was dispatched
+     * ahead (scheduler's clock, read from the dispatch, to this worker's); negative, from clocks apart, counts as 0.
+     */
+    void dispatchWait(String jobType, long waitMs) {
+        waits.computeIfAbsent(jobType, type -> Timer.builder("ax.worker.dispatch.wait")
+                        .description("Dispatch fire (or due, when dispatched ahead) to handler start")
+                        .serviceLevelObjectives(WAIT_BUCKETS).tag("job_type", type).register(registry))
+                .record(Math.max(0, waitMs), TimeUnit.MILLISECONDS);
     }
 
     /** A dispatch the idempotency guard found done already: the handler did not run again. */

@@ -8,7 +8,10 @@ import io.ax.app.internal.timer.Overdue;
 import io.ax.app.internal.timer.TimerKind;
 import io.ax.app.internal.timer.WheelTimer;
 import io.ax.app.internal.timer.Timers;
+import io.ax.schema.DeadLetter;
+import io.ax.schema.DispatchTask;
 import io.ax.schema.StateChange;
+import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
 import io.micrometer.core.instrument.Tags;
@@ -61,8 +64,50 @@ public final class PartitionMetrics implements AutoCloseable {
         metrics.count("ax.requests.accepted", "Requests accepted", Tags.of("input", input));
     }
 
-    public void deadLettered(String jobType) {
-        metrics.count("ax.dead.letters", "Executions dead-lettered (retries exhausted)", Tags.of("job_type", metrics.jobType(jobType)));
+    /**
+     * A STARTED report moved {@code change}'s execution from TRIGGERED to RUNNING: observes its dispatch-to-start wait,
+     * from the later of its fire and due time (a dispatch sent ahead is held by its worker until due) to the start the
+     * worker reported ({@code reportedAtMs}, its clock), cut into [that time, {@code nowMs}] so that a worker's clock
+     * ahead or behind cannot make it negative or later than the report's arrival; a report without a time starts at
+     * {@code nowMs}. Reads only {@code task}, already in memory: no store read, no record.
+     */
+    public void started(StateChange change, StoredTask task, Long reportedAtMs, long nowMs) {
+        StoredExecution execution = executionOf(task, change.getExecutionId());
+        if (execution == null) {
+            return;
+        }
+        long fromMs = Math.max(execution.getFiredAtMs(), execution.getDueAtMs());
+        long startedAtMs = reportedAtMs == null ? nowMs : Math.max(fromMs, Math.min(reportedAtMs, nowMs));
+        metrics.started(change.getJobType(), startedAtMs - fromMs);
+    }
+
+    private static StoredExecution executionOf(StoredTask task, String executionId) {
+        if (task == null || executionId == null) {
+            return null;
+        }
+        if (task.getExecution() != null && executionId.equals(task.getExecution().getExecutionId())) {
+            return task.getExecution();
+        }
+        for (StoredExecution other : task.getAlongside()) {
+            if (executionId.equals(other.getExecutionId())) {
+                return other;
+            }
+        }
+        for (StoredExecution slice : task.getSlices()) {
+            if (executionId.equals(slice.getExecutionId())) {
+                return slice;
+            }
+        }
+        return null;
+    }
+
+    /** An execution failed for good: counted by job type, and named as its job type's latest dead letter. */
+    public void deadLettered(DeadLetter letter) {
+        DispatchTask dispatch = letter.getDispatch();
+        String jobType = metrics.jobType(dispatch.getJobType());
+        metrics.count(SchedulerMetrics.DEAD_LETTERS, SchedulerMetrics.DEAD_LETTERS_DESCRIPTION, Tags.of("job_type", jobType));
+        metrics.deadLettered(new PartitionSnapshot.Named(jobType, dispatch.getTaskId(), dispatch.getExecutionId(),
+                letter.getOwner(), letter.getFailedAtMs() / 1000.0));
     }
 
     /**

@@ -34,15 +34,24 @@ public final class SchedulerMetrics {
     private static final Duration[] LATENESS_BUCKETS = {Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
             Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1),
             Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(60)};
+    /** Buckets of {@code ax_dispatch_wait_seconds}: around the 1 s scale-out threshold, up to 5 minutes. */
+    private static final Duration[] WAIT_BUCKETS = {Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofMillis(100),
+            Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(5),
+            Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofMinutes(5)};
+
+    static final String DEAD_LETTERS = "ax.dead.letters";
+    static final String DEAD_LETTERS_DESCRIPTION = "Executions dead-lettered (retries exhausted)";
 
     private final PrometheusMeterRegistry registry;
     private final MetricsSettings settings;
     private final BoundedLabels jobTypes;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Map<String, Timer> lateness = new ConcurrentHashMap<>();
+    private final Map<String, Timer> dispatchWaits = new ConcurrentHashMap<>();
     private final Map<Integer, PartitionSnapshot> partitions = new ConcurrentHashMap<>();
     private final Map<String, PartitionSnapshot.Named> lastFailures = new ConcurrentHashMap<>();
     private final Map<String, PartitionSnapshot.Named> lastLateFires = new ConcurrentHashMap<>();
+    private final Map<String, PartitionSnapshot.Named> lastDeadLetters = new ConcurrentHashMap<>();
     private final MultiGauge timersPending;
     private final MultiGauge tasksOverdue;
     private final MultiGauge oldestOverdue;
@@ -51,6 +60,7 @@ public final class SchedulerMetrics {
     private final MultiGauge longRunning;
     private final MultiGauge lastFailure;
     private final MultiGauge lastLateFire;
+    private final MultiGauge lastDeadLetter;
     private final AtomicReference<KafkaStreams.State> streamsState = new AtomicReference<>(KafkaStreams.State.CREATED);
     private final Map<String, Long> restoreRemaining = new ConcurrentHashMap<>();
     private final RefusedRecords limitErrors = new RefusedRecords();
@@ -88,6 +98,9 @@ public final class SchedulerMetrics {
                 .description("When the latest failed attempt of each job type failed (Unix time)").register(registry);
         lastLateFire = MultiGauge.builder("ax.last.late.fire").baseUnit("seconds")
                 .description("How late the latest attempt of each job type fired later than ax.metrics.late.fire.ms was")
+                .register(registry);
+        lastDeadLetter = MultiGauge.builder("ax.last.dead.letter.timestamp").baseUnit("seconds")
+                .description("When the latest dead-lettered execution of each job type failed for good (Unix time)")
                 .register(registry);
         for (KafkaStreams.State state : KafkaStreams.State.values()) {
             Gauge.builder("ax.streams.state", streamsState, current -> current.get() == state ? 1 : 0)
@@ -265,23 +278,49 @@ public final class SchedulerMetrics {
         if (latenessMs > settings.lateFireMs()) {
             lastLateFires.put(label, new PartitionSnapshot.Named(label, taskId, executionId, owner, latenessMs / 1000.0));
         }
-        lateness.computeIfAbsent(label, l -> Timer.builder("ax.fire.lateness")
-                        .description("Fire time minus due time of every attempt fired")
-                        .serviceLevelObjectives(LATENESS_BUCKETS).tag("job_type", l).register(registry))
-                .record(Math.max(0, latenessMs), TimeUnit.MILLISECONDS);
+        lateness.computeIfAbsent(label, this::firstFire).record(Math.max(0, latenessMs), TimeUnit.MILLISECONDS);
         count("ax.fired", "Attempts dispatched to ax.dispatch", Tags.of("job_type", label));
     }
 
+    /**
+     * An attempt of {@code jobType} started {@code waitMs} after it was fired (or due, when dispatched ahead): one
+     * in-memory histogram observation, nothing else.
+     */
+    void started(String jobType, long waitMs) {
+        dispatchWaits.computeIfAbsent(jobType(jobType), l -> Timer.builder("ax.dispatch.wait")
+                        .description("Fire (or due, when dispatched ahead) to handler start of every attempt reported STARTED")
+                        .serviceLevelObjectives(WAIT_BUCKETS).tag("job_type", l).register(registry))
+                .record(Math.max(0, waitMs), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The first fire of a job type on this instance: its lateness histogram, and its dead-letter counter at 0, so that
+     * the first dead letter is an increase the alert sees (a counter series born at 1 has no increase).
+     */
+    private Timer firstFire(String label) {
+        counter(DEAD_LETTERS, DEAD_LETTERS_DESCRIPTION, Tags.of("job_type", label));
+        return Timer.builder("ax.fire.lateness").description("Fire time minus due time of every attempt fired")
+                .serviceLevelObjectives(LATENESS_BUCKETS).tag("job_type", label).register(registry);
+    }
+
     void count(String name, String description, Tags tags) {
+        counter(name, description, tags).increment();
+    }
+
+    private Counter counter(String name, String description, Tags tags) {
         StringBuilder key = new StringBuilder(name);
         tags.forEach(tag -> key.append('\0').append(tag.getValue()));
-        counters.computeIfAbsent(key.toString(), k -> Counter.builder(name).description(description).tags(tags).register(registry))
-                .increment();
+        return counters.computeIfAbsent(key.toString(), k -> Counter.builder(name).description(description).tags(tags).register(registry));
     }
 
     /** The latest failure of its job type; shown from the next {@link #publish} on (at most one refresh later). */
     void failed(PartitionSnapshot.Named failure) {
         lastFailures.put(failure.label(), failure);
+    }
+
+    /** The latest dead letter of its job type; shown from the next {@link #publish} on (at most one refresh later). */
+    void deadLettered(PartitionSnapshot.Named letter) {
+        lastDeadLetters.put(letter.label(), letter);
     }
 
     void publish(int partition, PartitionSnapshot snapshot) {
@@ -322,6 +361,7 @@ public final class SchedulerMetrics {
         longRunning.register(rows(longest.subList(0, Math.min(longest.size(), settings.longRunningListed())), "job_type"), true);
         lastFailure.register(rows(lastFailures.values(), "job_type"), true);
         lastLateFire.register(rows(lastLateFires.values(), "job_type"), true);
+        lastDeadLetter.register(rows(lastDeadLetters.values(), "job_type"), true);
     }
 
     private static List<MultiGauge.Row<?>> byJobType(Map<String, Long> counts) {

@@ -11,11 +11,15 @@ import io.ax.app.internal.store.TaskHistory;
 import io.ax.app.internal.store.TaskIndex;
 import io.ax.app.internal.store.TaskStore;
 import io.ax.app.internal.timer.Timers;
+import io.ax.schema.DeadLetter;
 import io.ax.schema.DispatchKind;
+import io.ax.schema.DispatchTask;
+import io.ax.schema.ReportStatus;
 import io.ax.schema.StateChange;
 import io.ax.schema.StoredHistoryEntry;
 import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
+import io.ax.validation.Quote;
 import java.util.List;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -37,6 +41,8 @@ final class ApplyDecisions {
     /** MDC keys set while a decision is applied: the same as the worker's, so one grep follows an execution through both. */
     static final String MDC_TASK_ID = AxMdc.TASK_ID;
     static final String MDC_EXECUTION_ID = AxMdc.EXECUTION_ID;
+    /** Longest reason a dead-letter line quotes (the whole one is on ax.dead-letter and ax.state). */
+    static final int DEAD_LETTER_REASON_CHARS = 300;
     private static final Set<String> REQUESTS = Set.of("schedule", "cancel", "trigger", "replay", "adopt", "pause", "resume");
 
     private final TaskStore tasks;
@@ -69,7 +75,13 @@ final class ApplyDecisions {
     void decide(Rules rules, StoredTask current, Input decided, long nowMs, String input) {
         IndexEntry before = current == null ? null : IndexEntry.of(current);
         List<StoredHistoryEntry> priorHistory = current == null ? List.of() : current.getHistory();
-        apply(rules.decide(current, decided, nowMs), before, priorHistory, nowMs, input);
+        apply(rules.decide(current, decided, nowMs), before, priorHistory, nowMs, input, reportedStartMs(decided));
+    }
+
+    /** A STARTED report's start time by its worker's clock (null if it gave none, or for any other input). */
+    private static Long reportedStartMs(Input input) {
+        return input instanceof Input.Report report && report.report().getStatus() == ReportStatus.STARTED
+                ? report.report().getReportedAtMs() : null;
     }
 
     /** Applies a decision that leaves the task store as it is (a rejection of bad input). */
@@ -77,22 +89,24 @@ final class ApplyDecisions {
         if (decision.store() != Decision.Store.UNCHANGED) {
             throw new IllegalArgumentException("a decision that writes the task store is applied through decide: " + decision.store());
         }
-        apply(decision, null, List.of(), nowMs, input);
+        apply(decision, null, List.of(), nowMs, input, null);
     }
 
     /**
      * @param input what the decision answers, as the metrics name it: {@code schedule}, {@code cancel}, {@code trigger},
      *              {@code replay}, {@code adopt}, {@code pause}, {@code resume} (requests), {@code request} (a record of the requests topic that is none
      *              of these), {@code report}, {@code retry}, {@code timer}
+     * @param reportedStartMs with a STARTED report, the start time it carries (null when it carries none)
      */
-    private void apply(Decision decision, IndexEntry before, List<StoredHistoryEntry> priorHistory, long nowMs, String input) {
+    private void apply(Decision decision, IndexEntry before, List<StoredHistoryEntry> priorHistory, long nowMs, String input,
+                       Long reportedStartMs) {
         String executionId = executionOf(decision);
         MDC.put(MDC_TASK_ID, io.ax.validation.Quote.key(decision.taskId())); // quoted short: a rejected record's key may be anything
         if (executionId != null) {
             MDC.put(MDC_EXECUTION_ID, io.ax.validation.Quote.key(executionId));
         }
         try {
-            applyEffects(decision, before, priorHistory, nowMs, input);
+            applyEffects(decision, before, priorHistory, nowMs, input, reportedStartMs);
         } finally {
             MDC.remove(MDC_TASK_ID);
             MDC.remove(MDC_EXECUTION_ID);
@@ -120,7 +134,7 @@ final class ApplyDecisions {
     }
 
     private void applyEffects(Decision decision, IndexEntry before, List<StoredHistoryEntry> priorHistory, long nowMs,
-                              String input) {
+                              String input, Long reportedStartMs) {
         boolean refused = false;
         for (Effect effect : decision.effects()) {
             if (effect instanceof Effect.SetTimer set) {
@@ -136,6 +150,7 @@ final class ApplyDecisions {
                 logEvent(event.change());
                 outputs.state(event.change());
                 metrics.observe(event.change(), event.code(), decision.task(), input);
+                maybeObserveStart(event.change(), decision.task(), reportedStartMs, nowMs, input);
                 refused |= event.change().getTo() == TaskState.REJECTED || event.change().getTo() == TaskState.IGNORED;
             } else if (effect instanceof Effect.Retry retry) {
                 outputs.retry(retry.taskId(), retry.record(), nowMs);
@@ -143,7 +158,8 @@ final class ApplyDecisions {
                 outputs.flow(flow.message(), nowMs);
             } else if (effect instanceof Effect.DeadLetter letter) {
                 outputs.deadLetter(letter.letter(), nowMs);
-                metrics.deadLettered(letter.letter().getDispatch().getJobType());
+                metrics.deadLettered(letter.letter());
+                logDeadLetter(letter.letter());
             } else if (effect instanceof Effect.Subscribe subscribe) {
                 dependencies.subscribe(subscribe.upstream(), subscribe.dependent(), nowMs);
             } else if (effect instanceof Effect.Unsubscribe unsubscribe) {
@@ -175,6 +191,29 @@ final class ApplyDecisions {
             }
             case UNCHANGED -> { }
         }
+    }
+
+    /** A STARTED report took the execution from TRIGGERED to RUNNING: its dispatch-to-start wait is observed. */
+    private void maybeObserveStart(StateChange change, StoredTask task, Long reportedStartMs, long nowMs, String input) {
+        if ("report".equals(input) && change.getTo() == TaskState.RUNNING && TaskState.TRIGGERED.name().equals(change.getFrom())) {
+            metrics.started(change, task, reportedStartMs, nowMs);
+        }
+    }
+
+    /**
+     * One WARN line per dead letter, naming the execution, its task and owner (the alert on ax_dead_letters_total can
+     * only name the job type): every value from a producer or worker quoted short ({@link Quote}), the reason cut.
+     */
+    private static void logDeadLetter(DeadLetter letter) {
+        DispatchTask dispatch = letter.getDispatch();
+        log.warn("Dead letter taskId={} executionId={} owner={} jobType={} attempt={}: {}", Quote.of(dispatch.getTaskId()),
+                Quote.of(dispatch.getExecutionId()), Quote.of(letter.getOwner()), Quote.of(dispatch.getJobType()),
+                dispatch.getAttempt(), oneLine(Quote.truncate(letter.getReason(), DEAD_LETTER_REASON_CHARS)));
+    }
+
+    /** A worker's error message may hold line breaks: one line per dead letter. */
+    private static String oneLine(String text) {
+        return text == null ? null : text.replaceAll("\\p{Cntrl}", "?");
     }
 
     private static void logEvent(StateChange change) {

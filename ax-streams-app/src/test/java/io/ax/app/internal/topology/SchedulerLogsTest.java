@@ -47,4 +47,34 @@ class SchedulerLogsTest {
         }
         assertThat(org.slf4j.MDC.getCopyOfContextMap()).as("nothing left behind on the thread").isNullOrEmpty();
     }
+
+    @Test
+    void shouldLogOneBoundedWarningPerDeadLetterNamingItsExecutionTaskAndOwner() {
+        LogCapture logs = LogCapture.root();
+        String longMessage = "card declined\nFAKE LINE " + "x".repeat(5_000);
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            ax.request("charge-7", "{\"jobType\":\"payment\",\"delayMs\":0,\"maxRetries\":0,\"owner\":\"billing\"}");
+            ax.request("charge-8", "{\"jobType\":\"payment\",\"delayMs\":0,\"maxRetries\":1,\"backoffMs\":100,\"jitter\":false}");
+            ax.advanceMs(10);
+            List<Dispatched> fired = ax.dispatches();
+            Dispatched seven = fired.stream().filter(d -> d.key().equals("charge-7")).findFirst().orElseThrow();
+            Dispatched eight = fired.stream().filter(d -> d.key().equals("charge-8")).findFirst().orElseThrow();
+            ax.report("charge-7", "{\"executionId\":\"" + seven.executionId() + "\",\"attempt\":1,\"status\":\"FAILED\","
+                    + "\"retryable\":true,\"message\":" + com.fasterxml.jackson.databind.node.TextNode.valueOf(longMessage) + "}");
+            ax.report("charge-8", "{\"executionId\":\"" + eight.executionId() + "\",\"attempt\":1,\"status\":\"FAILED\"}");
+            assertThat(ax.deadLetters()).hasSize(1);
+
+            List<ILoggingEvent> warnings = logs.events().stream()
+                    .filter(e -> e.getLevel() == Level.WARN && e.getFormattedMessage().startsWith("Dead letter")).toList();
+            assertThat(warnings).as("charge-8 is retried, not dead-lettered").singleElement().satisfies(e -> {
+                assertThat(e.getLoggerName()).isEqualTo(ApplyDecisions.class.getName());
+                assertThat(e.getFormattedMessage()).startsWith("Dead letter taskId=\"charge-7\" executionId=\"" + seven.executionId()
+                        + "\" owner=\"billing\" jobType=\"payment\" attempt=1: ").contains("card declined?FAKE LINE")
+                        .doesNotContain("\n").hasSizeLessThan(600);
+                assertThat(e.getMDCPropertyMap()).containsEntry(AxMdc.EXECUTION_ID, seven.executionId());
+            });
+        } finally {
+            logs.stop();
+        }
+    }
 }

@@ -41,6 +41,8 @@ class SchedulerMetricsTest {
             assertThat(afterFire.value("ax_fire_lateness_seconds_count", "job_type", "email")).isEqualTo(1);
             assertThat(afterFire.value("ax_fire_lateness_seconds_bucket", "job_type", "email", "le", "+Inf")).isEqualTo(1);
             assertThat(afterFire.value("ax_executions_in_flight", "job_type", "email")).isEqualTo(1);
+            assertThat(afterFire.find("ax_dead_letters_total", "job_type", "email")).as("shown at 0 from the first fire on")
+                    .singleElement().satisfies(zero -> assertThat(zero.value()).isZero());
 
             ax.report("mail-1", report(mail, "FAILED"));
             ax.advanceMs(100); // the retry fires
@@ -60,6 +62,17 @@ class SchedulerMetricsTest {
                         .containsEntry("owner", "billing");
                 assertThat(s.value()).isEqualTo(ax.nowMs() / 1000.0 - 1.0, org.assertj.core.api.Assertions.within(0.001));
             });
+            long smsDeadAtMs = ax.nowMs();
+            ax.advanceMs(100); // the next refresh publishes the latest dead letters
+            Scrape later = scrape(ax);
+            assertThat(later.find("ax_last_dead_letter_timestamp_seconds", "job_type", "email")).singleElement().satisfies(d -> {
+                assertThat(d.labels()).containsEntry("task_id", "mail-1").containsEntry("execution_id", mail.executionId())
+                        .containsEntry("owner", "billing");
+                assertThat(d.value()).isEqualTo(smsDeadAtMs / 1000.0 - 1.0, org.assertj.core.api.Assertions.within(0.001));
+            });
+            assertThat(later.find("ax_last_dead_letter_timestamp_seconds", "job_type", "sms")).singleElement()
+                    .satisfies(d -> assertThat(d.labels()).containsEntry("task_id", "sms-1").containsEntry("owner", ""));
+            assertThat(later.find("ax_last_dead_letter_timestamp_seconds")).hasSize(2);
         }
     }
 
@@ -169,6 +182,44 @@ class SchedulerMetricsTest {
                 assertThat(one.value()).isBetween(7.9, 8.1);
             });
         }
+    }
+
+    @Test
+    void shouldObserveTheDispatchToStartWaitOfEachStartedReportByJobType() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), FAST_REFRESH)) {
+            for (String task : List.of("a", "b", "c", "d")) {
+                ax.request(task, "{\"jobType\":\"" + (task.equals("d") ? "sms" : "email") + "\",\"delayMs\":0,\"timeoutMs\":600000}");
+            }
+            ax.advanceMs(10);
+            Map<String, Dispatched> fired = new java.util.HashMap<>();
+            ax.dispatches().forEach(d -> fired.put(d.key(), d));
+            long firedAtMs = fired.get("a").task().getFiredAtMs();
+            assertThat(scrape(ax).find("ax_dispatch_wait_seconds_count")).as("nothing started yet").isEmpty();
+
+            ax.advanceMs(3_000);
+            ax.report("a", started(fired.get("a"), firedAtMs + 1_200)); // the worker started it 1.2 s after the fire
+            ax.report("b", report(fired.get("b"), "STARTED")); // no start time: the report's arrival, 3 s
+            ax.report("c", started(fired.get("c"), firedAtMs + 60_000)); // a worker clock ahead: cut to the arrival
+            ax.report("d", started(fired.get("d"), firedAtMs - 60_000)); // behind: cut to the fire, 0
+            ax.report("a", report(fired.get("a"), "HEARTBEAT"));
+            ax.report("a", report(fired.get("a"), "STARTED")); // already RUNNING: ignored, not observed again
+            ax.report("a", report(fired.get("a"), "SUCCEEDED"));
+
+            Scrape s = scrape(ax);
+            assertThat(s.value("ax_dispatch_wait_seconds_count", "job_type", "email")).isEqualTo(3);
+            assertThat(s.value("ax_dispatch_wait_seconds_sum", "job_type", "email")).isEqualTo(1.2 + 3.0 + 3.0,
+                    org.assertj.core.api.Assertions.within(0.001));
+            assertThat(s.value("ax_dispatch_wait_seconds_bucket", "job_type", "email", "le", "1.0")).isZero();
+            assertThat(s.value("ax_dispatch_wait_seconds_bucket", "job_type", "email", "le", "2.0")).isEqualTo(1);
+            assertThat(s.value("ax_dispatch_wait_seconds_bucket", "job_type", "email", "le", "5.0")).isEqualTo(3);
+            assertThat(s.value("ax_dispatch_wait_seconds_count", "job_type", "sms")).isEqualTo(1);
+            assertThat(s.value("ax_dispatch_wait_seconds_sum", "job_type", "sms")).isZero();
+        }
+    }
+
+    private static String started(Dispatched d, long reportedAtMs) {
+        return "{\"executionId\":\"" + d.executionId() + "\",\"attempt\":" + d.task().getAttempt()
+                + ",\"status\":\"STARTED\",\"reportedAt\":" + reportedAtMs + "}";
     }
 
     @Test
