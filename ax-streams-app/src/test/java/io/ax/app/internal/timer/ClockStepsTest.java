@@ -133,6 +133,45 @@ class ClockStepsTest {
     }
 
     @Test
+    void shouldBeCheckedAtEveryPollSoAStepBackIsReportedWhileKafkaStreamsPunctuatesNothing() {
+        AtomicLong wallMs = new AtomicLong(WALL_MS);
+        AtomicLong nanos = new AtomicLong();
+        Time time = new Time() {
+            @Override
+            public long milliseconds() {
+                return wallMs.get();
+            }
+
+            @Override
+            public long nanoseconds() {
+                return nanos.get();
+            }
+
+            @Override
+            public void sleep(long ms) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void waitObject(Object obj, Supplier<Boolean> condition, long deadlineMs) {
+                throw new UnsupportedOperationException();
+            }
+        };
+        ClockSteps onClock = new ClockSteps(time, 1_000);
+        try (TimedPolls polls = new TimedPolls(time, null, 10, onClock)) {
+            java.util.function.Function<java.time.Duration, org.apache.kafka.clients.consumer.ConsumerRecords<byte[], byte[]>> poll =
+                    timeout -> org.apache.kafka.clients.consumer.ConsumerRecords.empty();
+            polls.poll(java.time.Duration.ofMillis(100), poll, partition -> -1);
+            wallMs.addAndGet(-HOUR_MS + 100);
+            nanos.addAndGet(100 * MS);
+            polls.poll(java.time.Duration.ofMillis(100), poll, partition -> -1);
+        }
+        assertThat(onClock.count(Direction.BACKWARD)).isEqualTo(1);
+        assertThat(lines.list).singleElement().extracting(ILoggingEvent::getFormattedMessage).asString()
+                .startsWith("Wall clock stepped backward by 3600000 ms");
+    }
+
+    @Test
     void shouldRefuseAThresholdBelowOneMillisecond() {
         assertThatThrownBy(() -> new ClockSteps(Time.SYSTEM, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("thresholdMs must be >= 1: 0");
