@@ -12,6 +12,7 @@ import io.ax.app.internal.setup.TopicSetup;
 import io.ax.app.internal.query.HttpLimits;
 import io.ax.app.internal.store.AxStores;
 import io.ax.app.internal.topology.AxTopology;
+import io.ax.app.internal.topology.SchedulerSettings;
 import io.ax.app.internal.timer.AxClientSupplier;
 import io.ax.client.internal.ProducerDefaults;
 import io.ax.codec.AvroTrust;
@@ -69,8 +70,10 @@ public final class AxScheduler implements AutoCloseable {
         this.partitions = partitions;
         Properties props = config.streamsProperties();
         metrics = new SchedulerMetrics(config.metricsSettings());
-        streams = new KafkaStreams(AxTopology.build(config, partitions, flowPartitions, ConsumerView.POSITIONS, metrics), props,
-                new AxClientSupplier(config.tickMs()));
+        SchedulerSettings settings = SchedulerSettings.from(config, partitions, ConsumerView.POSITIONS, metrics)
+                .withFlowPartitions(flowPartitions);
+        // One clock-step detector for the instance: its punctuations and its consumers' polls check the same one.
+        streams = new KafkaStreams(AxTopology.build(settings), props, new AxClientSupplier(config.tickMs(), settings.clockSteps()));
         streams.setGlobalStateRestoreListener(metrics.restoreListener());
         metrics.streamThreads(() -> streams.metadataForLocalThreads().size());
         metrics.storeOperations(streams::metrics);

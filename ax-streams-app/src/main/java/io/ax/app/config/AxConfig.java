@@ -90,6 +90,13 @@ public final class AxConfig extends AbstractConfig {
             + "transaction open longer than the producer's transaction timeout (5 s): the broker aborts it, the stream thread "
             + "is fenced, rejoins and starts over, and firing stalls.";
 
+    public static final String CLOCK_STEP_THRESHOLD_MS_CONFIG = "ax.clock.step.threshold.ms";
+    private static final String CLOCK_STEP_THRESHOLD_MS_DOC = "A wall-clock step is noticed when, between two checks (every "
+            + "punctuation and every poll), the wall clock moved this many ms more, or less, than the monotonic clock: one ERROR "
+            + "line with both clocks and ax_clock_steps_total{direction}. Due times stay wall-clock instants: after a backward "
+            + "step firing waits until the wall clock is back where it was (late by at most the step), after a forward step "
+            + "what became due fires at once (topology-docs/TIMEOUTS.md, Clock steps).";
+
     public static final String DISPATCH_AHEAD_MS_CONFIG = "ax.dispatch.ahead.ms";
     private static final String DISPATCH_AHEAD_MS_DOC = "Opt-in dispatch-ahead mode: a due attempt is dispatched up to this "
             + "many ms before its due time, so the exactly-once commit that makes it visible has happened by then; the "
@@ -274,6 +281,8 @@ public final class AxConfig extends AbstractConfig {
             .define(WHEEL_MAX_TIMERS_CONFIG, Type.INT, 200_000, Range.atLeast(1), Importance.LOW, WHEEL_MAX_TIMERS_DOC)
             .define(FIRE_BATCH_MAX_CONFIG, Type.INT, 5_000, Range.atLeast(1), Importance.LOW, FIRE_BATCH_MAX_DOC)
             .define(FIRE_BUDGET_MS_CONFIG, Type.LONG, 100L, Range.between(1, 1_000), Importance.LOW, FIRE_BUDGET_MS_DOC)
+            .define(CLOCK_STEP_THRESHOLD_MS_CONFIG, Type.LONG, 1_000L, Range.between(1, 3_600_000), Importance.LOW,
+                    CLOCK_STEP_THRESHOLD_MS_DOC)
             .define(DISPATCH_AHEAD_MS_CONFIG, Type.LONG, 0L, Range.between(0, 2000), Importance.LOW, DISPATCH_AHEAD_MS_DOC)
             .define(DEFAULT_TIMEOUT_MS_CONFIG, Type.LONG, 300_000L, Range.between(1, ScheduleValidator.MAX_DELAY_MS), Importance.MEDIUM, DEFAULT_TIMEOUT_MS_DOC)
             .define(RETRY_BACKOFF_MS_CONFIG, Type.LONG, 1_000L, Range.between(1, ScheduleValidator.MAX_DELAY_MS), Importance.MEDIUM, RETRY_BACKOFF_MS_DOC)

@@ -1,6 +1,8 @@
 package io.ax.app.internal.metrics;
 
+import io.ax.app.internal.timer.ClockSteps;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -75,6 +77,8 @@ public final class SchedulerMetrics {
     private final Set<String> gateGauges = ConcurrentHashMap.newKeySet();
     /** Held here because Micrometer holds a function counter's object weakly. */
     private volatile StoreOperations storeOperations;
+    /** Held here for the same reason. */
+    private volatile ClockSteps clockSteps;
 
     public SchedulerMetrics(MetricsSettings settings) {
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -234,6 +238,24 @@ public final class SchedulerMetrics {
     public void storeOperations(java.util.function.Supplier<? extends Map<org.apache.kafka.common.MetricName,
             ? extends org.apache.kafka.common.Metric>> kafkaMetrics) {
         storeOperations = StoreOperations.register(registry, kafkaMetrics);
+    }
+
+    /**
+     * {@code ax_clock_steps_total{direction}}: the wall-clock steps {@code steps} noticed, read at each scrape. Both
+     * series exist from the start at 0, so the first step is an increase an alert sees. The first detector registered is
+     * the one served.
+     */
+    public void clockSteps(ClockSteps steps) {
+        if (clockSteps != null) {
+            return;
+        }
+        clockSteps = steps;
+        for (ClockSteps.Direction direction : ClockSteps.Direction.values()) {
+            FunctionCounter.builder("ax.clock.steps", steps, s -> s.count(direction))
+                    .description("Wall-clock steps noticed: the wall clock moved more than ax.clock.step.threshold.ms more "
+                            + "(forward) or less (backward) than the monotonic clock between two checks")
+                    .tag("direction", direction.label()).register(registry);
+        }
     }
 
     /** Counts down {@code ax_restore_remaining_records} as changelogs are restored. */

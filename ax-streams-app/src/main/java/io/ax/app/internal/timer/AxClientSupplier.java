@@ -14,10 +14,15 @@ import org.apache.kafka.streams.KafkaClientSupplier;
 /** Kafka Streams' clients as Streams makes them, but the main consumer is a {@link TimerAwareConsumer}. */
 public final class AxClientSupplier implements KafkaClientSupplier {
     private final long tickMs;
+    private final ClockSteps clockSteps;
 
-    /** @param tickMs the wheel's tick ({@code ax.wheel.tick.ms}) */
-    public AxClientSupplier(long tickMs) {
+    /**
+     * @param tickMs     the wheel's tick ({@code ax.wheel.tick.ms})
+     * @param clockSteps the instance's wall-clock step detector, which every main consumer checks at each poll
+     */
+    public AxClientSupplier(long tickMs, ClockSteps clockSteps) {
         this.tickMs = tickMs;
+        this.clockSteps = clockSteps;
     }
 
     @Override
@@ -32,7 +37,7 @@ public final class AxClientSupplier implements KafkaClientSupplier {
 
     @Override
     public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
-        return new TimerAwareConsumer(config, Time.SYSTEM, tickMs);
+        return new TimerAwareConsumer(config, Time.SYSTEM, tickMs, clockSteps);
     }
 
     @Override

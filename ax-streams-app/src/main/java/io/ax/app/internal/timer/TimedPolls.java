@@ -20,17 +20,30 @@ public final class TimedPolls implements AutoCloseable {
     private final Time time;
     private EndOffsetProbe probe;
     private final long probeWaitMs;
+    private final ClockSteps clockSteps;
 
     /** @param probe null: never ask end offsets (inputs count as read only from record timestamps) */
     public TimedPolls(Time time, EndOffsetProbe probe, long probeWaitMs) {
+        this(time, probe, probeWaitMs, null);
+    }
+
+    /**
+     * @param clockSteps checked before each poll, so a wall-clock step is reported at once even while Kafka Streams
+     *                   punctuates nothing (after a backward step); null: not checked here
+     */
+    public TimedPolls(Time time, EndOffsetProbe probe, long probeWaitMs, ClockSteps clockSteps) {
         this.time = time;
         this.probe = probe;
         this.probeWaitMs = probeWaitMs;
+        this.clockSteps = clockSteps;
     }
 
     public ConsumerRecords<byte[], byte[]> poll(Duration timeout, Function<Duration, ConsumerRecords<byte[], byte[]>> poll,
                                                 ToLongFunction<TopicPartition> positionOf) {
         ConsumerView view = ConsumerView.current();
+        if (clockSteps != null) {
+            clockSteps.check();
+        }
         long startMs = time.milliseconds();
         ConsumerRecords<byte[], byte[]> records = poll.apply(boundedBy(timeout, WakeUps.earliest(), startMs));
         if (probe != null) {

@@ -28,11 +28,14 @@ public final class TimerAwareConsumer extends KafkaConsumer<byte[], byte[]> {
 
     private final TimedPolls polls;
 
-    /** @param tickMs the wheel's tick: the least time between two end-offset requests and the longest wait for one */
-    public TimerAwareConsumer(Map<String, Object> config, Time time, long tickMs) {
+    /**
+     * @param tickMs     the wheel's tick: the least time between two end-offset requests and the longest wait for one
+     * @param clockSteps the instance's wall-clock step detector, checked at each poll (null: not checked)
+     */
+    public TimerAwareConsumer(Map<String, Object> config, Time time, long tickMs, ClockSteps clockSteps) {
         super(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.polls = new TimedPolls(time, EndOffsetProbe.of(Admin.create(adminConfig(config)), readCommitted(config), tickMs,
-                PROBE_TIMEOUT_MS), tickMs);
+                PROBE_TIMEOUT_MS), tickMs, clockSteps);
     }
 
     @Override

@@ -74,6 +74,7 @@ public final class AxTopology {
 
     public static Topology build(SchedulerSettings settings) {
         AxTopics topics = settings.topics();
+        settings.metrics().clockSteps(settings.clockSteps());
         Topology topology = new Topology();
         topology.addSource(REQUESTS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.requests());
         topology.addSource(RESULTS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.results());

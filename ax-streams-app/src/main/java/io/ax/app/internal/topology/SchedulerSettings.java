@@ -7,6 +7,7 @@ import io.ax.app.internal.core.RuleSettings;
 import io.ax.app.internal.inputs.ConsumerPositions;
 import io.ax.app.config.AxConfig;
 import io.ax.app.internal.metrics.SchedulerMetrics;
+import io.ax.app.internal.timer.ClockSteps;
 import io.ax.codec.RegistryCodec;
 import io.ax.validation.ScheduleLimits;
 import java.time.Clock;
@@ -30,6 +31,8 @@ import java.time.Clock;
  * @param fireBudgetMs   the longest one partition's punctuation fires timers, wall clock ({@code ax.fire.budget.ms})
  * @param time           the clock that budget is measured with (Kafka's {@code Time.SYSTEM} in a running scheduler)
  * @param limitsChanges  counts the changes of the global limits store, so its readers may cache what they read
+ * @param clockSteps     the instance's wall-clock step detector, on {@code time} ({@code ax.clock.step.threshold.ms}),
+ *                       shared by every partition's punctuation and every stream thread's consumer
  */
 public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, int wheelSize, int maxWheelTimers,
                                 int fireBatchMax, long defaultTimeoutMs, long defaultBackoffMs, long maxBackoffMs,
@@ -37,7 +40,7 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
                                 ConsumerPositions positions, boolean adoptEnabled, int historyMaxEvents,
                                 long priorityAgingMs, SchedulerMetrics metrics, RegistryCodec inputCodec,
                                 RegistryOutput registryOutput, int flowPartitions, long fireBudgetMs, Time time,
-                                LimitsChanges limitsChanges) {
+                                LimitsChanges limitsChanges, ClockSteps clockSteps) {
 
     /**
      * @param positions where the consumer stands on each input: {@link io.ax.app.internal.inputs.ConsumerView#POSITIONS}
@@ -52,21 +55,24 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
                 config.getLong(AxConfig.MAX_CLOCK_SKEW_MS_CONFIG), positions, config.getBoolean(AxConfig.ADOPT_ENABLED_CONFIG),
                 config.getInt(AxConfig.HISTORY_MAX_EVENTS_CONFIG), config.getLong(AxConfig.PRIORITY_AGING_MS_CONFIG), metrics,
                 RegistryCodec.of(config.registrySettings(), Clock.systemUTC()), RegistryOutput.from(config), 0,
-                config.getLong(AxConfig.FIRE_BUDGET_MS_CONFIG), Time.SYSTEM, new LimitsChanges());
+                config.getLong(AxConfig.FIRE_BUDGET_MS_CONFIG), Time.SYSTEM, new LimitsChanges(),
+                new ClockSteps(Time.SYSTEM, config.getLong(AxConfig.CLOCK_STEP_THRESHOLD_MS_CONFIG)));
     }
 
     /** The same settings with the flow topic's partition count known. */
     public SchedulerSettings withFlowPartitions(int count) {
         return new SchedulerSettings(topics, partitions, tickMs, wheelSize, maxWheelTimers, fireBatchMax, defaultTimeoutMs,
                 defaultBackoffMs, maxBackoffMs, retentionMs, dispatchAheadMs, misfireThresholdMs, limits, maxClockSkewMs, positions,
-                adoptEnabled, historyMaxEvents, priorityAgingMs, metrics, inputCodec, registryOutput, count, fireBudgetMs, time, limitsChanges);
+                adoptEnabled, historyMaxEvents, priorityAgingMs, metrics, inputCodec, registryOutput, count, fireBudgetMs, time, limitsChanges,
+                clockSteps);
     }
 
-    /** The same settings with the fire budget measured by {@code clock} (tests drive it). */
+    /** The same settings with the fire budget measured, and clock steps noticed, by {@code clock} (tests drive it). */
     public SchedulerSettings withTime(Time clock) {
         return new SchedulerSettings(topics, partitions, tickMs, wheelSize, maxWheelTimers, fireBatchMax, defaultTimeoutMs,
                 defaultBackoffMs, maxBackoffMs, retentionMs, dispatchAheadMs, misfireThresholdMs, limits, maxClockSkewMs, positions,
-                adoptEnabled, historyMaxEvents, priorityAgingMs, metrics, inputCodec, registryOutput, flowPartitions, fireBudgetMs, clock, limitsChanges);
+                adoptEnabled, historyMaxEvents, priorityAgingMs, metrics, inputCodec, registryOutput, flowPartitions, fireBudgetMs, clock,
+                limitsChanges, new ClockSteps(clock, clockSteps.thresholdMs()));
     }
 
     /** The settings of the pure rules. */

@@ -123,6 +123,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
                 settings.fireBudgetMs(), settings.time());
         lastPunctuationMs = nowMs;
         context.schedule(Duration.ofMillis(settings.tickMs()), PunctuationType.WALL_CLOCK_TIME, wallClockMs -> {
+            settings.clockSteps().check(); // reports a wall-clock step; the wheel goes on by the wall clock (TIMEOUTS.md)
             maybeRebuildIndex(index, taskStore);
             fireDueTimers.punctuate(wallClockMs);
             index.flush();
