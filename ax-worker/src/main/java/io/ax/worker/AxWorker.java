@@ -208,6 +208,7 @@ public final class AxWorker implements AutoCloseable {
         private Sleeper sleeper = Sleeper.THREAD;
         private java.util.function.LongSupplier nanoTime = System::nanoTime;
         private double slowRunFactor = DEFAULT_SLOW_RUN_FACTOR;
+        private long slowRunMinNanos = SlowRuns.DEFAULT_MIN_NANOS;
         private MeterRegistry meterRegistry;
         private Duration priorityAging = Duration.ofSeconds(1);
         private final Map<String, Integer> ownerWeights = new HashMap<>();
@@ -449,6 +450,15 @@ public final class AxWorker implements AutoCloseable {
             return this;
         }
 
+        /** The least time a run reported slow took (default 1 s): a shorter run is never slow, however fast its job type. */
+        public Builder slowRunMin(java.time.Duration min) {
+            if (min.isNegative()) {
+                throw new IllegalArgumentException("slowRunMin must not be negative: " + min);
+            }
+            this.slowRunMinNanos = min.toNanos();
+            return this;
+        }
+
         // visible for testing: handler run times on a ticker the test drives
         Builder nanoTime(java.util.function.LongSupplier nanoTime) {
             this.nanoTime = nanoTime;
@@ -492,7 +502,7 @@ public final class AxWorker implements AutoCloseable {
             Heartbeats heartbeats = new Heartbeats(id);
             WorkerMetrics metrics = meterRegistry == null ? WorkerMetrics.none() : new WorkerMetrics(meterRegistry);
             ExecutionRunner runner = new ExecutionRunner(handlers, reports, sink, new Outcomes(fatalExceptions),
-                    heartbeats, clock, sleeper, metrics, new SlowRuns(slowRunFactor), nanoTime);
+                    heartbeats, clock, sleeper, metrics, new SlowRuns(slowRunFactor, slowRunMinNanos), nanoTime);
             int threads = laneLimits.values().stream().mapToInt(Integer::intValue).sum();
             ExecutorService handlerThreads = Executors.newFixedThreadPool(threads, threadsNamed("ax-handler-" + id + "-"));
             WorkerParts parts = WorkerParts.builder()

@@ -117,21 +117,21 @@ class WorkerMetricsTest {
         AtomicLong ticker = new AtomicLong();
         List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
         for (int offset = 0; offset < 20; offset++) {
-            records.add(run("usual-" + offset, "export", 0, offset)); // 100 ms each
+            records.add(run("usual-" + offset, "export", 0, offset)); // 1 s each
         }
-        records.add(run("bit-slow", "export", 0, 20)); // 300 ms: 3 x the p95, not more
-        records.add(run("slow", "export", 0, 21)); // 301 ms
+        records.add(run("bit-slow", "export", 0, 20)); // 3 s: 3 x the p95, not more
+        records.add(run("slow", "export", 0, 21)); // 3.001 s
         try {
             harness.start(List.of(P0), b -> b.meterRegistry(registry).nanoTime(ticker::get).handler("export", 1, context -> {
-                ticker.addAndGet(TimeUnit.MILLISECONDS.toNanos(context.taskId().equals("slow") ? 301
-                        : context.taskId().equals("bit-slow") ? 300 : 100));
+                ticker.addAndGet(TimeUnit.MILLISECONDS.toNanos(context.taskId().equals("slow") ? 3_001
+                        : context.taskId().equals("bit-slow") ? 3_000 : 1_000));
                 return Result.success();
             }), records);
             await().atMost(DEADLINE).until(() -> harness.reports(ReportStatus.SUCCEEDED).size() == 22);
 
             assertThat(logs.warnings()).singleElement().satisfies(line -> assertThat(line)
-                    .isEqualTo("Slow run taskId=\"slow\" executionId=\"exec-slow\" attempt=1 jobType=\"export\": 301 ms,"
-                            + " over 3.0 x the p95 of its job type's last runs (100.0 ms)"));
+                    .isEqualTo("Slow run taskId=\"slow\" executionId=\"exec-slow\" attempt=1 jobType=\"export\": 3001 ms,"
+                            + " over 3.0 x the p95 of its job type's last runs (1000.0 ms)"));
             assertThat(handled("export", "success")).isEqualTo(22);
         } finally {
             logs.stop();

@@ -9,11 +9,22 @@ class SlowRunsTest {
     private static final long MS = 1_000_000;
 
     private static SlowRuns warmed(double factor, String jobType, long nanos) {
-        SlowRuns runs = new SlowRuns(factor);
+        SlowRuns runs = new SlowRuns(factor, 0);
         for (int i = 0; i < SlowRuns.MIN_RUNS; i++) {
             assertThat(runs.record(jobType, nanos)).isEqualTo(-1);
         }
         return runs;
+    }
+
+    @Test
+    void shouldNeverTellARunShorterThanTheFloorSlowHoweverFastItsJobTypeIs() {
+        SlowRuns runs = new SlowRuns(3, SlowRuns.DEFAULT_MIN_NANOS);
+        for (int i = 0; i < SlowRuns.MIN_RUNS; i++) {
+            runs.record("noop", 1_000); // a microsecond
+        }
+        assertThat(runs.record("noop", 999 * MS)).as("999,000 x the p95, under a second").isEqualTo(-1);
+        assertThat(runs.record("noop", 1_000 * MS)).isEqualTo(1_000);
+        assertThatThrownBy(() -> new SlowRuns(3, -1)).hasMessageContaining("slowRunMin");
     }
 
     @Test
@@ -25,7 +36,7 @@ class SlowRunsTest {
 
     @Test
     void shouldTellNothingBeforeTheJobTypeHasEnoughRuns() {
-        SlowRuns runs = new SlowRuns(3);
+        SlowRuns runs = new SlowRuns(3, 0);
         for (int i = 0; i < SlowRuns.MIN_RUNS - 1; i++) {
             runs.record("email", MS);
         }
@@ -46,7 +57,7 @@ class SlowRunsTest {
 
     @Test
     void shouldTakeTheP95OfTheLastHundredRunsOnly() {
-        SlowRuns runs = new SlowRuns(2);
+        SlowRuns runs = new SlowRuns(2, 0);
         for (int i = 1; i <= 100; i++) {
             runs.record("etl", i * MS); // p95 of 1..100 ms: 95 ms
         }
@@ -63,9 +74,9 @@ class SlowRunsTest {
         SlowRuns off = warmed(0, "email", MS);
         assertThat(off.record("email", 1_000_000 * MS)).isEqualTo(-1);
         assertThat(SlowRuns.off().factor()).isZero();
-        assertThatThrownBy(() -> new SlowRuns(0.5)).hasMessageContaining("slowRunFactor").hasMessageContaining("0.5");
-        assertThatThrownBy(() -> new SlowRuns(-1)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new SlowRuns(Double.NaN)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new SlowRuns(Double.POSITIVE_INFINITY)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new SlowRuns(0.5, 0)).hasMessageContaining("slowRunFactor").hasMessageContaining("0.5");
+        assertThatThrownBy(() -> new SlowRuns(-1, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new SlowRuns(Double.NaN, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new SlowRuns(Double.POSITIVE_INFINITY, 0)).isInstanceOf(IllegalArgumentException.class);
     }
 }

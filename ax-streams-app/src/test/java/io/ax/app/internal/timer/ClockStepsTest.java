@@ -8,8 +8,6 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.ax.app.internal.timer.ClockSteps.Direction;
 import io.ax.app.internal.timer.ClockSteps.Step;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -103,67 +101,22 @@ class ClockStepsTest {
 
     @Test
     void shouldReadBothClocksOfTheTimeItIsGiven() {
-        AtomicLong wallMs = new AtomicLong(WALL_MS);
-        AtomicLong nanos = new AtomicLong();
-        ClockSteps onClock = new ClockSteps(new Time() {
-            @Override
-            public long milliseconds() {
-                return wallMs.get();
-            }
-
-            @Override
-            public long nanoseconds() {
-                return nanos.get();
-            }
-
-            @Override
-            public void sleep(long ms) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public void waitObject(Object obj, Supplier<Boolean> condition, long deadlineMs) {
-                throw new UnsupportedOperationException();
-            }
-        }, 1_000);
+        SteppingTime time = new SteppingTime(WALL_MS, 0);
+        ClockSteps onClock = new ClockSteps(time, 1_000);
         assertThat(onClock.check()).isNull();
-        wallMs.addAndGet(-HOUR_MS);
-        nanos.addAndGet(10 * MS);
+        time.move(-HOUR_MS, 10);
         assertThat(onClock.check()).extracting(Step::direction, Step::stepMs).containsExactly(Direction.BACKWARD, -HOUR_MS - 10);
     }
 
     @Test
     void shouldBeCheckedAtEveryPollSoAStepBackIsReportedWhileKafkaStreamsPunctuatesNothing() {
-        AtomicLong wallMs = new AtomicLong(WALL_MS);
-        AtomicLong nanos = new AtomicLong();
-        Time time = new Time() {
-            @Override
-            public long milliseconds() {
-                return wallMs.get();
-            }
-
-            @Override
-            public long nanoseconds() {
-                return nanos.get();
-            }
-
-            @Override
-            public void sleep(long ms) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public void waitObject(Object obj, Supplier<Boolean> condition, long deadlineMs) {
-                throw new UnsupportedOperationException();
-            }
-        };
+        SteppingTime time = new SteppingTime(WALL_MS, 0);
         ClockSteps onClock = new ClockSteps(time, 1_000);
         try (TimedPolls polls = new TimedPolls(time, null, 10, onClock)) {
             java.util.function.Function<java.time.Duration, org.apache.kafka.clients.consumer.ConsumerRecords<byte[], byte[]>> poll =
                     timeout -> org.apache.kafka.clients.consumer.ConsumerRecords.empty();
             polls.poll(java.time.Duration.ofMillis(100), poll, partition -> -1);
-            wallMs.addAndGet(-HOUR_MS + 100);
-            nanos.addAndGet(100 * MS);
+            time.move(-HOUR_MS + 100, 100);
             polls.poll(java.time.Duration.ofMillis(100), poll, partition -> -1);
         }
         assertThat(onClock.count(Direction.BACKWARD)).isEqualTo(1);

@@ -6,9 +6,7 @@ import io.ax.app.internal.topology.SchedulerHarness.Dispatched;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
-import org.apache.kafka.common.utils.Time;
+import io.ax.app.internal.timer.SteppingTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * both clocks, and counted; due times stay wall-clock instants, so nothing fires before the wall clock reaches it, and
  * after a step back what comes due is late by at most the step.
  *
- * <p>The driver's clock is the wall clock Kafka Streams punctuates by; the scheduler's {@link Time} ({@link StepClock})
+ * <p>The driver's clock is the wall clock Kafka Streams punctuates by; the scheduler's {@link Time} ({@link SteppingTime})
  * reads the same wall clock and, besides, a monotonic clock that the test moves apart from it. The driver cannot step
  * back: a step back is played as Kafka Streams lives it, a pause of the punctuations (it punctuates again only once its
  * clock has passed the last punctuation) during which the monotonic clock runs and the wall clock repeats the step.
@@ -26,7 +24,7 @@ class ClockStepsTopologyTest {
     private static final long HOUR_MS = 3_600_000;
     private static final long TICK_MS = 10;
 
-    private final StepClock clock = new StepClock(SchedulerHarness.T0.toEpochMilli());
+    private final SteppingTime clock = new SteppingTime(SchedulerHarness.T0.toEpochMilli(), 1_000_000_000L);
     private final LogCapture log = LogCapture.root();
 
     @AfterEach
@@ -160,47 +158,5 @@ class ClockStepsTopologyTest {
 
     private static long sinceT0(SchedulerHarness ax) {
         return ax.nowMs() - SchedulerHarness.T0.toEpochMilli();
-    }
-
-    /** A wall clock and a monotonic clock that the test moves, together or apart. */
-    private static final class StepClock implements Time {
-        private final long t0Ms;
-        private final AtomicLong wallMs;
-        private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
-
-        StepClock(long t0Ms) {
-            this.t0Ms = t0Ms;
-            this.wallMs = new AtomicLong(t0Ms);
-        }
-
-        void move(long wallDeltaMs, long monotonicDeltaMs) {
-            wallMs.addAndGet(wallDeltaMs);
-            nanos.addAndGet(monotonicDeltaMs * 1_000_000);
-        }
-
-        @Override
-        public long milliseconds() {
-            return wallMs.get();
-        }
-
-        @Override
-        public long nanoseconds() {
-            return nanos.get();
-        }
-
-        @Override
-        public void sleep(long ms) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public void waitObject(Object obj, Supplier<Boolean> condition, long deadlineMs) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public String toString() {
-            return "StepClock(wall " + (wallMs.get() - t0Ms) + " ms after T0)";
-        }
     }
 }
