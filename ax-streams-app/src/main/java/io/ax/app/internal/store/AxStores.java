@@ -1,7 +1,7 @@
 package io.ax.app.internal.store;
 
 import io.ax.app.internal.setup.TopicSetup;
-import io.ax.codec.WireCodec;
+import io.ax.codec.StoredTaskCodec;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.TopicConfig;
@@ -41,9 +41,10 @@ public final class AxStores {
      */
     public static final String CALENDARS = "ax-calendars";
 
+    /** The task record: written and read by the task store's own codec, Avro's bytes without Avro's generic path. */
     public static final Serde<StoredTask> STORED_TASK_SERDE = Serdes.serdeFrom(
-            (topic, task) -> task == null ? null : WireCodec.encode(task),
-            (topic, bytes) -> bytes == null ? null : WireCodec.decodeStored(bytes, StoredTask.class));
+            (topic, task) -> task == null ? null : StoredTaskCodec.encode(task),
+            (topic, bytes) -> bytes == null ? null : StoredTaskCodec.decode(bytes));
 
     private AxStores() {
     }
