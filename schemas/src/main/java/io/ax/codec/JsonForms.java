@@ -38,7 +38,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.ByteBuffer;
-import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.DateTimeException;
 import java.util.ArrayList;
@@ -424,9 +423,9 @@ public final class JsonForms {
             }
             writeIfNotNull(json, "from", change.getFrom());
             json.writeStringField("to", change.getTo().name());
-            json.writeStringField("at", Instant.ofEpochMilli(change.getAtMs()).toString());
+            json.writeStringField("at", IsoInstants.of(change.getAtMs()));
             if (change.getDueAtMs() != null) {
-                json.writeStringField("dueAt", Instant.ofEpochMilli(change.getDueAtMs()).toString());
+                json.writeStringField("dueAt", IsoInstants.of(change.getDueAtMs()));
             }
             writeIfNotNull(json, "jobType", change.getJobType());
             writeIfNotNull(json, "reason", change.getReason());
@@ -434,7 +433,7 @@ public final class JsonForms {
                 json.writeNumberField("skipped", change.getSkipped());
             }
             if (change.getLastDueAtMs() != null) {
-                json.writeStringField("lastDueAt", Instant.ofEpochMilli(change.getLastDueAtMs()).toString());
+                json.writeStringField("lastDueAt", IsoInstants.of(change.getLastDueAtMs()));
             }
             writeIfNotNull(json, "calendar", change.getCalendar());
             if (change.getShard() != null) {
@@ -470,7 +469,7 @@ public final class JsonForms {
             json.writeStartObject();
             json.writeStringField("calendar", calendar);
             json.writeStringField("to", "ACCEPTED");
-            json.writeStringField("at", Instant.ofEpochMilli(atMs).toString());
+            json.writeStringField("at", IsoInstants.of(atMs));
             writeIfNotNull(json, "reason", reason);
             if (source != null) {
                 json.writeObjectFieldStart("source");

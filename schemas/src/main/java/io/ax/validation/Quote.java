@@ -37,10 +37,20 @@ public final class Quote {
         if (key == null) {
             return null;
         }
-        if (key.length() <= MAX_QUOTED_CHARS && key.chars().noneMatch(Character::isISOControl)) {
+        if (key.length() <= MAX_QUOTED_CHARS && !hasControlCharacter(key)) {
             return key;
         }
         return printable(prefix(key, PREFIX_CHARS)) + "…#" + sha256Prefix(key);
+    }
+
+    /** A loop, not a stream: every decision quotes its task's key for the log context. */
+    private static boolean hasControlCharacter(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (Character.isISOControl(text.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@code text} if at most {@code maxChars} long, else its prefix and how long it was. */

@@ -39,18 +39,8 @@ final class AcceptScheduleRequest {
             CalendarExclusions.maybeReportRun(step, existing, "the task was replaced");
             CancelTask.endLive(step, existing, TaskState.CANCELLED, "replaced by the request at offset " + input.source().getOffset());
         }
-        StoredTask task = StoredTask.newBuilder()
-                .setTaskId(input.taskId())
-                .setIncarnation(input.source().getOffset())
-                .setRequest(resolveDelay(request, firstDueMs))
-                .setAcceptedAtMs(step.nowMs())
-                .setNextDueAtMs(firstDueMs)
-                .setOccurrences(0)
-                .setExecution(null)
-                .setCancelled(false)
-                .setFinishedAtMs(null)
-                .setPurgeAtMs(null)
-                .build();
+        StoredTask task = Executions.newTask(input.taskId(), input.source().getOffset(), resolveDelay(request, firstDueMs),
+                step.nowMs(), firstDueMs);
         if (Admission.maybeAwait(step, replacing ? existing : null, task)) {
             return Admission.awaiting(step, task, replacing);
         }

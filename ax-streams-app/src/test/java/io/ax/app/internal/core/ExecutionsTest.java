@@ -26,6 +26,23 @@ class ExecutionsTest {
     }
 
     @Test
+    void shouldBuildANewTaskAsAvrosBuilderWouldWithTheSchemasDefaults() {
+        io.ax.schema.ScheduleRequest request = io.ax.schema.ScheduleRequest.newBuilder().setJobType("email")
+                .setTrigger(new io.ax.schema.AtTrigger(1_000L)).build();
+        io.ax.schema.StoredTask built = io.ax.schema.StoredTask.newBuilder()
+                .setTaskId("t-1").setIncarnation(42).setRequest(request).setAcceptedAtMs(500).setNextDueAtMs(1_000L)
+                .build();
+
+        io.ax.schema.StoredTask task = Executions.newTask("t-1", 42, request, 500, 1_000L);
+
+        assertThat(task).isEqualTo(built);
+        task.getHistory().add(null); // its own collections, not shared ones
+        task.getDependencyOutcomes().put("a", "b");
+        assertThat(Executions.newTask("t-2", 1, request, 1, null).getHistory()).isEmpty();
+        assertThat(Executions.newTask("t-2", 1, request, 1, null).getDependencyOutcomes()).isEmpty();
+    }
+
+    @Test
     void shouldMakeTheSameNameBasedUuidsAsTheJdk() {
         SplittableRandom random = new SplittableRandom(7);
         for (int i = 0; i < 2_000; i++) {
