@@ -38,6 +38,7 @@ public final class Bench {
         all.put("recovery", RecoveryScenario::new);
         all.put("failover", FailoverScenario::new);
         all.put("idle", IdleScenario::new);
+        all.put("startup", StartupScenario::new);
         all.put("cost", CostScenario::new);
         all.put("chaos", ChaosScenario::new);
         return all;

@@ -31,7 +31,7 @@ import picocli.CommandLine.Parameters;
         description = {"Benchmark the scheduler; it runs as a child JVM, on an embedded broker unless --bootstrap is given.",
                 "Scenarios: raw (producer/consumer baseline), ingest (accept rate vs raw), burst (n due at one instant),",
                 "steady (R/s, lateness), capacity (P pending timers: heap, disk, lateness), query (HTTP listing of 20 FAILED among P pending), recovery (kill -9, restart,",
-                "restore), failover (two instances, one killed under load: the firing gap), idle (CPU), cost (records per topic, bytes,",
+                "restore), failover (two instances, one killed under load: the firing gap), idle (CPU), startup (tasks due 1 s after a new scheduler runs: lateness), cost (records per topic, bytes,",
                 "RocksDB operations and CPU per task, for a one-shot task, an owned and limited one, a periodic occurrence),",
                 "chaos (3 instances, a worker fleet on PostgreSQL, kill -9 of two instances and of a broker: every guarantee checked). Progress on stderr; results on stdout as 'RESULT scenario=<name> n=<N> key=value ...'."})
 public final class BenchCommand implements Callable<Integer> {
@@ -39,7 +39,7 @@ public final class BenchCommand implements Callable<Integer> {
         AvroTrust.ensureAxSchemasTrusted();
     }
 
-    @Parameters(index = "0", paramLabel = "SCENARIO", description = "raw, ingest, burst, steady, capacity, query, recovery, failover, idle, cost or chaos.")
+    @Parameters(index = "0", paramLabel = "SCENARIO", description = "raw, ingest, burst, steady, capacity, query, recovery, failover, idle, startup, cost or chaos.")
     String scenario;
 
     @Option(names = "--bootstrap", description = "An existing Kafka cluster (default: bootstrap.servers from --config, -D or"
@@ -50,10 +50,10 @@ public final class BenchCommand implements Callable<Integer> {
             + " the Kafka connection settings (security.protocol, sasl.*, ssl.*) that the bench's own clients use too.")
     Path configFile;
 
-    @Option(names = {"--n", "--tasks"}, description = "Tasks or records (raw, ingest: 100000; burst: 1000000; chaos: 20000; cost: 2000 per shape).")
+    @Option(names = {"--n", "--tasks"}, description = "Tasks or records (raw, ingest: 100000; burst: 1000000; chaos: 20000; cost: 2000 per shape; startup: 300).")
     Integer n;
 
-    @Option(names = "--rate", description = "Tasks per second (steady, capacity: 1000; failover: 500).")
+    @Option(names = "--rate", description = "Tasks per second (steady, capacity: 1000; failover: 500; startup: 100).")
     Integer rate;
 
     @Option(names = "--duration", description = "Seconds of load (steady, failover: 60; capacity: 30; chaos: 150) or of CPU sampling (idle: 20).")

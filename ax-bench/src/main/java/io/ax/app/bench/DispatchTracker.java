@@ -39,6 +39,7 @@ public final class DispatchTracker extends TopicTail {
     private volatile long early;
     private volatile long dup;
     private volatile long lastVisibleAtMs;
+    private volatile long firstTaskLatenessMs = -1;
 
     private DispatchTracker(Map<String, Object> kafka, String dispatchTopic, Clock clock, TaskKeys keys, int n,
                             IntToLongFunction dueMsOf) {
@@ -95,6 +96,9 @@ public final class DispatchTracker extends TopicTail {
         }
         firstAttemptSeen.set(index);
         visibleLateness.record(seenAtMs - dueMs);
+        if (index == 0) {
+            firstTaskLatenessMs = seenAtMs - dueMs;
+        }
         latenessByPriority[Math.max(0, Math.min(9, task.getPriority()))].record(seenAtMs - dueMs);
         latenessByOwner.computeIfAbsent(String.valueOf(task.getOwner()), owner -> new LatencyRecorder())
                 .record(seenAtMs - dueMs);
@@ -136,6 +140,11 @@ public final class DispatchTracker extends TopicTail {
     /** The visible lateness of the first dispatches of {@code owner}'s tasks of {@code jobType} (empty when none came). */
     public LatencyRecorder visibleLatenessOf(String owner, String jobType) {
         return latenessByOwner.getOrDefault(owner + "/" + jobType, new LatencyRecorder());
+    }
+
+    /** The visible lateness of task 0's first dispatch, ms; -1 while it has not come. */
+    public long firstTaskLatenessMs() {
+        return firstTaskLatenessMs;
     }
 
     /** When the latest first dispatch became visible (bench clock, ms); 0 before any. */

@@ -1,0 +1,63 @@
+package io.ax.app.bench;
+
+import io.ax.AxTopics;
+import io.ax.client.AxClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * {@code startup}: how soon a scheduler started on new topics fires on time. A scheduler child is started; from the moment
+ * it prints that it is running, {@code --n} tasks (default 300) are sent at {@code --rate} per second (default 100), task
+ * i due {@value #FIRST_DUE_MS} ms after the running line plus i / rate seconds: the first one is the issue's "a task due
+ * 1 s after the scheduler reports RUNNING", the rest a new user's first minute. Reported: {@code running_s} (launch to the
+ * running line), {@code first_late_ms} (the first task's lateness: its dispatch seen read_committed, minus its due time),
+ * p50 / p99 / max lateness of all, and early / lost / dup.
+ */
+public final class StartupScenario implements Scenario {
+    static final int DEFAULT_N = 300;
+    static final int DEFAULT_RATE = 100;
+    static final long FIRST_DUE_MS = 1_000;
+    private static final TaskKeys TASKS = new TaskKeys("startup-");
+    private static final Duration DISPATCH_TIMEOUT = Duration.ofSeconds(60);
+
+    @Override
+    public String name() {
+        return "startup";
+    }
+
+    @Override
+    public List<ResultLine> run(BenchContext context) throws Exception {
+        Clock clock = context.clock();
+        int n = context.options().nOr(DEFAULT_N);
+        int rate = context.options().rateOr(DEFAULT_RATE);
+        AxTopics topics = context.topics("startup");
+        AtomicLongArray dueMs = new AtomicLongArray(n);
+        try (AxClient client = context.client(topics);
+             DispatchTracker dispatched = DispatchTracker.start(context.kafka(), topics.dispatch(), clock, TASKS, n, dueMs::get);
+             ChildScheduler scheduler = context.startScheduler("startup", context.newDir("startup-state"))) {
+            Submitter submitter = new Submitter(client);
+            long runningAtMs = scheduler.runningAtMs();
+            for (int i = 0; i < n; i++) {
+                long sendAtMs = runningAtMs + i * 1_000L / rate;
+                Await.untilTime(clock, sendAtMs);
+                dueMs.set(i, sendAtMs + FIRST_DUE_MS);
+                submitter.submit(TASKS.key(i), dueMs.get(i));
+            }
+            boolean all;
+            try (Progress progress = context.progress("startup", () -> dispatched.dispatched() + "/" + n + " dispatched")) {
+                all = Await.until(clock, DISPATCH_TIMEOUT, () -> dispatched.dispatched() >= n);
+            }
+            submitter.checkNoFailures();
+            if (!all) {
+                context.note("startup: " + (n - dispatched.dispatched()) + " of " + n + " not dispatched within " + DISPATCH_TIMEOUT);
+            }
+            ResultLine line = ResultLine.of("startup", n).add("rate", rate)
+                    .add("running_s", (runningAtMs - scheduler.startedAtMs()) / 1000.0)
+                    .add("first_late_ms", dispatched.firstTaskLatenessMs());
+            dispatched.visibleLateness().addTo(line, "");
+            return List.of(line.add("early", dispatched.early()).add("lost", n - dispatched.dispatched()).add("dup", dispatched.dup()));
+        }
+    }
+}
