@@ -8,11 +8,12 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * {@code startup}: how soon a scheduler started on new topics fires on time. A scheduler child is started; from the moment
- * it prints that it is running, {@code --n} tasks (default 300) are sent at {@code --rate} per second (default 100), task
- * i due {@value #FIRST_DUE_MS} ms after the running line plus i / rate seconds: the first one is the issue's "a task due
- * 1 s after the scheduler reports RUNNING", the rest a new user's first minute. Reported: {@code running_s} (launch to the
- * running line), {@code first_late_ms} (the first task's lateness: its dispatch seen read_committed, minus its due time),
+ * {@code startup}: how soon a scheduler started on new topics fires on time. A scheduler child is started; once it prints
+ * that it is running (and the bench's client and dispatch reader are up), {@code --n} tasks (default 300) are sent at
+ * {@code --rate} per second (default 100), each due {@value #FIRST_DUE_MS} ms after it was sent: the first one is "a task
+ * due 1 s after the scheduler reports RUNNING", the rest a new user's first seconds. Reported: {@code running_s} (launch to the
+ * running line), {@code first_sent_ms} (the running line to the first task sent: the bench's clients start then),
+ * {@code first_late_ms} (the first task's lateness: its dispatch seen read_committed, minus its due time),
  * p50 / p99 / max lateness of all, and early / lost / dup.
  */
 public final class StartupScenario implements Scenario {
@@ -34,17 +35,21 @@ public final class StartupScenario implements Scenario {
         int rate = context.options().rateOr(DEFAULT_RATE);
         AxTopics topics = context.topics("startup");
         AtomicLongArray dueMs = new AtomicLongArray(n);
-        try (AxClient client = context.client(topics);
-             DispatchTracker dispatched = DispatchTracker.start(context.kafka(), topics.dispatch(), clock, TASKS, n, dueMs::get);
-             ChildScheduler scheduler = context.startScheduler("startup", context.newDir("startup-state"))) {
+        // The scheduler creates the topics, so the tracker and the client start once it runs (first_sent_ms after its
+        // running line); from then on task i is sent at i / rate and is due 1 s after it was sent.
+        try (ChildScheduler scheduler = context.startScheduler("startup", context.newDir("startup-state"));
+             AxClient client = context.client(topics);
+             DispatchTracker dispatched = DispatchTracker.start(context.kafka(), topics.dispatch(), clock, TASKS, n, dueMs::get)) {
             Submitter submitter = new Submitter(client);
             long runningAtMs = scheduler.runningAtMs();
+            long firstSentAtMs = clock.millis();
             for (int i = 0; i < n; i++) {
-                long sendAtMs = runningAtMs + i * 1_000L / rate;
+                long sendAtMs = firstSentAtMs + i * 1_000L / rate;
                 Await.untilTime(clock, sendAtMs);
                 dueMs.set(i, sendAtMs + FIRST_DUE_MS);
                 submitter.submit(TASKS.key(i), dueMs.get(i));
             }
+            long firstSentMs = firstSentAtMs - runningAtMs;
             boolean all;
             try (Progress progress = context.progress("startup", () -> dispatched.dispatched() + "/" + n + " dispatched")) {
                 all = Await.until(clock, DISPATCH_TIMEOUT, () -> dispatched.dispatched() >= n);
@@ -55,7 +60,7 @@ public final class StartupScenario implements Scenario {
             }
             ResultLine line = ResultLine.of("startup", n).add("rate", rate)
                     .add("running_s", (runningAtMs - scheduler.startedAtMs()) / 1000.0)
-                    .add("first_late_ms", dispatched.firstTaskLatenessMs());
+                    .add("first_sent_ms", firstSentMs).add("first_late_ms", dispatched.firstTaskLatenessMs());
             dispatched.visibleLateness().addTo(line, "");
             return List.of(line.add("early", dispatched.early()).add("lost", n - dispatched.dispatched()).add("dup", dispatched.dup()));
         }
