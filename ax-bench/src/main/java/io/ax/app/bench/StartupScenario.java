@@ -35,6 +35,7 @@ public final class StartupScenario implements Scenario {
         int rate = context.options().rateOr(DEFAULT_RATE);
         AxTopics topics = context.topics("startup");
         AtomicLongArray dueMs = new AtomicLongArray(n);
+        context.note("startup: topics " + topics.prefix() + "*, " + n + " tasks at " + rate + "/s once the scheduler runs");
         // The scheduler creates the topics, so the tracker and the client start once it runs (first_sent_ms after its
         // running line); from then on task i is sent at i / rate and is due 1 s after it was sent.
         try (ChildScheduler scheduler = context.startScheduler("startup", context.newDir("startup-state"));
