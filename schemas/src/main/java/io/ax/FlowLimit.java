@@ -16,11 +16,12 @@ import java.util.regex.Pattern;
  * such limit). Which fields a key takes:
  * <ul>
  *   <li>{@code type:<jobType>}: {@code maxInFlight} (executions dispatched and not ended, across the fleet),
- *   {@code maxPerSecond} (dispatches per second), {@code maxNotStarted} (dispatched, not yet STARTED by a worker:
- *   backpressure);</li>
+ *   {@code maxPerSecond} (dispatches per second) with its {@code burst}, {@code maxNotStarted} (dispatched, not yet
+ *   STARTED by a worker: backpressure);</li>
  *   <li>{@code owner:<owner>} and {@code owner:*} (the default for every owner without a record of its own):
- *   {@code maxInFlight} (that owner's executions in flight), {@code weight} (its share at a busy type gate, 1-1000),
- *   {@code maxLiveTasks} (that owner's live tasks admitted through its live gate: a new task over it is REJECTED).</li>
+ *   {@code maxInFlight} (that owner's executions in flight), {@code maxPerSecond} (that owner's dispatches per second,
+ *   across the fleet) with its {@code burst}, {@code weight} (its share at a busy type gate, 1-1000), {@code maxLiveTasks}
+ *   (that owner's live tasks admitted through its live gate: a new task over it is REJECTED).</li>
  * </ul>
  * A tombstone (null value) removes the key's limits.
  *
@@ -29,8 +30,11 @@ import java.util.regex.Pattern;
  * @param maxNotStarted null = no limit
  * @param weight        null = 1
  * @param maxLiveTasks  owner keys only; null = no limit
+ * @param burst         with maxPerSecond: how many dispatches may go at once after a quiet spell (the token bucket's
+ *                      size); null = {@code max(1, maxPerSecond / 10)}, 100 ms of the rate
  */
-public record FlowLimit(Integer maxInFlight, Double maxPerSecond, Integer maxNotStarted, Integer weight, Integer maxLiveTasks) {
+public record FlowLimit(Integer maxInFlight, Double maxPerSecond, Integer maxNotStarted, Integer weight, Integer maxLiveTasks,
+                        Integer burst) {
     /**
      * Strict like the other JSON inputs: a field named twice and content after the object are refused, so a garbled
      * record ({@code {}garbage}) cannot pass for "no limits" and remove the key's limits.
@@ -39,8 +43,8 @@ public record FlowLimit(Integer maxInFlight, Double maxPerSecond, Integer maxNot
             .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final Pattern TYPE_KEY = Pattern.compile("type:[A-Za-z0-9._:-]{1,128}");
-    private static final Set<String> TYPE_FIELDS = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(java.util.List.of("maxInFlight", "maxPerSecond", "maxNotStarted")));
-    private static final Set<String> OWNER_FIELDS = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(java.util.List.of("maxInFlight", "weight", "maxLiveTasks")));
+    private static final Set<String> TYPE_FIELDS = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(java.util.List.of("maxInFlight", "maxPerSecond", "burst", "maxNotStarted")));
+    private static final Set<String> OWNER_FIELDS = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(java.util.List.of("maxInFlight", "maxPerSecond", "burst", "weight", "maxLiveTasks")));
     /** Longest owner a key may name, as a schedule request's owner. */
     public static final int MAX_OWNER_CHARS = 256;
     public static final int MAX_IN_FLIGHT = 1_000_000;
@@ -57,6 +61,15 @@ public record FlowLimit(Integer maxInFlight, Double maxPerSecond, Integer maxNot
         if (maxPerSecond != null && !(maxPerSecond > 0 && maxPerSecond <= MAX_PER_SECOND)) {
             throw new InvalidRequestException("maxPerSecond", "maxPerSecond must be > 0 and <= " + MAX_PER_SECOND + ": " + maxPerSecond);
         }
+        requireRange("burst", burst, MAX_IN_FLIGHT);
+        if (burst != null && maxPerSecond == null) {
+            throw new InvalidRequestException("burst", "burst is the size of a maxPerSecond bucket: set maxPerSecond with it");
+        }
+    }
+
+    /** The limits without {@code burst} (the form before it: the bucket holds 100 ms of the rate). */
+    public FlowLimit(Integer maxInFlight, Double maxPerSecond, Integer maxNotStarted, Integer weight, Integer maxLiveTasks) {
+        this(maxInFlight, maxPerSecond, maxNotStarted, weight, maxLiveTasks, null);
     }
 
     /** The limits without {@code maxLiveTasks} (the form before owner live-task quotas). */
@@ -69,24 +82,39 @@ public record FlowLimit(Integer maxInFlight, Double maxPerSecond, Integer maxNot
     }
 
     public FlowLimit withMaxInFlight(Integer value) {
-        return new FlowLimit(value, maxPerSecond, maxNotStarted, weight, maxLiveTasks);
+        return new FlowLimit(value, maxPerSecond, maxNotStarted, weight, maxLiveTasks, burst);
     }
 
     public FlowLimit withMaxPerSecond(Double value) {
-        return new FlowLimit(maxInFlight, value, maxNotStarted, weight, maxLiveTasks);
+        return new FlowLimit(maxInFlight, value, maxNotStarted, weight, maxLiveTasks, burst);
     }
 
     public FlowLimit withMaxNotStarted(Integer value) {
-        return new FlowLimit(maxInFlight, maxPerSecond, value, weight, maxLiveTasks);
+        return new FlowLimit(maxInFlight, maxPerSecond, value, weight, maxLiveTasks, burst);
     }
 
     public FlowLimit withWeight(Integer value) {
-        return new FlowLimit(maxInFlight, maxPerSecond, maxNotStarted, value, maxLiveTasks);
+        return new FlowLimit(maxInFlight, maxPerSecond, maxNotStarted, value, maxLiveTasks, burst);
     }
 
     /** An owner's quota of live tasks (owner keys only): a new task over it is REJECTED. */
     public FlowLimit withMaxLiveTasks(Integer value) {
-        return new FlowLimit(maxInFlight, maxPerSecond, maxNotStarted, weight, value);
+        return new FlowLimit(maxInFlight, maxPerSecond, maxNotStarted, weight, value, burst);
+    }
+
+    /** The size of the maxPerSecond bucket (with maxPerSecond). */
+    public FlowLimit withBurst(Integer value) {
+        return new FlowLimit(maxInFlight, maxPerSecond, maxNotStarted, weight, maxLiveTasks, value);
+    }
+
+    /** The tokens the maxPerSecond bucket holds when full: {@code burst}, else 100 ms of the rate (at least 1). */
+    public double bucketSize() {
+        return burst != null ? burst : Math.max(1, maxPerSecond / 10);
+    }
+
+    /** Whether an owner gate has anything to enforce (maxInFlight or maxPerSecond; weight acts at type gates). */
+    public boolean gatesOwner() {
+        return maxInFlight != null || maxPerSecond != null;
     }
 
     /** The weight in force: 1 unless set. */
@@ -159,7 +187,7 @@ public record FlowLimit(Integer maxInFlight, Double maxPerSecond, Integer maxNot
             }
         }
         return new FlowLimit(intField(tree, "maxInFlight"), tree.hasNonNull("maxPerSecond") ? tree.get("maxPerSecond").asDouble() : null,
-                intField(tree, "maxNotStarted"), intField(tree, "weight"), intField(tree, "maxLiveTasks"));
+                intField(tree, "maxNotStarted"), intField(tree, "weight"), intField(tree, "maxLiveTasks"), intField(tree, "burst"));
     }
 
     private static Integer intField(JsonNode tree, String name) {
@@ -181,6 +209,9 @@ public record FlowLimit(Integer maxInFlight, Double maxPerSecond, Integer maxNot
         }
         if (maxPerSecond != null) {
             node.put("maxPerSecond", maxPerSecond);
+        }
+        if (burst != null) {
+            node.put("burst", burst);
         }
         if (maxNotStarted != null) {
             node.put("maxNotStarted", maxNotStarted);

@@ -38,9 +38,9 @@ class AxClientLimitsTest {
         assertThatThrownBy(() -> client.setLimit("type:email", FlowLimit.none().withWeight(3)))
                 .isInstanceOf(InvalidRequestException.class).hasMessageContaining("a type key takes");
         assertThatThrownBy(() -> client.setLimit("owner:acme", FlowLimit.none().withMaxNotStarted(3)))
-                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("an owner key takes [maxInFlight, weight, maxLiveTasks], not maxNotStarted");
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("an owner key takes [maxInFlight, maxPerSecond, burst, weight, maxLiveTasks], not maxNotStarted");
         assertThatThrownBy(() -> client.setLimit("type:email", FlowLimit.none().withMaxLiveTasks(5)))
-                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("a type key takes [maxInFlight, maxPerSecond, maxNotStarted], not maxLiveTasks");
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("a type key takes [maxInFlight, maxPerSecond, burst, maxNotStarted], not maxLiveTasks");
         assertThatThrownBy(() -> FlowLimit.none().withMaxLiveTasks(0)).isInstanceOf(InvalidRequestException.class)
                 .hasMessage("maxLiveTasks must be between 1 and 1000000: 0");
         assertThatThrownBy(() -> FlowLimit.parse("owner:acme", "{\"maxLiveTasks\":2.5}".getBytes(StandardCharsets.UTF_8)))
@@ -50,5 +50,22 @@ class AxClientLimitsTest {
         assertThatThrownBy(() -> FlowLimit.none().withMaxInFlight(0)).isInstanceOf(InvalidRequestException.class)
                 .hasMessage("maxInFlight must be between 1 and 1000000: 0");
         assertThat(producer.history()).isEmpty();
+    }
+
+    /** Issue 28: owners take a rate too, and either key a burst with it. */
+    @Test
+    void shouldWriteAnOwnersRateWithItsBurstAndRefuseABurstWithoutARate() throws Exception {
+        client.setLimit("owner:acme", FlowLimit.none().withMaxPerSecond(5.0).withBurst(20)).get();
+        assertThat(new String(producer.history().get(0).value(), StandardCharsets.UTF_8)).isEqualTo("{\"maxPerSecond\":5.0,\"burst\":20}");
+        FlowLimit parsed = FlowLimit.parse("owner:acme", "{\"maxPerSecond\":5,\"burst\":20}".getBytes(StandardCharsets.UTF_8));
+        assertThat(parsed.bucketSize()).isEqualTo(20.0);
+        assertThat(parsed.gatesOwner()).isTrue();
+        assertThat(FlowLimit.none().withMaxPerSecond(200.0).bucketSize()).as("100 ms of the rate").isEqualTo(20.0);
+        assertThat(FlowLimit.none().withMaxPerSecond(0.5).bucketSize()).as("at least one").isEqualTo(1.0);
+        assertThat(FlowLimit.none().withWeight(3).gatesOwner()).as("a weight acts at type gates only").isFalse();
+        assertThatThrownBy(() -> FlowLimit.parse("type:email", "{\"burst\":20}".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(InvalidRequestException.class).hasMessage("burst is the size of a maxPerSecond bucket: set maxPerSecond with it");
+        assertThatThrownBy(() -> FlowLimit.none().withMaxPerSecond(1.0).withBurst(0)).isInstanceOf(InvalidRequestException.class)
+                .hasMessage("burst must be between 1 and 1000000: 0");
     }
 }

@@ -31,8 +31,9 @@ import picocli.CommandLine.Spec;
  * so it works without a scheduler and lists the refused records with their offsets.
  */
 @Command(name = "limits", mixinStandardHelpOptions = true,
-        description = "Flow-control limits: cluster-wide per job type (type:<jobType>: --max-in-flight, --max-per-second,"
-                + " --max-not-started) and per owner (owner:<owner>, or owner:* for every owner: --max-in-flight, --weight, --max-live-tasks).",
+        description = "Flow-control limits: cluster-wide per job type (type:<jobType>: --max-in-flight, --max-per-second [--burst],"
+                + " --max-not-started) and per owner (owner:<owner>, or owner:* for every owner: --max-in-flight, --max-per-second [--burst],"
+                + " --weight, --max-live-tasks).",
         subcommands = {LimitsCommand.Set.class, LimitsCommand.Remove.class, LimitsCommand.Show.class})
 public final class LimitsCommand {
 
@@ -46,8 +47,11 @@ public final class LimitsCommand {
         String key;
         @Option(names = "--max-in-flight", paramLabel = "N", description = "Executions dispatched and not ended, across the fleet.")
         Integer maxInFlight;
-        @Option(names = "--max-per-second", paramLabel = "R", description = "Dispatches per second (type keys).")
+        @Option(names = "--max-per-second", paramLabel = "R", description = "Dispatches per second, across the fleet (type and owner keys).")
         Double maxPerSecond;
+        @Option(names = "--burst", paramLabel = "N",
+                description = "With --max-per-second: dispatches that may go at once after a quiet spell (default: 100 ms of the rate, at least 1).")
+        Integer burst;
         @Option(names = "--max-not-started", paramLabel = "N",
                 description = "Dispatches not yet STARTED by a worker before further ones wait (type keys: backpressure).")
         Integer maxNotStarted;
@@ -63,7 +67,7 @@ public final class LimitsCommand {
 
         @Override
         public Integer call() throws Exception {
-            FlowLimit limit = new FlowLimit(maxInFlight, maxPerSecond, maxNotStarted, weight, maxLiveTasks);
+            FlowLimit limit = new FlowLimit(maxInFlight, maxPerSecond, maxNotStarted, weight, maxLiveTasks, burst);
             Map<String, String> settings = connection.settings(System.getenv());
             try (AxClient client = OperatorClients.client(settings, topicOptions.topics(settings), "ax-limits")) {
                 RecordMetadata sent = client.setLimit(key, limit).get();

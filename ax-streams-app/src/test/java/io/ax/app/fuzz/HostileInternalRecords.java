@@ -287,7 +287,7 @@ public final class HostileInternalRecords {
             case "wrong-kind-field" -> {
                 boolean owner = random.nextBoolean();
                 key = pick(random, owner ? LIMIT_KEYS_OWNER : LIMIT_KEYS_TYPE);
-                yield owner ? "{\"maxPerSecond\":1}" : "{\"weight\":2}";
+                yield owner ? "{\"maxNotStarted\":1}" : "{\"weight\":2}";
             }
             case "wrong-type" -> "{\"maxInFlight\":" + pick(random, List.of("\"1\"", "true", "[1]", "{}", "\"\"")) + "}";
             case "too-large" -> "{\"maxInFlight\":1" + " ".repeat(1_100) + "}";
@@ -304,7 +304,8 @@ public final class HostileInternalRecords {
     static Internal limitsExtreme(SplittableRandom random) {
         boolean owner = random.nextBoolean();
         String key = pick(random, owner ? LIMIT_KEYS_OWNER : LIMIT_KEYS_TYPE);
-        String fieldName = pick(random, owner ? List.of("maxInFlight", "weight") : List.of("maxInFlight", "maxPerSecond", "maxNotStarted"));
+        String fieldName = pick(random, owner ? List.of("maxInFlight", "maxPerSecond", "burst", "weight")
+                : List.of("maxInFlight", "maxPerSecond", "burst", "maxNotStarted"));
         String number = pick(random, HostileValues.EXTREME_NUMBERS);
         java.math.BigDecimal exact;
         try {
@@ -323,7 +324,8 @@ public final class HostileInternalRecords {
             boolean whole = exact.stripTrailingZeros().scale() <= 0;
             valid = whole && exact.compareTo(java.math.BigDecimal.ONE) >= 0 && exact.compareTo(java.math.BigDecimal.valueOf(max)) <= 0;
         }
-        return of("limits/json/extreme-" + fieldName, "limits", key, utf8("{\"" + fieldName + "\":" + number + "}"),
+        String rate = fieldName.equals("burst") ? "\"maxPerSecond\":1," : ""; // a burst is the size of a rate's bucket
+        return of("limits/json/extreme-" + fieldName, "limits", key, utf8("{" + rate + "\"" + fieldName + "\":" + number + "}"),
                 valid ? Expect.LIMIT_APPLIED : Expect.LIMIT_REFUSED);
     }
 }

@@ -322,7 +322,7 @@ class FlowControlIT {
         assertThat(set.out()).startsWith("limits of owner:acme set to {\"maxInFlight\":3,\"weight\":2}");
         Cli.Run wrongKind = Cli.run(concat(new String[] {"limits", "set", "type:email", "--weight", "2"}, connect));
         assertThat(wrongKind.exitCode()).isEqualTo(2);
-        assertThat(wrongKind.err()).contains("a type key takes [maxInFlight, maxPerSecond, maxNotStarted], not weight");
+        assertThat(wrongKind.err()).contains("a type key takes [maxInFlight, maxPerSecond, burst, maxNotStarted], not weight");
         try (org.apache.kafka.clients.producer.KafkaProducer<String, String> raw = new org.apache.kafka.clients.producer.KafkaProducer<>(
                 Map.of("bootstrap.servers", broker.bootstrapServers()), new org.apache.kafka.common.serialization.StringSerializer(),
                 new org.apache.kafka.common.serialization.StringSerializer())) {

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code maxInFlight}: slots held (granted, not yet released);</li>
  *   <li>{@code maxNotStarted}: slots granted and not yet STARTED by a worker (backpressure);</li>
- *   <li>{@code maxPerSecond}: a token bucket of {@code max(1, maxPerSecond / 10)} tokens refilled continuously;</li>
+ *   <li>{@code maxPerSecond}: a token bucket of {@code burst} tokens (default {@code max(1, maxPerSecond / 10)})
+ *   refilled continuously, at type and owner gates alike;</li>
  * </ul>
  * choosing among waiting owners by start-time fair queueing (each grant advances the owner's virtual time by
  * 1 / weight; the owner with the least virtual time goes next), then inside one owner by due time minus priority ×
@@ -332,7 +333,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
         if (limit == null || limit.maxPerSecond() == null) {
             return;
         }
-        double capacity = Math.max(1, limit.maxPerSecond() / 10);
+        double capacity = limit.bucketSize();
         if (state.tokens < 0 && state.refillMs == 0) {
             state.tokens = capacity;
         } else {
@@ -376,8 +377,9 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
             return "held: " + gate + " has " + state.notStarted + " of " + limit.maxNotStarted()
                     + " dispatches not yet started by a worker (maxNotStarted: its workers are behind)";
         }
-        if (type && limit.maxPerSecond() != null && state.tokens < 1) {
-            return "held: " + gate + " dispatches at most " + limit.maxPerSecond() + " per second (maxPerSecond)";
+        if (limit.maxPerSecond() != null && state.tokens < 1) {
+            return "held: " + gate + " dispatches at most " + limit.maxPerSecond() + " per second ("
+                    + (type ? "maxPerSecond" : "owner maxPerSecond") + ")";
         }
         return null;
     }

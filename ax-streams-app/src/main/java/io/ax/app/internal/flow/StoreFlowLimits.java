@@ -103,7 +103,7 @@ public final class StoreFlowLimits implements FlowLimits {
         List<String> gates = new ArrayList<>(2);
         if (owner != null) {
             FlowLimit ownerLimit = ownerLimit(owner);
-            if (ownerLimit != null && ownerLimit.maxInFlight() != null) {
+            if (ownerLimit != null && ownerLimit.gatesOwner()) {
                 gates.add(ownerKey(owner));
             }
         }

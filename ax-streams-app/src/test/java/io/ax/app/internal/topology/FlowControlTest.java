@@ -370,6 +370,33 @@ class FlowControlTest {
         }
     }
 
+    /** Issue 28: an owner's dispatches per second, cluster-wide (one gate per owner), with its burst; other owners pass. */
+    @Test
+    void shouldDispatchAnOwnersTasksAtMostItsMaxPerSecondAfterItsBurst() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            limit(ax, "owner:acme", "{\"maxPerSecond\":10,\"burst\":5}");
+            for (int i = 0; i < 40; i++) {
+                schedule(ax, "a" + i, "email", "acme");
+            }
+            for (int i = 0; i < 10; i++) {
+                schedule(ax, "o" + i, "email", "other");
+            }
+            ax.discardEvents();
+            ax.advanceMs(100);
+            List<Dispatched> firstTick = ax.dispatches();
+            assertThat(firstTick.stream().filter(d -> d.key().startsWith("a"))).as("acme: its burst").hasSize(5);
+            assertThat(firstTick.stream().filter(d -> d.key().startsWith("o"))).as("another owner: no limit").hasSize(10);
+            assertThat(held(ax.events())).extracting(e -> e.get("reason").asText())
+                    .contains("held: owner:acme dispatches at most 10.0 per second (owner maxPerSecond)");
+            int acme = 5;
+            for (int ms = 0; ms < 2000; ms += 10) {
+                ax.advanceMs(10);
+                acme += ax.dispatches().size();
+            }
+            assertThat(acme).as("the burst, then 2 s at 10/s").isBetween(24, 26);
+        }
+    }
+
     @Test
     void shouldHoldGrantsWhileMaxNotStartedDispatchesWaitForAWorker() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
@@ -486,7 +513,7 @@ class FlowControlTest {
             limit(ax, "type:charge-card", "not json");
             assertThat(ax.metrics.limitErrors().count()).isEqualTo(4);
             assertThat(ax.metrics.limitErrors().last()).extracting(r -> r.reason())
-                    .contains("maxInFlight must be between 1 and 1000000: -3", "a type key takes [maxInFlight, maxPerSecond, maxNotStarted], not weight");
+                    .contains("maxInFlight must be between 1 and 1000000: -3", "a type key takes [maxInFlight, maxPerSecond, burst, maxNotStarted], not weight");
             schedule(ax, "c1", "charge-card", null);
             schedule(ax, "c2", "charge-card", null);
             ax.advanceMs(100);
