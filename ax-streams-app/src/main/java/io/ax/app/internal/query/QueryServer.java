@@ -74,7 +74,7 @@ public final class QueryServer implements AutoCloseable {
         List<EndpointGroup> groups = List.of(new TaskEndpoints(local, cluster),
                 new StatusEndpoints(streams, local, cluster, topics), new RequestEndpoints(producer, topics, limits, guard),
                 new ConsoleEndpoints(), new MetricsEndpoints(metrics), new CalendarEndpoints(streams, metrics),
-                new LimitsEndpoints(streams, metrics));
+                new LimitsEndpoints(streams, metrics), new WorkersEndpoints(streams, cluster, metrics));
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;

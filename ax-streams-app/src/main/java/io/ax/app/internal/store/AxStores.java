@@ -41,6 +41,13 @@ public final class AxStores {
      */
     public static final String CALENDARS = "ax-calendars";
 
+    /**
+     * Worker registry: workerId → its latest announcement with when it was last heard from and whether it is dead
+     * ({@code WorkerEntry}), from the workers topic; changelogged, one record per announcement (per worker per
+     * heartbeat, never per task), at most {@code ax.workers.max} keys.
+     */
+    public static final String WORKERS = "ax-workers";
+
     public static final Serde<StoredTask> STORED_TASK_SERDE = Serdes.serdeFrom(
             (topic, task) -> task == null ? null : WireCodec.encode(task),
             (topic, bytes) -> bytes == null ? null : WireCodec.decodeStored(bytes, StoredTask.class));
@@ -80,6 +87,11 @@ public final class AxStores {
     public static StoreBuilder<KeyValueStore<String, byte[]>> calendars() {
         return Stores.keyValueStoreBuilder(CountingStoreSupplier.counted(Stores.persistentKeyValueStore(CALENDARS)), Serdes.String(), Serdes.ByteArray())
                 .withLoggingDisabled();
+    }
+
+    /** The worker registry's store (see {@link #WORKERS}); not counted: no task touches it. */
+    public static StoreBuilder<KeyValueStore<String, byte[]>> workers() {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WORKERS), Serdes.String(), Serdes.ByteArray());
     }
 
     /** The changelog topics of the stores, as Kafka Streams names them for {@code applicationId}. */
