@@ -11,7 +11,10 @@ import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-/** A MockProducer that acknowledges at once, or, while the results topic is "down", fails every send as Kafka would. */
+/**
+ * A MockProducer that acknowledges at once, or, while the results topic is "down", fails every send to it as Kafka would
+ * (the worker's announcements on the workers topic go through).
+ */
 final class ResultsProducer extends MockProducer<String, byte[]> {
     private final AtomicInteger failedSends = new AtomicInteger();
     private volatile boolean down;
@@ -22,7 +25,7 @@ final class ResultsProducer extends MockProducer<String, byte[]> {
 
     @Override
     public synchronized Future<RecordMetadata> send(ProducerRecord<String, byte[]> record, Callback callback) {
-        if (!down) {
+        if (!down || !record.topic().equals(io.ax.AxTopics.defaults().results())) { // announcements are not reports
             return super.send(record, callback);
         }
         failedSends.incrementAndGet();

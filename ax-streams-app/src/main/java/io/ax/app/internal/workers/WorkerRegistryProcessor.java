@@ -111,6 +111,12 @@ public final class WorkerRegistryProcessor implements Processor<String, byte[], 
         remember(WorkerEntry.alive(announcement, nowMs));
     }
 
+    /** The partition moves away (or the instance stops): its workers are no longer counted here. */
+    @Override
+    public void close() {
+        metrics.workers(context.taskId().partition(), 0, 0);
+    }
+
     private void maybeSayGoodbye(String workerId, long nowMs) {
         if (workerId == null || !liveness.containsKey(workerId)) {
             return; // nothing known, or the tombstone this registry wrote when it forgot a dead worker
