@@ -71,6 +71,11 @@ public final class SchedulerMetrics {
     /** Partition of the workers topic → {alive, dead} workers its registry holds. */
     private final Map<Integer, long[]> workerCounts = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong workersDeclaredDead = new java.util.concurrent.atomic.AtomicLong();
+    /**
+     * Held here, though no metric, because the stream threads (which feed it) and the HTTP API (which lists it) both reach
+     * the instance's metrics. Workers are forgotten an hour after their last report.
+     */
+    private final io.ax.app.internal.workers.ReportedWorkers reportedWorkers = new io.ax.app.internal.workers.ReportedWorkers(3_600_000);
     private final AtomicReference<java.util.function.LongSupplier> httpAbandoned = new AtomicReference<>(() -> 0);
     private final AtomicReference<java.util.function.LongSupplier> httpBusy = new AtomicReference<>(() -> 0);
     private final java.util.concurrent.atomic.AtomicLong flowRecordsSkipped = new java.util.concurrent.atomic.AtomicLong();
@@ -216,6 +221,11 @@ public final class SchedulerMetrics {
     /** The workers the registry of one workers-topic partition holds now. */
     public void workers(int partition, long alive, long dead) {
         workerCounts.put(partition, new long[] {alive, dead});
+    }
+
+    /** The workers this instance heard from through their reports (for {@code GET /workers}). */
+    public io.ax.app.internal.workers.ReportedWorkers reportedWorkers() {
+        return reportedWorkers;
     }
 
     /** One more worker declared dead ({@code ax_workers_dead_total}). */

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.app.internal.store.AxStores;
+import io.ax.app.internal.workers.ReportedWorkers;
 import io.ax.app.internal.workers.WorkerEntry;
 import io.ax.validation.Quote;
 import io.javalin.config.RoutesConfig;
@@ -32,7 +33,8 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * says how many) and {@code GET /workers/{id}} (one, with every execution it announced). The registry lives in the
  * stream task of the workers topic (one partition as the scheduler creates it), so the instance that holds it answers
  * from its store and any other asks it (asked instances answer from their own store only). Also the records of the
- * workers topic this instance refused.
+ * workers topic this instance refused. Workers that never announced but name themselves on their reports are listed
+ * too, {@code state} REPORTING, from every instance's {@link ReportedWorkers} (each sees its own partitions' reports).
  */
 final class WorkersEndpoints implements EndpointGroup {
     static final int IN_FLIGHT_LISTED = 10;
@@ -41,6 +43,7 @@ final class WorkersEndpoints implements EndpointGroup {
     private final KafkaStreams streams;
     private final Cluster cluster;
     private final SchedulerMetrics metrics;
+    private final java.time.Clock clock = java.time.Clock.systemUTC();
 
     WorkersEndpoints(KafkaStreams streams, Cluster cluster, SchedulerMetrics metrics) {
         this.streams = streams;
@@ -57,18 +60,75 @@ final class WorkersEndpoints implements EndpointGroup {
     private void list(Context ctx) {
         Map<String, JsonNode> workers = new TreeMap<>();
         local(Integer.MAX_VALUE).forEach(worker -> workers.put(worker.path("workerId").asText(), worker));
-        if (ctx.header(Cluster.FORWARDED) == null) {
-            for (JsonNode answer : fromOtherInstances("/workers")) {
-                answer.path("workers").forEach(worker -> workers.putIfAbsent(worker.path("workerId").asText(), worker));
-            }
-        }
+        Map<String, ObjectNode> reported = new TreeMap<>();
+        merge(reported, localReported());
         ObjectNode body = TaskView.MAPPER.createObjectNode();
+        if (ctx.header(Cluster.FORWARDED) != null) { // another instance asks for this one's part
+            ArrayNode parts = body.putArray("workers");
+            workers.values().forEach(parts::add);
+            body.set("reported", localReported());
+            Responses.json(ctx, 200, body);
+            return;
+        }
+        ArrayNode unanswered = TaskView.MAPPER.createArrayNode();
+        for (JsonNode answer : fromOtherInstances("/workers", unanswered)) {
+            answer.path("workers").forEach(worker -> workers.putIfAbsent(worker.path("workerId").asText(), worker));
+            merge(reported, answer.path("reported"));
+        }
+        reported.keySet().removeAll(workers.keySet());
         ArrayNode list = body.putArray("workers");
         workers.values().forEach(worker -> list.add(trimmed(worker)));
+        reported.values().forEach(list::add);
         body.put("alive", workers.values().stream().filter(w -> "ALIVE".equals(w.path("state").asText())).count());
         body.put("dead", workers.values().stream().filter(w -> "DEAD".equals(w.path("state").asText())).count());
+        body.put("reporting", reported.size());
+        if (!unanswered.isEmpty()) {
+            body.set("unanswered", unanswered);
+        }
         LimitsEndpoints.refused(body, metrics.workerErrors());
         Responses.json(ctx, 200, body);
+    }
+
+    /** This instance's view of workers from their reports, as JSON ({@code state} REPORTING: they never announced). */
+    private ArrayNode localReported() {
+        ArrayNode list = TaskView.MAPPER.createArrayNode();
+        for (ReportedWorkers.Reported worker : metrics.reportedWorkers().snapshot(clock.millis())) {
+            ObjectNode json = list.addObject().put("workerId", worker.workerId()).put("state", "REPORTING")
+                    .put("announced", false).put("lastReportAt", Instant.ofEpochMilli(worker.lastReportMs()).toString())
+                    .put("reports", worker.reports());
+            ArrayNode inFlight = json.putArray("inFlight");
+            worker.inFlight().forEach(e -> {
+                ObjectNode execution = inFlight.addObject().put("executionId", e.executionId());
+                if (e.taskId() != null) {
+                    execution.put("taskId", e.taskId());
+                }
+            });
+            json.put("inFlightCount", worker.inFlight().size());
+        }
+        return list;
+    }
+
+    /** Adds one instance's reported workers: the latest report wins its time, reports add up, executions are joined. */
+    private static void merge(Map<String, ObjectNode> into, JsonNode reported) {
+        for (JsonNode worker : reported) {
+            String id = worker.path("workerId").asText();
+            ObjectNode known = into.get(id);
+            if (known == null) {
+                into.put(id, ((ObjectNode) worker).deepCopy());
+                continue;
+            }
+            if (worker.path("lastReportAt").asText().compareTo(known.path("lastReportAt").asText()) > 0) {
+                known.put("lastReportAt", worker.path("lastReportAt").asText());
+            }
+            known.put("reports", known.path("reports").asLong() + worker.path("reports").asLong());
+            ArrayNode inFlight = (ArrayNode) known.path("inFlight");
+            for (JsonNode execution : worker.path("inFlight")) {
+                if (inFlight.size() < IN_FLIGHT_LISTED) {
+                    inFlight.add(execution);
+                }
+            }
+            known.put("inFlightCount", known.path("inFlightCount").asInt() + worker.path("inFlightCount").asInt());
+        }
     }
 
     private void worker(Context ctx) {
@@ -82,7 +142,7 @@ final class WorkersEndpoints implements EndpointGroup {
             return;
         }
         if (ctx.header(Cluster.FORWARDED) == null) {
-            for (JsonNode answer : fromOtherInstances("/workers/" + Cluster.segment(id))) {
+            for (JsonNode answer : fromOtherInstances("/workers/" + Cluster.segment(id), TaskView.MAPPER.createArrayNode())) {
                 if (answer.has("workerId")) {
                     Responses.json(ctx, 200, answer);
                     return;
@@ -110,32 +170,42 @@ final class WorkersEndpoints implements EndpointGroup {
         return workers;
     }
 
-    /** The answers of the other instances that hold a part of the registry (200 only; one that fails is skipped, named). */
-    private List<JsonNode> fromOtherInstances(String pathAndQuery) {
-        List<HostInfo> hosts = new ArrayList<>();
+    /**
+     * The answers of every other instance (200 only): those holding a part of the registry must answer (else 503); one
+     * that holds none and does not answer is named in {@code unanswered} (its reported workers are missing).
+     */
+    private List<JsonNode> fromOtherInstances(String pathAndQuery, ArrayNode unanswered) {
+        java.util.Set<HostInfo> holders = new java.util.HashSet<>();
         for (StreamsMetadata instance : streams.streamsMetadataForStore(AxStores.WORKERS)) {
-            if (instance.hostInfo().port() > 0 && !cluster.isSelf(instance.hostInfo()) && !instance.topicPartitions().isEmpty()) {
-                hosts.add(instance.hostInfo());
+            if (!instance.topicPartitions().isEmpty()) {
+                holders.add(instance.hostInfo());
             }
         }
+        List<HostInfo> hosts = new ArrayList<>(cluster.allInstances());
+        hosts.removeIf(cluster::isSelf);
         List<JsonNode> answers = new ArrayList<>();
         Map<HostInfo, CompletableFuture<Cluster.PeerAnswer>> asked = cluster.askEach(hosts, pathAndQuery, PEER_TIMEOUT);
         asked.forEach((host, answer) -> {
+            String why;
             try {
                 Cluster.PeerAnswer peer = answer.get();
-                if (peer.status() == 200) {
-                    answers.add(peer.body());
-                } else if (peer.status() != 404) {
-                    throw HttpError.unavailable("instance " + Cluster.address(host) + " holding the worker registry answered "
-                            + peer.status());
+                if (peer.status() == 200 || peer.status() == 404) {
+                    if (peer.status() == 200) {
+                        answers.add(peer.body());
+                    }
+                    return;
                 }
+                why = "answered " + peer.status();
             } catch (ExecutionException e) {
-                throw HttpError.unavailable("instance " + Cluster.address(host) + " holding the worker registry did not answer: "
-                        + e.getCause());
+                why = "did not answer: " + e.getCause();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw HttpError.unavailable("interrupted while asking " + Cluster.address(host));
             }
+            if (holders.contains(host)) {
+                throw HttpError.unavailable("instance " + Cluster.address(host) + ", which holds the worker registry, " + why);
+            }
+            unanswered.add(Cluster.address(host));
         });
         return answers;
     }

@@ -29,7 +29,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -39,7 +43,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The worker registry end to end on a real broker: {@code ./ax worker} (the SDK) in a child JVM announces itself every
  * 500 ms, {@code GET /workers} and {@code ./ax workers} list it with the execution it runs; killed with SIGKILL (no
- * goodbye), it is declared dead after 3 silent heartbeats, on {@code ax.state} naming that execution.
+ * goodbye), it is declared dead after 3 silent heartbeats, on {@code ax.state} naming that execution. A worker that
+ * never announces (reports written by hand, as kcat or another language would) is listed from its reports.
  */
 @Tag("integration")
 class WorkerRegistryIT {
@@ -94,6 +99,12 @@ class WorkerRegistryIT {
         return response.statusCode() == 200 ? MAPPER.readTree(response.body()) : MAPPER.createObjectNode();
     }
 
+    private static JsonNode get(int port, String path) throws Exception {
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .GET().build(), HttpResponse.BodyHandlers.ofString());
+        return response.statusCode() == 200 ? MAPPER.readTree(response.body()) : MAPPER.createObjectNode();
+    }
+
     private static JsonNode worker(JsonNode listing, String workerId) {
         for (JsonNode worker : listing.path("workers")) {
             if (workerId.equals(worker.path("workerId").asText())) {
@@ -131,6 +142,24 @@ class WorkerRegistryIT {
                 assertThat(cli.exitCode()).as(cli.err()).isZero();
                 assertThat(cli.out()).contains("doomed").contains("ALIVE").contains("hang 1/4").contains(executionId)
                         .contains("1 alive, 0 dead");
+
+                // a worker that never announces (kcat, another language) is listed from the reports naming it
+                client.schedule("by-hand").jobType("manual").after(Duration.ZERO).submit().join();
+                await().atMost(Duration.ofSeconds(30)).until(() -> !get(port, "/tasks/by-hand").path("execution")
+                        .path("executionId").asText().isEmpty());
+                String handExecution = get(port, "/tasks/by-hand").path("execution").path("executionId").asText();
+                try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
+                    producer.send(new ProducerRecord<>(topics.results(), "by-hand", "{\"executionId\":\"" + handExecution
+                            + "\",\"attempt\":1,\"status\":\"STARTED\",\"workerId\":\"node-9\"}")).get();
+                }
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                        .until(() -> worker(workers(port), "node-9") != null);
+                JsonNode reporting = worker(workers(port), "node-9");
+                assertThat(reporting.path("state").asText()).isEqualTo("REPORTING");
+                assertThat(reporting.path("inFlight").get(0).path("executionId").asText()).isEqualTo(handExecution);
+                assertThat(Cli.run("workers", "--http", "127.0.0.1:" + port).out()).contains("node-9")
+                        .contains("1 known from their reports only");
 
                 Instant killedAt = Instant.now();
                 worker.destroyForcibly(); // SIGKILL: no goodbye
