@@ -75,7 +75,7 @@ public final class SchedulerMetrics {
      * Held here, though no metric, because the stream threads (which feed it) and the HTTP API (which lists it) both reach
      * the instance's metrics. Workers are forgotten an hour after their last report.
      */
-    private final io.ax.app.internal.workers.ReportedWorkers reportedWorkers = new io.ax.app.internal.workers.ReportedWorkers(3_600_000);
+    private final ReportedWorkers reportedWorkers = new ReportedWorkers(3_600_000);
     private final AtomicReference<java.util.function.LongSupplier> httpAbandoned = new AtomicReference<>(() -> 0);
     private final AtomicReference<java.util.function.LongSupplier> httpBusy = new AtomicReference<>(() -> 0);
     private final java.util.concurrent.atomic.AtomicLong flowRecordsSkipped = new java.util.concurrent.atomic.AtomicLong();
@@ -224,7 +224,7 @@ public final class SchedulerMetrics {
     }
 
     /** The workers this instance heard from through their reports (for {@code GET /workers}). */
-    public io.ax.app.internal.workers.ReportedWorkers reportedWorkers() {
+    public ReportedWorkers reportedWorkers() {
         return reportedWorkers;
     }
 

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.app.internal.store.AxStores;
-import io.ax.app.internal.workers.ReportedWorkers;
+import io.ax.app.internal.metrics.ReportedWorkers;
 import io.ax.app.internal.workers.WorkerEntry;
 import io.ax.validation.Quote;
 import io.javalin.config.RoutesConfig;

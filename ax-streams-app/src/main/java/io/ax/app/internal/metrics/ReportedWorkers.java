@@ -1,4 +1,4 @@
-package io.ax.app.internal.workers;
+package io.ax.app.internal.metrics;
 
 import io.ax.schema.ReportStatus;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.ax.app.internal.workers;
+package io.ax.app.internal.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
