@@ -175,12 +175,14 @@ public final class WorkerRegistryProcessor implements Processor<String, byte[], 
 
     private void remember(WorkerEntry entry) {
         workers.put(entry.workerId(), entry.encode());
-        boolean added = liveness.put(entry.workerId(), WorkerRules.Liveness.of(entry)) == null;
-        if (added) {
+        WorkerRules.Liveness before = liveness.put(entry.workerId(), WorkerRules.Liveness.of(entry));
+        if (before == null) {
             log.info("Worker {} joined (heartbeat {} ms, job types {})", Quote.of(entry.workerId()),
                     entry.announcement().heartbeatMs(), entry.announcement().jobTypes());
         }
-        publishCounts();
+        if (before == null || before.dead()) { // the counts change only then: an announcement costs no count otherwise
+            publishCounts();
+        }
     }
 
     private void forward(String workerId, byte[] line) {
