@@ -256,7 +256,10 @@ public final class AxWorker implements AutoCloseable {
          * types, lanes with their limits and the executions it runs (README, "Worker registry"); default 10 s, from
          * 100 ms to 1 h. The scheduler lists it ({@code GET /workers}, {@code ./ax workers}) and declares it dead when it
          * has been silent for 3 of these (ax.workers.missed.heartbeats), naming its executions in flight. A graceful
-         * {@link AxWorker#close} says goodbye (a tombstone), so the worker is listed as gone, not dead.
+         * {@link AxWorker#close} says goodbye (a tombstone), so the worker is listed as gone, not dead. The scheduler
+         * creates the workers topic; against one that predates the registry, on a cluster that does not create topics
+         * on demand, the first announcement waits the producer's {@code max.block.ms} (60 s) and the worker then stops
+         * announcing (one WARN line): turn it off with {@link #announce announce(false)} there.
          */
         public Builder heartbeat(Duration heartbeat) {
             Objects.requireNonNull(heartbeat, "heartbeat");

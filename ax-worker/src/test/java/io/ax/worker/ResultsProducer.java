@@ -18,6 +18,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 final class ResultsProducer extends MockProducer<String, byte[]> {
     private final AtomicInteger failedSends = new AtomicInteger();
     private volatile boolean down;
+    private volatile boolean workersTopicMissing;
+    private final AtomicInteger workersSends = new AtomicInteger();
 
     ResultsProducer() {
         super(true, null, new StringSerializer(), new ByteArraySerializer());
@@ -25,6 +27,14 @@ final class ResultsProducer extends MockProducer<String, byte[]> {
 
     @Override
     public synchronized Future<RecordMetadata> send(ProducerRecord<String, byte[]> record, Callback callback) {
+        if (record.topic().equals(io.ax.AxTopics.defaults().workers())) {
+            workersSends.incrementAndGet();
+            if (workersTopicMissing) { // as KafkaProducer fails it after max.block.ms without the topic's metadata
+                TimeoutException error = new TimeoutException("Topic " + record.topic() + " not present in metadata after 60000 ms.");
+                callback.onCompletion(null, error);
+                return CompletableFuture.failedFuture(error);
+            }
+        }
         if (!down || !record.topic().equals(io.ax.AxTopics.defaults().results())) { // announcements are not reports
             return super.send(record, callback);
         }
@@ -32,6 +42,14 @@ final class ResultsProducer extends MockProducer<String, byte[]> {
         TimeoutException error = new TimeoutException("Expiring 1 record(s) for " + record.topic() + ": 120000 ms has passed");
         callback.onCompletion(null, error);
         return CompletableFuture.failedFuture(error);
+    }
+
+    void workersTopicMissing(boolean missing) {
+        this.workersTopicMissing = missing;
+    }
+
+    int workersSends() {
+        return workersSends.get();
     }
 
     void down(boolean down) {

@@ -83,6 +83,20 @@ class WorkerAnnouncementsTest {
     }
 
     @Test
+    void shouldStopAnnouncingWhenTheWorkersTopicDoesNotExist() {
+        harness.producer.workersTopicMissing(true);
+        harness.start(List.of(P0), builder -> builder.heartbeat(Duration.ofSeconds(1)).handler("email", context -> Result.success()),
+                List.of());
+        await().atMost(DEADLINE).until(() -> harness.producer.workersSends() == 1);
+
+        for (int i = 0; i < 3; i++) {
+            harness.clock.advance(Duration.ofSeconds(1));
+            harness.awaitPolls(2);
+        }
+        assertThat(harness.producer.workersSends()).as("one wait for the missing topic, not one per heartbeat").isEqualTo(1);
+    }
+
+    @Test
     void shouldAnnounceNothingWhenTurnedOff() {
         harness.start(List.of(P0), builder -> builder.announce(false).handler("email", context -> Result.success()), List.of());
         harness.awaitPolls(3);

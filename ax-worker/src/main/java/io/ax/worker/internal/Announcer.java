@@ -18,8 +18,10 @@ import org.slf4j.LoggerFactory;
  * {@value WorkerAnnouncement#MAX_IN_FLIGHT_LISTED} by name, with their count). Called by the poll loop, which polls at
  * least this often; a loop that stops (a fatal error, a stuck commit) stops announcing, and the scheduler declares the
  * worker dead after the missed heartbeats: what it should hear. {@link #goodbye()} tombstones the announcement on a
- * graceful close. Sends are fire-and-forget: a lost announcement is made good by the next. Not thread-safe: the poll
- * loop's thread only.
+ * graceful close. Sends are fire-and-forget: a lost announcement is made good by the next. The scheduler creates the
+ * workers topic; where it does not exist (an older scheduler, and topic auto-creation off) the first send waits the
+ * producer's {@code max.block.ms} for it, and the worker then stops announcing. Not thread-safe: the poll loop's thread
+ * only.
  */
 public final class Announcer {
     private static final Logger log = LoggerFactory.getLogger(Announcer.class);
@@ -35,6 +37,7 @@ public final class Announcer {
     private final Map<String, Integer> limits;
     private final Clock clock;
     private long nextAtMs;
+    private volatile boolean topicMissing;
 
     public Announcer(Producer<String, byte[]> producer, String topic, String workerId, String host, long heartbeatMs,
                      Map<String, Integer> limits, Clock clock) {
@@ -61,9 +64,17 @@ public final class Announcer {
             return;
         }
         nextAtMs = nowMs + heartbeatMs;
+        if (topicMissing) {
+            return;
+        }
         try {
             producer.send(new ProducerRecord<>(topic, null, nowMs, workerId, announcement(lanes, inFlight).toJson()), (m, e) -> {
-                if (e != null) {
+                if (e instanceof org.apache.kafka.common.errors.TimeoutException && String.valueOf(e.getMessage()).contains("not present in metadata")) {
+                    // the producer waited max.block.ms on this thread for a topic that does not exist: once, not every heartbeat
+                    topicMissing = true;
+                    log.warn("Worker {}: the workers topic {} does not exist (a scheduler older than the worker registry, and "
+                            + "topic auto-creation off): announcements are off until this worker restarts", workerId, topic);
+                } else if (e != null) {
                     log.warn("Worker {}: announcement not sent ({}); the next one follows in {} ms", workerId, e.toString(), heartbeatMs);
                 }
             });
@@ -92,6 +103,9 @@ public final class Announcer {
 
     /** Tombstones the announcement, waiting at most 2 s for it: the registry lists the worker as LEFT, not DEAD. */
     void goodbye() {
+        if (topicMissing) {
+            return;
+        }
         try {
             producer.send(new ProducerRecord<String, byte[]>(topic, null, (Long) clock.millis(), workerId, (byte[]) null)).get(GOODBYE_TIMEOUT_MS, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
