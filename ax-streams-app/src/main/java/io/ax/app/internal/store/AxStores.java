@@ -36,17 +36,17 @@ public final class AxStores {
     public static final String DEPENDENCIES = "ax-task-index";
 
     /**
-     * Global store: calendar name → its accepted CalendarRequest (single-object bytes), read from the compacted
-     * calendars topic by every instance; see {@code CalendarStore}.
-     */
-    public static final String CALENDARS = "ax-calendars";
-
-    /**
      * Worker registry: workerId → its latest announcement with when it was last heard from and whether it is dead
      * ({@code WorkerEntry}), from the workers topic; changelogged, one record per announcement (per worker per
      * heartbeat, never per task), at most {@code ax.workers.max} keys.
      */
     public static final String WORKERS = "ax-workers";
+
+    /**
+     * Global store: calendar name → its accepted CalendarRequest (single-object bytes), read from the compacted
+     * calendars topic by every instance; see {@code CalendarStore}.
+     */
+    public static final String CALENDARS = "ax-calendars";
 
     public static final Serde<StoredTask> STORED_TASK_SERDE = Serdes.serdeFrom(
             (topic, task) -> task == null ? null : WireCodec.encode(task),
