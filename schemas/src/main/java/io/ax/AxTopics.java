@@ -90,6 +90,14 @@ public record AxTopics(String prefix) {
         return prefix + "deps";
     }
 
+    /**
+     * Worker announcements (compacted, key = the worker's id, value a JSON announcement every heartbeat, a tombstone
+     * when it leaves gracefully): written by workers, read by the scheduler's worker registry.
+     */
+    public String workers() {
+        return prefix + "workers";
+    }
+
     /** The topics the scheduler reads, which must share one partition count (and so must {@link #flowGrants()}). */
     public List<String> coPartitioned() {
         return List.of(requests(), results(), retry(), deps());
@@ -97,6 +105,6 @@ public record AxTopics(String prefix) {
 
     public List<String> all() {
         return List.of(requests(), dispatch(), results(), retry(), state(), deadLetter(), quarantine(), calendars(), limits(),
-                flow(), flowGrants(), deps());
+                flow(), flowGrants(), deps(), workers());
     }
 }

@@ -19,6 +19,7 @@ import io.ax.app.cli.StatusCommand;
 import io.ax.app.cli.TailCommand;
 import io.ax.app.cli.TriggerCommand;
 import io.ax.app.cli.WorkerCommand;
+import io.ax.app.cli.WorkersCommand;
 import io.ax.codec.AvroTrust;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -26,7 +27,7 @@ import picocli.CommandLine.Command;
 /**
  * The {@code ax} launcher: {@code ax demo}, {@code ax broker}, {@code ax run}, {@code ax migrate}, and the operator
  * commands {@code schedule}, {@code cancel}, {@code trigger}, {@code pause}, {@code resume}, {@code replay}, {@code tail}, {@code dead-letters},
- * {@code status}, {@code list}, and {@code cron-next} (no broker needed). {@code ax bench} is not here: the benchmark harness is its own module ({@code ax-bench},
+ * {@code status}, {@code list}, {@code workers}, and {@code cron-next} (no broker needed). {@code ax bench} is not here: the benchmark harness is its own module ({@code ax-bench},
  * main class {@code io.ax.app.bench.BenchCommand}) so that the scheduler jar does not ship it, and the {@code ./ax}
  * script runs that jar for {@code bench}.
  *
@@ -37,7 +38,7 @@ import picocli.CommandLine.Command;
         description = "A Kafka-native distributed task scheduler.",
         subcommands = {DemoCommand.class, BrokerCommand.class, RunCommand.class, ScheduleCommand.class, CancelCommand.class,
                 TriggerCommand.class, PauseCommand.class, ResumeCommand.class, CalendarCommand.class, ReplayCommand.class, TailCommand.class, DeadLettersCommand.class, StatusCommand.class,
-                ListCommand.class, MigrateCommand.class, WorkerCommand.class, CronNextCommand.class, LimitsCommand.class,
+                ListCommand.class, MigrateCommand.class, WorkerCommand.class, WorkersCommand.class, CronNextCommand.class, LimitsCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 done, 1 failed (the reason is printed), 2 bad arguments.",
                 "Benchmarks: ./ax bench SCENARIO (the ax-bench module; ./ax bench --help, BENCHMARKS.md)."})

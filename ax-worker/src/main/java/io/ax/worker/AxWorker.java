@@ -5,6 +5,7 @@ import io.ax.codec.RegistryCodec;
 import io.ax.codec.RegistrySettings;
 import io.ax.KafkaConnection;
 import io.ax.codec.AvroTrust;
+import io.ax.worker.internal.Announcer;
 import io.ax.worker.internal.BacklogLimits;
 import io.ax.worker.internal.ClientConfigs;
 import io.ax.worker.internal.DispatchLoop;
@@ -77,6 +78,7 @@ public final class AxWorker implements AutoCloseable {
     private static final Duration POLL_TIMEOUT = Duration.ofSeconds(1);
     private static final Duration DEFAULT_COMMIT_TIMEOUT = Duration.ofSeconds(2);
     private static final Duration MAX_COMMIT_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(10);
 
     private enum State { CREATED, RUNNING, CLOSED }
 
@@ -213,6 +215,8 @@ public final class AxWorker implements AutoCloseable {
         private Duration priorityAging = Duration.ofSeconds(1);
         private final Map<String, Integer> ownerWeights = new HashMap<>();
         private RegistrySettings registry;
+        private Duration heartbeat = DEFAULT_HEARTBEAT;
+        private boolean announce = true;
 
         private Builder() {
         }
@@ -244,6 +248,31 @@ public final class AxWorker implements AutoCloseable {
          */
         public Builder connectionProperties(Map<String, ?> properties) {
             connectionProperties.putAll(KafkaConnection.select(Objects.requireNonNull(properties, "properties")));
+            return this;
+        }
+
+        /**
+         * How often the worker announces itself on the workers topic ({@code ax.workers}): its id, host, version, job
+         * types, lanes with their limits and the executions it runs (README, "Worker registry"); default 10 s, from
+         * 100 ms to 1 h. The scheduler lists it ({@code GET /workers}, {@code ./ax workers}) and declares it dead when it
+         * has been silent for 3 of these (ax.workers.missed.heartbeats), naming its executions in flight. A graceful
+         * {@link AxWorker#close} says goodbye (a tombstone), so the worker is listed as gone, not dead. The scheduler
+         * creates the workers topic; against one that predates the registry, on a cluster that does not create topics
+         * on demand, the first announcement waits the producer's {@code max.block.ms} (60 s) and the worker then stops
+         * announcing (one WARN line): turn it off with {@link #announce announce(false)} there.
+         */
+        public Builder heartbeat(Duration heartbeat) {
+            Objects.requireNonNull(heartbeat, "heartbeat");
+            if (heartbeat.toMillis() < 100 || heartbeat.compareTo(Duration.ofHours(1)) > 0) {
+                throw new IllegalArgumentException("heartbeat must be from 100 ms to 1 h: " + heartbeat);
+            }
+            this.heartbeat = heartbeat;
+            return this;
+        }
+
+        /** Whether the worker announces itself at all (see {@link #heartbeat}); default true. */
+        public Builder announce(boolean announce) {
+            this.announce = announce;
             return this;
         }
 
@@ -523,6 +552,8 @@ public final class AxWorker implements AutoCloseable {
                     .priorityAging(priorityAging)
                     .ownerWeights(ownerWeights)
                     .dispatchCodec(registry == null ? RegistryCodec.NONE : RegistryCodec.of(registry, clock))
+                    .announcer(announce ? new Announcer(results, topics.workers(), id, WorkerIds.host(), heartbeat.toMillis(),
+                            laneLimits, clock) : null)
                     .build();
             return new AxWorker(id, new DispatchLoop(parts, POLL_TIMEOUT));
         }

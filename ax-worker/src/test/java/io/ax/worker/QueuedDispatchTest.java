@@ -62,7 +62,7 @@ class QueuedDispatchTest {
     }
 
     private List<ExecutionReport> reports() {
-        return producer.history().stream().map(r -> WireCodec.decodeReport(r.value())).toList();
+        return producer.history().stream().filter(r -> r.topic().equals(io.ax.AxTopics.defaults().results())).map(r -> WireCodec.decodeReport(r.value())).toList();
     }
 
     private List<ReportStatus> statusesOf(String executionId) {

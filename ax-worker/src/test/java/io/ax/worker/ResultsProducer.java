@@ -11,10 +11,15 @@ import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-/** A MockProducer that acknowledges at once, or, while the results topic is "down", fails every send as Kafka would. */
+/**
+ * A MockProducer that acknowledges at once, or, while the results topic is "down", fails every send to it as Kafka would
+ * (the worker's announcements on the workers topic go through).
+ */
 final class ResultsProducer extends MockProducer<String, byte[]> {
     private final AtomicInteger failedSends = new AtomicInteger();
     private volatile boolean down;
+    private volatile boolean workersTopicMissing;
+    private final AtomicInteger workersSends = new AtomicInteger();
 
     ResultsProducer() {
         super(true, null, new StringSerializer(), new ByteArraySerializer());
@@ -22,13 +27,29 @@ final class ResultsProducer extends MockProducer<String, byte[]> {
 
     @Override
     public synchronized Future<RecordMetadata> send(ProducerRecord<String, byte[]> record, Callback callback) {
-        if (!down) {
+        if (record.topic().equals(io.ax.AxTopics.defaults().workers())) {
+            workersSends.incrementAndGet();
+            if (workersTopicMissing) { // as KafkaProducer fails it after max.block.ms without the topic's metadata
+                TimeoutException error = new TimeoutException("Topic " + record.topic() + " not present in metadata after 60000 ms.");
+                callback.onCompletion(null, error);
+                return CompletableFuture.failedFuture(error);
+            }
+        }
+        if (!down || !record.topic().equals(io.ax.AxTopics.defaults().results())) { // announcements are not reports
             return super.send(record, callback);
         }
         failedSends.incrementAndGet();
         TimeoutException error = new TimeoutException("Expiring 1 record(s) for " + record.topic() + ": 120000 ms has passed");
         callback.onCompletion(null, error);
         return CompletableFuture.failedFuture(error);
+    }
+
+    void workersTopicMissing(boolean missing) {
+        this.workersTopicMissing = missing;
+    }
+
+    int workersSends() {
+        return workersSends.get();
     }
 
     void down(boolean down) {

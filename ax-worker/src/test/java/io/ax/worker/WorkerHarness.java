@@ -60,7 +60,7 @@ final class WorkerHarness implements AutoCloseable {
 
     /** The acknowledged reports, in order. */
     List<ExecutionReport> reports(ReportStatus status) {
-        return producer.history().stream().map(r -> WireCodec.decodeReport(r.value()))
+        return producer.history().stream().filter(r -> r.topic().equals(io.ax.AxTopics.defaults().results())).map(r -> WireCodec.decodeReport(r.value()))
                 .filter(r -> r.getStatus() == status).toList();
     }
 

@@ -70,7 +70,7 @@ class WorkerLoopTest {
     }
 
     private List<ExecutionReport> reports() {
-        return producer.history().stream().map(r -> WireCodec.decodeReport(r.value())).toList();
+        return producer.history().stream().filter(r -> r.topic().equals(io.ax.AxTopics.defaults().results())).map(r -> WireCodec.decodeReport(r.value())).toList();
     }
 
     private List<ExecutionReport> reports(ReportStatus status) {

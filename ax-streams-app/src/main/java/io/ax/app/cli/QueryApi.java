@@ -58,6 +58,11 @@ final class QueryApi {
         return requireOk(answer);
     }
 
+    /** {@code GET /workers}. */
+    Answer workers() {
+        return requireOk(get("/workers"));
+    }
+
     /** {@code GET /tasks?...}, the parameters given (non-null) in order. */
     Answer tasks(Map<String, Object> parameters) {
         Map<String, Object> given = new LinkedHashMap<>(parameters);

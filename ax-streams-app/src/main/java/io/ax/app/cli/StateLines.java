@@ -31,7 +31,7 @@ final class StateLines {
         String to = e.path("to").asText("?");
         String move = (e.hasNonNull("from") ? e.get("from").asText() + " → " : "→ ") + to;
         StringBuilder line = new StringBuilder(String.format("%-24s  %-16s  %-24s", e.path("at").asText("-"),
-                e.path("taskId").asText("-"), move));
+                e.path("taskId").asText(e.hasNonNull("worker") ? "worker " + e.get("worker").asText() : "-"), move));
         if (e.hasNonNull("attempt") && !"PENDING".equals(to)) {
             line.append("  attempt ").append(e.get("attempt").asInt());
         }

@@ -52,6 +52,11 @@ public final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--concurrency", defaultValue = "4", description = "Handlers of one job type running at once (default: ${DEFAULT-VALUE}).")
     int concurrency;
 
+    @Option(names = "--heartbeat", paramLabel = "DURATION", converter = DurationConverter.class, defaultValue = "10s",
+            description = "How often the worker announces itself on the workers topic (id, host, job types, lanes, executions"
+                    + " in flight), for ./ax workers; silent for 3 of these, the scheduler declares it dead (default: ${DEFAULT-VALUE}).")
+    java.time.Duration heartbeat;
+
     @Option(names = "--owner-weight", paramLabel = "OWNER=WEIGHT", description = "Weight of OWNER (1-1000, default 1) when"
             + " owners share a job type's lane: each waits its turn, OWNER getting WEIGHT starts for one of a weight-1 owner."
             + " Repeatable.")
@@ -99,7 +104,7 @@ public final class WorkerCommand implements Callable<Integer> {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         AxConfig config = new AxConfig(settings);
         AxWorker.Builder builder = AxWorker.builder().connectionProperties(settings).topics(config.topics())
-                .groupId(group).concurrency(concurrency).meterRegistry(registry);
+                .groupId(group).concurrency(concurrency).meterRegistry(registry).heartbeat(heartbeat);
         // The scheduler's ax.schema.registry.* settings: dispatches written with ax.output.format=registry decode here.
         config.registrySettings().ifPresent(builder::schemaRegistry);
         if (workerId != null) {

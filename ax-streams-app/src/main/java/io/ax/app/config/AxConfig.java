@@ -197,6 +197,24 @@ public final class AxConfig extends AbstractConfig {
             + "outcome of, or anyone else's: an ERROR line with the partition, the producer, the coordinator's view and the "
             + "command that ends it, and nothing done.";
 
+    public static final String WORKERS_MAX_CONFIG = "ax.workers.max";
+    private static final String WORKERS_MAX_DOC = "Most workers the worker registry keeps (alive and dead; README, \"Worker "
+            + "registry\"): an announcement of a worker it does not know yet is refused beyond it (logged, counted in "
+            + "ax_worker_records_refused, shown by GET /workers).";
+
+    public static final String WORKERS_MISSED_HEARTBEATS_CONFIG = "ax.workers.missed.heartbeats";
+    private static final String WORKERS_MISSED_HEARTBEATS_DOC = "A worker silent for this many of its own heartbeat intervals "
+            + "(the heartbeatMs of its announcements) is declared dead: a DEAD line on the state topic naming its executions "
+            + "in flight, and ax_workers_dead_total.";
+
+    public static final String WORKERS_CHECK_MS_CONFIG = "ax.workers.check.ms";
+    private static final String WORKERS_CHECK_MS_DOC = "How often the worker registry looks for silent workers, ms: a dead "
+            + "worker is declared at most this late.";
+
+    public static final String WORKERS_DEAD_RETENTION_MS_CONFIG = "ax.workers.dead.retention.ms";
+    private static final String WORKERS_DEAD_RETENTION_MS_DOC = "How long a dead worker stays listed by GET /workers, ms; "
+            + "then the registry forgets it and tombstones its announcement on the workers topic.";
+
     public static final String HTTP_LISTEN_CONFIG = "ax.http.listen";
     private static final String HTTP_LISTEN_DOC = "Address of this instance's HTTP API (./ax run --http [HOST:]PORT): the tasks, "
             + "executions, listings, health and stats of the whole scheduler, and schedule/cancel/replay requests (README, "
@@ -313,6 +331,12 @@ public final class AxConfig extends AbstractConfig {
             .define(HANGING_TXN_MS_CONFIG, Type.LONG, 30_000L, Range.between(1_000, 3_600_000), Importance.LOW,
                     HANGING_TXN_MS_DOC)
             .define(HANGING_TXN_ABORT_CONFIG, Type.BOOLEAN, true, Importance.LOW, HANGING_TXN_ABORT_DOC)
+            .define(WORKERS_MAX_CONFIG, Type.INT, 1_000, Range.between(1, 100_000), Importance.LOW, WORKERS_MAX_DOC)
+            .define(WORKERS_MISSED_HEARTBEATS_CONFIG, Type.INT, 3, Range.between(1, 100), Importance.LOW,
+                    WORKERS_MISSED_HEARTBEATS_DOC)
+            .define(WORKERS_CHECK_MS_CONFIG, Type.LONG, 1_000L, Range.between(10, 60_000), Importance.LOW, WORKERS_CHECK_MS_DOC)
+            .define(WORKERS_DEAD_RETENTION_MS_CONFIG, Type.LONG, 3_600_000L, Range.between(0, 30L * 86_400_000), Importance.LOW,
+                    WORKERS_DEAD_RETENTION_MS_DOC)
             .define(HTTP_LISTEN_CONFIG, Type.STRING, "", HttpAddress.validator(), Importance.MEDIUM, HTTP_LISTEN_DOC)
             .define(HTTP_ADVERTISED_CONFIG, Type.STRING, "", HttpAddress.validator(), Importance.LOW, HTTP_ADVERTISED_DOC)
             .define(HTTP_TOKEN_CONFIG, Type.PASSWORD, null, Importance.MEDIUM, HTTP_TOKEN_DOC)
@@ -465,6 +489,12 @@ public final class AxConfig extends AbstractConfig {
     }
 
     /** The bounds and periods of the scheduler's metrics. */
+    /** The worker registry's settings ({@code ax.workers.*}). */
+    public io.ax.app.internal.workers.WorkerRegistrySettings workerRegistry() {
+        return new io.ax.app.internal.workers.WorkerRegistrySettings(getInt(WORKERS_MAX_CONFIG),
+                getInt(WORKERS_MISSED_HEARTBEATS_CONFIG), getLong(WORKERS_CHECK_MS_CONFIG), getLong(WORKERS_DEAD_RETENTION_MS_CONFIG));
+    }
+
     public MetricsSettings metricsSettings() {
         return new MetricsSettings(getInt(METRICS_JOB_TYPES_MAX_CONFIG), getLong(METRICS_REFRESH_MS_CONFIG),
                 getLong(METRICS_LONG_RUNNING_MS_CONFIG), getInt(METRICS_LONG_RUNNING_LISTED_CONFIG), getInt(METRICS_SCAN_MAX_CONFIG),

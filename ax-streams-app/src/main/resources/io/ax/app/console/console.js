@@ -147,7 +147,7 @@
 
   // ---- views ----
 
-  const views = ['task', 'tasks', 'dead', 'health'];
+  const views = ['task', 'tasks', 'dead', 'workers', 'health'];
 
   function show(view) {
     for (const v of views) {
@@ -159,6 +159,8 @@
       loadStats();
     } else if (view === 'dead') {
       loadDeadLetters(null);
+    } else if (view === 'workers') {
+      loadWorkers();
     } else if (view === 'health') {
       loadHealth();
     }
@@ -430,6 +432,29 @@
         page.nextCursor ? button('Next page', () => loadDeadLetters(page.nextCursor), { id: 'dead-next' }) : null);
     } catch (e) {
       clear($('dead'));
+      fail(e);
+    }
+  }
+
+  async function loadWorkers() {
+    try {
+      const w = await api('GET', 'workers');
+      const rows = (w.workers || []).map(x => [el('code', {}, x.workerId), stateBadge(x.state), x.host, x.version,
+        x.lastSeenAt || x.lastReportAt,
+        (x.lanes || []).map(l => l.jobType + ' ' + l.running + '/' + l.limit + (l.waiting ? ' +' + l.waiting : '')).join(', '),
+        x.inFlightCount || 0,
+        el('span', { class: 'executions' }, (x.inFlight || []).map(e => e.taskId ? taskLink(e.taskId) : el('code', {}, e.executionId)))]);
+      clear($('workers'),
+        el('p', { class: 'muted', id: 'workers-counts' }, (w.alive || 0) + ' alive, ' + (w.dead || 0) + ' dead, '
+          + (w.reporting || 0) + ' known from their reports only' + (w.refusedCount ? ', ' + w.refusedCount + ' announcements refused' : '')),
+        rows.length === 0 ? el('p', { class: 'muted', id: 'workers-empty' }, 'no worker')
+          : table(['worker', 'state', 'host', 'version', 'last heard', 'lanes (running/limit +waiting)', 'in flight', 'executions'],
+            rows, { id: 'workers-table' }),
+        (w.refused || []).length === 0 ? null : el('h3', {}, 'Refused announcements'),
+        (w.refused || []).length === 0 ? null : table(['key', 'partition', 'offset', 'reason'],
+          w.refused.map(r => [r.key, r.partition, r.offset, r.reason]), { id: 'workers-refused' }));
+    } catch (e) {
+      clear($('workers'));
       fail(e);
     }
   }

@@ -63,6 +63,8 @@ class CliArgumentsTest {
             "bad tail limit        | tail --limit 0                                          | --limit must be at least 1",
             "bad list state        | list --state DONE --http 127.0.0.1:1                    | 'DONE'",
             "status without http   | status t1                                               | No query API address",
+            "workers without http  | workers                                                 | No query API address",
+            "worker bad heartbeat  | worker --heartbeat soon                                 | --heartbeat",
     })
     void shouldExitWithTwoAndOneLineNamingTheProblem(String name, String args, String expected) {
         Cli.Run run = Cli.run(withBootstrap(split(args)));
@@ -102,7 +104,7 @@ class CliArgumentsTest {
 
         assertThat(run.exitCode()).isZero();
         assertThat(run.out()).contains("schedule", "cancel", "trigger", "pause", "resume", "replay", "tail", "dead-letters", "status",
-                "list");
+                "list", "workers");
     }
 
     /** Splits on spaces, keeping 'quoted parts' together. */
@@ -116,7 +118,7 @@ class CliArgumentsTest {
     }
 
     private static String[] withBootstrap(String[] args) {
-        if (args.length == 0 || args[0].equals("status") || args[0].equals("list")) {
+        if (args.length == 0 || args[0].equals("status") || args[0].equals("list") || args[0].equals("workers")) {
             return args;
         }
         String[] with = java.util.Arrays.copyOf(args, args.length + 2);

@@ -50,7 +50,7 @@ class AlertRulesTest {
         String tests = Files.readString(prometheusDir.resolve("ax-alerts.test.yml"), StandardCharsets.UTF_8);
         assertThat(alerts).contains("AxFireLatenessHigh", "AxJobFailureRateHigh", "AxBacklogHigh", "AxBacklogCritical",
                 "AxExecutionRunningLong", "AxSchedulerDown", "AxSchedulerAbsent", "AxSchedulerNotFiring", "AxDeadLetter",
-                "AxDispatchWaitHigh");
+                "AxDispatchWaitHigh", "AxWorkerDead");
         assertThat(alerts).allSatisfy(alert -> assertThat(tests).as("a test of " + alert).contains("alertname: " + alert + "\n"));
     }
 

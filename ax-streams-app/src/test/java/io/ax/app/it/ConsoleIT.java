@@ -125,6 +125,15 @@ class ConsoleIT {
                     .put("message", "mailbox full " + HOSTILE).put("workerId", "w-console").toString().getBytes(StandardCharsets.UTF_8))).get();
         }
         await().atMost(WAIT).until(() -> "FAILED".equals(get("/tasks/mail-9").path("state").asText()));
+        // A worker announcing itself (as a worker in another language writes it), its host hostile HTML.
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers()),
+                new StringSerializer(), new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(topics.workers(), "node-7", MAPPER.createObjectNode().put("workerId", "node-7")
+                    .put("host", HOSTILE).put("version", "1.0.0").put("heartbeatMs", 3_600_000).set("lanes", MAPPER.createArrayNode()
+                            .add(MAPPER.createObjectNode().put("jobType", "email").put("limit", 4).put("running", 1).put("waiting", 2)))
+                    .toString().getBytes(StandardCharsets.UTF_8))).get();
+        }
+        await().atMost(WAIT).until(() -> get("/workers").path("alive").asInt() == 1);
         await().atMost(WAIT).until(() -> get("/tasks/invoice-42").path("state").asText().equals("PENDING")
                 && get("/tasks/report-7").path("state").asText().equals("PENDING"));
 
@@ -261,6 +270,23 @@ class ConsoleIT {
         browser.navigate().refresh();
         wait.until(ExpectedConditions.textToBe(By.id("task-id"), "report-7"));
         assertThat(text("token-status")).isEqualTo("token set (this tab only)");
+    }
+
+    @Test
+    void shouldListTheWorkersAnnouncedAndThoseKnownFromTheirReports() {
+        browser.get(base + "/");
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("search")));
+        useToken(TOKEN);
+        try {
+            browser.findElement(By.id("tab-workers")).click();
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("workers-table"), "node-7"));
+            assertThat(text("workers-table")).contains("node-7 ALIVE", "1.0.0", "email 1/4 +2", HOSTILE)
+                    .as("the worker of the setup's report, which never announced").contains("w-console REPORTING");
+            assertThat(text("workers-counts")).isEqualTo("1 alive, 0 dead, 1 known from their reports only");
+            assertThat(browser.findElements(By.id("injected"))).as("a host's HTML stays text").isEmpty();
+        } finally {
+            browser.findElement(By.id("token-forget")).click(); // the other tests start without a token
+        }
     }
 
     @Test

@@ -349,6 +349,31 @@ class QueryApiIT {
     }
 
     @Test
+    void shouldListTheWorkersFromEitherInstanceWhicheverHoldsTheRegistryOrReadTheReports() throws Exception {
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers", broker.bootstrapServers()),
+                new StringSerializer(), new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(topics.workers(), "node-q",
+                    "{\"workerId\":\"node-q\",\"heartbeatMs\":3600000,\"jobTypes\":[\"email\"]}".getBytes(StandardCharsets.UTF_8))).get();
+            for (int i = 0; i < 6; i++) { // reports on several partitions, so both instances read some: IGNORED, yet they name a worker
+                producer.send(new ProducerRecord<>(topics.results(), "task-" + i, ("{\"executionId\":\"x-" + i
+                        + "\",\"attempt\":1,\"status\":\"HEARTBEAT\",\"workerId\":\"node-r\"}").getBytes(StandardCharsets.UTF_8))).get();
+            }
+        }
+        for (int port : new int[] {portA, portB}) {
+            // other tests' reports name workers too: look for these two
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                JsonNode workers = get(port, "/workers").body().path("workers");
+                List<String> listed = new ArrayList<>();
+                workers.forEach(w -> listed.add(w.path("workerId").asText() + " " + w.path("state").asText() + " "
+                        + w.path("inFlightCount").asInt()));
+                return listed.contains("node-q ALIVE 0") && listed.contains("node-r REPORTING 6");
+            });
+            assertThat(get(port, "/workers/node-q").body().get("jobTypes").get(0).asText()).isEqualTo("email");
+            assertThat(get(port, "/workers/nobody").status()).isEqualTo(404);
+        }
+    }
+
+    @Test
     void shouldReportEveryInstancesHealthFromEither() {
         for (int port : new int[] {portA, portB}) {
             JsonNode cluster = get(port, "/health").body().get("cluster");

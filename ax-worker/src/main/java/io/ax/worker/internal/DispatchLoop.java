@@ -74,6 +74,7 @@ public final class DispatchLoop implements Runnable {
     private final Committer committer;
     private final WorkerMetrics metrics;
     private final Set<Execution> inFlight = new HashSet<>();
+    private final Announcer announcer;
     private final ConcurrentLinkedQueue<Runnable> fromOtherThreads = new ConcurrentLinkedQueue<>();
     private volatile boolean stopping;
     private volatile boolean interruptRequested;
@@ -97,6 +98,7 @@ public final class DispatchLoop implements Runnable {
         this.clock = parts.clock();
         this.committer = new Committer(consumer, offsets, parts.clock(), parts.commitTimeout());
         this.metrics = parts.metrics();
+        this.announcer = parts.announcer();
         metrics.lanes(lanes, parts.limits().keySet());
     }
 
@@ -110,8 +112,12 @@ public final class DispatchLoop implements Runnable {
                 lanes.releaseDue();
                 maybePauseOrResume();
                 committer.maybeCommit();
+                maybeAnnounce();
             }
             drain();
+            if (announcer != null) {
+                announcer.goodbye();
+            }
         } catch (Throwable e) {
             failure = e;
             log.error("Worker loop stopped for good by a fatal error: this worker takes no more dispatches until it is "
@@ -171,9 +177,22 @@ public final class DispatchLoop implements Runnable {
         }
     }
 
-    /** Long when idle; short while work is in flight, and no later than when the lanes release a held execution. */
+    private void maybeAnnounce() {
+        if (announcer != null) {
+            announcer.maybeAnnounce(lanes, inFlight);
+        }
+    }
+
+    /**
+     * Long when idle (yet no later than the next announcement); short while work is in flight, and no later than when
+     * the lanes release a held execution.
+     */
     private Duration nextPollTimeout() {
         if (inFlight.isEmpty()) {
+            if (announcer != null) {
+                long untilAnnounceMs = announcer.nextAtMs() - clock.millis();
+                return untilAnnounceMs < pollTimeout.toMillis() ? Duration.ofMillis(Math.max(0, untilAnnounceMs)) : pollTimeout;
+            }
             return pollTimeout;
         }
         long untilReleaseMs = lanes.nextReleaseAtMs() - clock.millis();

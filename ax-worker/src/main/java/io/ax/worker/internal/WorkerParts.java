@@ -12,13 +12,15 @@ import org.apache.kafka.clients.producer.Producer;
 
 /**
  * What a {@link DispatchLoop} is built from; assembled by {@code AxWorker.Builder} through {@link #builder()}, which
- * names each part. Every part is required but the metrics (none by default), the priority aging (1 s) and the dispatch codec (no registry).
+ * names each part. Every part is required but the metrics (none by default), the priority aging (1 s), the dispatch codec (no registry) and the
+ * announcer (none: the worker is not announced).
  */
 public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, byte[]> producer, AxTopics topics,
                           ExecutionRunner runner, Reports reports, ReportSink sink, Heartbeats heartbeats,
                           ExecutorService handlerThreads, Map<String, Integer> limits, BacklogLimits backlogLimits,
                           boolean failUnknownJobTypes, Clock clock, Duration commitTimeout, WorkerMetrics metrics,
-                          Duration priorityAging, RegistryCodec dispatchCodec, Map<String, Integer> ownerWeights) {
+                          Duration priorityAging, RegistryCodec dispatchCodec, Map<String, Integer> ownerWeights,
+                          Announcer announcer) {
     public WorkerParts {
         Objects.requireNonNull(consumer, "consumer");
         Objects.requireNonNull(producer, "producer");
@@ -66,6 +68,7 @@ public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, by
         private Duration priorityAging = Duration.ofSeconds(1);
         private Map<String, Integer> ownerWeights = Map.of();
         private RegistryCodec dispatchCodec = RegistryCodec.NONE;
+        private Announcer announcer;
 
         private Builder() {
         }
@@ -161,10 +164,16 @@ public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, by
         }
 
         /** @throws NullPointerException naming the first part not given */
+        /** Announces the worker on the workers topic every heartbeat; none (null) by default. */
+        public Builder announcer(Announcer announcer) {
+            this.announcer = announcer;
+            return this;
+        }
+
         public WorkerParts build() {
             return new WorkerParts(consumer, producer, topics, runner, reports, sink, heartbeats, handlerThreads, limits,
                     backlogLimits, failUnknownJobTypes, clock, commitTimeout, metrics, priorityAging, dispatchCodec,
-                    ownerWeights);
+                    ownerWeights, announcer);
         }
     }
 }

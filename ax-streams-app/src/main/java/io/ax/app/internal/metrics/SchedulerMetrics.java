@@ -67,6 +67,15 @@ public final class SchedulerMetrics {
     private final Map<String, Long> restoreRemaining = new ConcurrentHashMap<>();
     private final RefusedRecords limitErrors = new RefusedRecords();
     private final RefusedRecords calendarErrors = new RefusedRecords();
+    private final RefusedRecords workerErrors = new RefusedRecords();
+    /** Partition of the workers topic → {alive, dead} workers its registry holds. */
+    private final Map<Integer, long[]> workerCounts = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong workersDeclaredDead = new java.util.concurrent.atomic.AtomicLong();
+    /**
+     * Held here, though no metric, because the stream threads (which feed it) and the HTTP API (which lists it) both reach
+     * the instance's metrics. Workers are forgotten an hour after their last report.
+     */
+    private final ReportedWorkers reportedWorkers = new ReportedWorkers(3_600_000);
     private final AtomicReference<java.util.function.LongSupplier> httpAbandoned = new AtomicReference<>(() -> 0);
     private final AtomicReference<java.util.function.LongSupplier> httpBusy = new AtomicReference<>(() -> 0);
     private final java.util.concurrent.atomic.AtomicLong flowRecordsSkipped = new java.util.concurrent.atomic.AtomicLong();
@@ -120,6 +129,18 @@ public final class SchedulerMetrics {
         Gauge.builder("ax.calendar.records.refused", calendarErrors, RefusedRecords::count)
                 .description("Records of the calendars topic refused and not stored (bad name, not a calendar, out of bounds; "
                         + "the previous calendar of the name stays) since start").register(registry);
+        Gauge.builder("ax.worker.records.refused", workerErrors, RefusedRecords::count)
+                .description("Records of the workers topic refused and not stored (bad key, JSON or field, registry full; "
+                        + "the worker's previous announcement stays) since start").register(registry);
+        for (String state : List.of("alive", "dead")) {
+            int index = state.equals("alive") ? 0 : 1;
+            Gauge.builder("ax.workers", workerCounts, counts -> counts.values().stream().mapToLong(c -> c[index]).sum())
+                    .description("Workers in the registry this instance holds, by state (dead ones stay listed for "
+                            + "ax.workers.dead.retention.ms)").tag("state", state).register(registry);
+        }
+        FunctionCounter.builder("ax.workers.dead", workersDeclaredDead, java.util.concurrent.atomic.AtomicLong::get)
+                .description("Workers declared dead (silent for ax.workers.missed.heartbeats of their heartbeats) since start")
+                .register(registry);
         Gauge.builder("ax.http.requests.abandoned", httpAbandoned, supplier -> supplier.get().getAsLong())
                 .description("HTTP requests whose body did not come within ax.http.idle.timeout.ms (answered 408), since start")
                 .register(registry);
@@ -190,6 +211,26 @@ public final class SchedulerMetrics {
     /** The calendars records this instance refused (topology-docs/PERIODIC.md, Calendars). */
     public RefusedRecords calendarErrors() {
         return calendarErrors;
+    }
+
+    /** Refused records of the workers topic (for {@code GET /workers}). */
+    public RefusedRecords workerErrors() {
+        return workerErrors;
+    }
+
+    /** The workers the registry of one workers-topic partition holds now. */
+    public void workers(int partition, long alive, long dead) {
+        workerCounts.put(partition, new long[] {alive, dead});
+    }
+
+    /** The workers this instance heard from through their reports (for {@code GET /workers}). */
+    public ReportedWorkers reportedWorkers() {
+        return reportedWorkers;
+    }
+
+    /** One more worker declared dead ({@code ax_workers_dead_total}). */
+    public void workerDeclaredDead() {
+        workersDeclaredDead.incrementAndGet();
     }
 
     public MetricsSettings settings() {

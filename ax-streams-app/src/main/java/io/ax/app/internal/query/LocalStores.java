@@ -18,18 +18,32 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  */
 final class LocalStores {
     private final KafkaStreams streams;
+    private final String requestsTopic;
 
-    LocalStores(KafkaStreams streams) {
+    /** @param requestsTopic the requests topic: the stream tasks that read it are the ones that hold the task stores */
+    LocalStores(KafkaStreams streams, String requestsTopic) {
         this.streams = streams;
+        this.requestsTopic = requestsTopic;
     }
 
-    /** The input partitions this instance processes now (its active stream tasks: one sub-topology, so one per partition). */
+    /**
+     * The input partitions this instance processes now: its active stream tasks of the scheduler's sub-topology, one per
+     * partition (the flow gates' and the worker registry's tasks, numbered alike, hold no task store).
+     */
     Set<Integer> activePartitions() {
         requireRunning();
         Set<Integer> partitions = new TreeSet<>();
-        streams.metadataForLocalThreads().forEach(thread ->
-                thread.activeTasks().forEach(task -> partitions.add(task.taskId().partition())));
+        streams.metadataForLocalThreads().forEach(thread -> thread.activeTasks().forEach(task -> {
+            if (readsRequests(task)) {
+                partitions.add(task.taskId().partition());
+            }
+        }));
         return partitions;
+    }
+
+    /** Whether {@code task} is one of the scheduler's own (it reads the requests topic). */
+    boolean readsRequests(org.apache.kafka.streams.TaskMetadata task) {
+        return task.topicPartitions().stream().anyMatch(partition -> partition.topic().equals(requestsTopic));
     }
 
     ReadOnlyKeyValueStore<String, StoredTask> tasks(int partition) {

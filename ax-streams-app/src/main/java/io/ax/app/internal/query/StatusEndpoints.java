@@ -125,14 +125,22 @@ final class StatusEndpoints implements EndpointGroup {
         Map<Integer, Set<String>> standby = new TreeMap<>();
         for (StreamsMetadata instance : streams.metadataForAllStreamsClients()) {
             String address = Cluster.address(instance.hostInfo());
-            instance.topicPartitions().forEach(p -> active.put(p.partition(), address));
-            instance.standbyTopicPartitions().forEach(p -> standby.computeIfAbsent(p.partition(), k -> new TreeSet<>()).add(address));
+            // the requests topic's partitions: the flow gates' and the worker registry's tasks are numbered alike
+            instance.topicPartitions().stream().filter(p -> p.topic().equals(topics.requests()))
+                    .forEach(p -> active.put(p.partition(), address));
+            instance.standbyTopicPartitions().stream().filter(p -> p.topic().equals(topics.requests()))
+                    .forEach(p -> standby.computeIfAbsent(p.partition(), k -> new TreeSet<>()).add(address));
         }
         for (int partition = 0; partition < cluster.partitions(); partition++) {
             ObjectNode row = into.addObject().put("partition", partition).put("active", active.get(partition));
             ArrayNode standbys = row.putArray("standby");
             standby.getOrDefault(partition, Set.of()).forEach(standbys::add);
         }
+    }
+
+    /** Whether {@code task} is one of the scheduler's own, which hold the task stores (it reads the requests topic). */
+    private boolean readsRequests(org.apache.kafka.streams.TaskMetadata task) {
+        return task.topicPartitions().stream().anyMatch(partition -> partition.topic().equals(topics.requests()));
     }
 
     private ObjectNode ownHealth() {
@@ -143,8 +151,8 @@ final class StatusEndpoints implements EndpointGroup {
         Set<Integer> active = new TreeSet<>();
         Set<Integer> standby = new TreeSet<>();
         streams.metadataForLocalThreads().forEach(thread -> {
-            thread.activeTasks().forEach(task -> active.add(task.taskId().partition()));
-            thread.standbyTasks().forEach(task -> standby.add(task.taskId().partition()));
+            thread.activeTasks().stream().filter(this::readsRequests).forEach(task -> active.add(task.taskId().partition()));
+            thread.standbyTasks().stream().filter(this::readsRequests).forEach(task -> standby.add(task.taskId().partition()));
         });
         ArrayNode activeJson = json.putObject("partitions").putArray("active");
         active.forEach(activeJson::add);

@@ -71,7 +71,7 @@ public final class TopicSetup {
         for (String topic : topics.all()) {
             if (!existing.containsKey(topic)) {
                 int count = coPartitioned(topics).contains(topic) ? coPartitionCount(existing, topics, partitions) : partitions;
-                missing.add(newTopic(topic, topic.equals(topics.limits()) ? 1 : count, replicationFactor, topics, maxRecordBytes));
+                missing.add(newTopic(topic, topic.equals(topics.limits()) || topic.equals(topics.workers()) ? 1 : count, replicationFactor, topics, maxRecordBytes));
             }
         }
         create(admin, missing);
@@ -131,7 +131,7 @@ public final class TopicSetup {
         if (name.equals(topics.deadLetter()) || name.equals(topics.quarantine())) {
             configs.put(TopicConfig.RETENTION_MS_CONFIG, "-1");
         }
-        if (name.equals(topics.calendars()) || name.equals(topics.limits())) {
+        if (name.equals(topics.calendars()) || name.equals(topics.limits()) || name.equals(topics.workers())) {
             configs.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         }
         return topic.configs(configs);

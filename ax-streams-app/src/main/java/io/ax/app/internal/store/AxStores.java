@@ -36,6 +36,13 @@ public final class AxStores {
     public static final String DEPENDENCIES = "ax-task-index";
 
     /**
+     * Worker registry: workerId → its latest announcement with when it was last heard from and whether it is dead
+     * ({@code WorkerEntry}), from the workers topic; changelogged, one record per announcement (per worker per
+     * heartbeat, never per task), at most {@code ax.workers.max} keys.
+     */
+    public static final String WORKERS = "ax-workers";
+
+    /**
      * Global store: calendar name → its accepted CalendarRequest (single-object bytes), read from the compacted
      * calendars topic by every instance; see {@code CalendarStore}.
      */
@@ -81,6 +88,11 @@ public final class AxStores {
     public static StoreBuilder<KeyValueStore<String, byte[]>> calendars() {
         return Stores.keyValueStoreBuilder(CountingStoreSupplier.counted(Stores.persistentKeyValueStore(CALENDARS)), Serdes.String(), Serdes.ByteArray())
                 .withLoggingDisabled();
+    }
+
+    /** The worker registry's store (see {@link #WORKERS}); not counted: no task touches it. */
+    public static StoreBuilder<KeyValueStore<String, byte[]>> workers() {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WORKERS), Serdes.String(), Serdes.ByteArray());
     }
 
     /** The changelog topics of the stores, as Kafka Streams names them for {@code applicationId}. */

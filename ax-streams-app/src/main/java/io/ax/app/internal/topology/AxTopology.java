@@ -9,6 +9,7 @@ import io.ax.app.internal.metrics.RefusedRecords;
 import io.ax.app.internal.inputs.ConsumerPositions;
 import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.app.internal.store.AxStores;
+import io.ax.app.internal.workers.WorkerRegistryProcessor;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
 
@@ -25,6 +26,9 @@ import org.apache.kafka.streams.Topology;
  *                                                 ├─► ax.deps (read back: dependencies across partitions)
  *                                                 └─► ax.calendars ─► global store ax-calendars
  *                                                     (every instance; the scheduler reads calendars from it)
+ *
+ * ax.workers ─► ax-worker-registry (store ax-workers) ─┬─► ax.state (DEAD / ALIVE / LEFT lines)
+ *                 └ wall-clock punctuator              └─► ax.workers (tombstones of forgotten workers)
  * </pre>
  */
 public final class AxTopology {
@@ -49,6 +53,10 @@ public final class AxTopology {
     public static final String GATE_GRANTS_SINK = "ax-flow-gate-grants-sink";
     public static final String DEPS_SOURCE = "ax-deps-source";
     public static final String DEPS_SINK = "ax-deps-sink";
+    public static final String WORKERS_SOURCE = "ax-workers-source";
+    public static final String WORKER_REGISTRY = "ax-worker-registry";
+    public static final String WORKERS_STATE_SINK = "ax-worker-registry-state-sink";
+    public static final String WORKERS_SINK = "ax-worker-registry-workers-sink";
 
     private AxTopology() {
     }
@@ -99,7 +107,24 @@ public final class AxTopology {
         topology.addSink(FLOW_SINK, topics.flow(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
         addFlowControl(topology, settings);
         topology.addSink(DEPS_SINK, topics.deps(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), SCHEDULER);
+        addWorkerRegistry(topology, settings);
         return topology;
+    }
+
+    /**
+     * The worker registry (README, "Worker registry"): a sub-topology of its own on the workers topic, so no task pays for
+     * it; it writes DEAD / ALIVE / LEFT lines to the state topic, and tombstones of workers it forgets to the workers topic.
+     */
+    private static void addWorkerRegistry(Topology topology, SchedulerSettings settings) {
+        AxTopics topics = settings.topics();
+        topology.addSource(WORKERS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.workers());
+        topology.addProcessor(WORKER_REGISTRY, () -> new WorkerRegistryProcessor(AxStores.WORKERS, WORKERS_STATE_SINK, WORKERS_SINK,
+                settings.workers(), settings.metrics()), WORKERS_SOURCE);
+        topology.addStateStore(AxStores.workers(), WORKER_REGISTRY);
+        topology.addSink(WORKERS_STATE_SINK, topics.state(), Serdes.String().serializer(), Serdes.ByteArray().serializer(),
+                WORKER_REGISTRY);
+        topology.addSink(WORKERS_SINK, topics.workers(), Serdes.String().serializer(), Serdes.ByteArray().serializer(),
+                WORKER_REGISTRY);
     }
 
     /**

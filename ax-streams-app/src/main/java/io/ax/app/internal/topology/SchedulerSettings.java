@@ -10,6 +10,7 @@ import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.app.internal.timer.ClockSteps;
 import io.ax.codec.RegistryCodec;
 import io.ax.validation.ScheduleLimits;
+import io.ax.app.internal.workers.WorkerRegistrySettings;
 import java.time.Clock;
 
 /**
@@ -33,6 +34,7 @@ import java.time.Clock;
  * @param limitsChanges  counts the changes of the global limits store, so its readers may cache what they read
  * @param clockSteps     the instance's wall-clock step detector, on {@code time} ({@code ax.clock.step.threshold.ms}),
  *                       shared by every partition's punctuation and every stream thread's consumer
+ * @param workers        the worker registry's settings ({@code ax.workers.*})
  */
 public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, int wheelSize, int maxWheelTimers,
                                 int fireBatchMax, long defaultTimeoutMs, long defaultBackoffMs, long maxBackoffMs,
@@ -40,7 +42,7 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
                                 ConsumerPositions positions, boolean adoptEnabled, int historyMaxEvents,
                                 long priorityAgingMs, SchedulerMetrics metrics, RegistryCodec inputCodec,
                                 RegistryOutput registryOutput, int flowPartitions, long fireBudgetMs, Time time,
-                                LimitsChanges limitsChanges, ClockSteps clockSteps) {
+                                LimitsChanges limitsChanges, ClockSteps clockSteps, WorkerRegistrySettings workers) {
 
     /**
      * @param positions where the consumer stands on each input: {@link io.ax.app.internal.inputs.ConsumerView#POSITIONS}
@@ -56,7 +58,7 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
                 config.getInt(AxConfig.HISTORY_MAX_EVENTS_CONFIG), config.getLong(AxConfig.PRIORITY_AGING_MS_CONFIG), metrics,
                 RegistryCodec.of(config.registrySettings(), Clock.systemUTC()), RegistryOutput.from(config), 0,
                 config.getLong(AxConfig.FIRE_BUDGET_MS_CONFIG), Time.SYSTEM, new LimitsChanges(),
-                new ClockSteps(Time.SYSTEM, config.getLong(AxConfig.CLOCK_STEP_THRESHOLD_MS_CONFIG)));
+                new ClockSteps(Time.SYSTEM, config.getLong(AxConfig.CLOCK_STEP_THRESHOLD_MS_CONFIG)), config.workerRegistry());
     }
 
     /** The same settings with the flow topic's partition count known. */
@@ -64,7 +66,7 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
         return new SchedulerSettings(topics, partitions, tickMs, wheelSize, maxWheelTimers, fireBatchMax, defaultTimeoutMs,
                 defaultBackoffMs, maxBackoffMs, retentionMs, dispatchAheadMs, misfireThresholdMs, limits, maxClockSkewMs, positions,
                 adoptEnabled, historyMaxEvents, priorityAgingMs, metrics, inputCodec, registryOutput, count, fireBudgetMs, time, limitsChanges,
-                clockSteps);
+                clockSteps, workers);
     }
 
     /** The same settings with the fire budget measured, and clock steps noticed, by {@code clock} (tests drive it). */
@@ -72,7 +74,7 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
         return new SchedulerSettings(topics, partitions, tickMs, wheelSize, maxWheelTimers, fireBatchMax, defaultTimeoutMs,
                 defaultBackoffMs, maxBackoffMs, retentionMs, dispatchAheadMs, misfireThresholdMs, limits, maxClockSkewMs, positions,
                 adoptEnabled, historyMaxEvents, priorityAgingMs, metrics, inputCodec, registryOutput, flowPartitions, fireBudgetMs, clock,
-                limitsChanges, new ClockSteps(clock, clockSteps.thresholdMs()));
+                limitsChanges, new ClockSteps(clock, clockSteps.thresholdMs()), workers);
     }
 
     /** The settings of the pure rules. */

@@ -283,6 +283,9 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         if (input == FireDueTimers.RESULTS) {
             ExecutionReport report = settings.inputCodec().decodeReport(record.value());
             ScheduleValidator.validateReport(report);
+            // the worker registry's view of workers that never announce: one in-memory update, no record, no store write
+            settings.metrics().reportedWorkers().saw(report.getWorkerId(), report.getExecutionId(), taskId, report.getStatus(),
+                    context.currentSystemTimeMs());
             return new Input.Report(taskId, report, source);
         }
         if (input == DEPS) {
