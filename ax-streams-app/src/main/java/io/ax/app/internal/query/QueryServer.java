@@ -86,6 +86,8 @@ public final class QueryServer implements AutoCloseable {
             config.http.maxRequestSize = http.maxBodyBytes();
             config.jetty.modifyHttpConfiguration(httpConfig -> {
                 httpConfig.setIdleTimeout(http.idleTimeoutMs());
+                // A body trickled a byte at a time never leaves a connection idle: the rate bound cuts it (408).
+                httpConfig.setMinRequestDataRate(HttpLimits.MIN_BODY_BYTES_PER_SECOND);
                 httpConfig.setSendServerVersion(false);
             });
             // One connector, as Javalin would make it, with a short idle timeout: a request whose body does not come is cut.
@@ -96,7 +98,10 @@ public final class QueryServer implements AutoCloseable {
                 connector.setIdleTimeout(http.idleTimeoutMs());
                 return connector;
             });
-            config.jetty.modifyServer(server -> server.addBean(new NetworkConnectionLimit(http.maxConnections(), server)));
+            config.jetty.modifyServer(server -> {
+                server.addBean(new NetworkConnectionLimit(http.maxConnections(), server));
+                server.setErrorHandler(new ClientErrorHandler());
+            });
             config.routes.before(guard::admit);
             config.routes.before(ctx -> authorize(ctx, token));
             config.routes.after(guard::release);
