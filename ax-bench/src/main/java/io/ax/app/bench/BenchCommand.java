@@ -73,6 +73,10 @@ public final class BenchCommand implements Callable<Integer> {
             description = "chaos: Kafka nodes, child processes (1: one broker, restarted once; 3: a 3-node cluster, one node killed and restarted; default: ${DEFAULT-VALUE}).")
     int brokers;
 
+    @Option(names = "--instances",
+            description = "failover: scheduler instances (2-5, default 2); all but the last die by kill -9, one after another.")
+    Integer instances;
+
     @Option(names = "--broker-stop",
             description = "chaos: how the broker is stopped before its restart: kill (kill -9) or term (SIGTERM, a controlled"
                     + " shutdown); default: term for one broker, kill for a cluster (see topology-docs/OPERATIONS.md, hanging transactions).")
@@ -113,7 +117,7 @@ public final class BenchCommand implements Callable<Integer> {
         Map<String, String> merged = KafkaConnection.load(configFile, settings, System.getenv());
         String cluster = bootstrap != null ? bootstrap : merged.get(AxConfig.BOOTSTRAP_SERVERS_CONFIG);
         BenchOptions options = new BenchOptions(cluster, n, rate, duration, pending, partitions, childJvmOpts, warmup, brokers,
-                brokerStop);
+                brokerStop, instances);
         Bench.run(scenario, options, merged, brokerSettings, Clock.systemUTC(), out, System.err);
         return 0;
     }
