@@ -31,7 +31,7 @@ import picocli.CommandLine.Parameters;
         description = {"Benchmark the scheduler; it runs as a child JVM, on an embedded broker unless --bootstrap is given.",
                 "Scenarios: raw (producer/consumer baseline), ingest (accept rate vs raw), burst (n due at one instant),",
                 "steady (R/s, lateness), capacity (P pending timers: heap, disk, lateness), query (HTTP listing of 20 FAILED among P pending), recovery (kill -9, restart,",
-                "restore), failover (two instances, one killed under load: the firing gap), idle (CPU), cost (records per topic, bytes,",
+                "restore), failover (two instances, or --instances N, all but one killed under load: the firing gap), idle (CPU), cost (records per topic, bytes,",
                 "RocksDB operations and CPU per task, for a one-shot task, an owned and limited one, a periodic occurrence),",
                 "chaos (3 instances, a worker fleet on PostgreSQL, kill -9 of two instances and of a broker: every guarantee checked). Progress on stderr; results on stdout as 'RESULT scenario=<name> n=<N> key=value ...'."})
 public final class BenchCommand implements Callable<Integer> {

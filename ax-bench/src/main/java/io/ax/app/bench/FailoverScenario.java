@@ -23,7 +23,7 @@ public final class FailoverScenario implements Scenario {
     static final int DEFAULT_DURATION_S = 60;
     static final int DEFAULT_INSTANCES = 2;
     /** ax's {@code streams.consumer.heartbeat.interval.ms} (AxConfig), reported unless {@code -D} overrides it. */
-    static final long DEFAULT_HEARTBEAT_MS = 2_000;
+    static final long DEFAULT_HEARTBEAT_MS = 500;
     private static final TaskKeys PENDING = new TaskKeys("pending-");
 
     @Override

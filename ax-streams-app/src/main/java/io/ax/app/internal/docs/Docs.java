@@ -65,7 +65,8 @@ public final class Docs {
         streamsDefault(md, streams, StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
                 "a dead instance's partitions and timers move after 6 s (the brokers' smallest allowed), not 45 s");
         streamsDefault(md, streams, StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
-                "three heartbeats within the session timeout");
+                "a dead instance is noticed 5.5-6.5 s after it dies (its session expires 6 s after its last heartbeat, the "
+                        + "survivors hear of it at their next one); 2000 made that 4-8 s");
         streamsDefault(md, streams, StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG,
                 "with two or more instances, a warm copy of each partition's stores elsewhere: a takeover restores little");
         streamsDefault(md, streams, StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),
