@@ -8,7 +8,8 @@ package io.ax.app.internal.query;
  * @param maxBodyBytes     largest request body; a larger declared {@code Content-Length} is answered 413 before anything
  *                         is read, a larger chunked body once it passes the bound
  * @param idleTimeoutMs    a connection that sends nothing for this long (no body, a stalled body, an idle keep-alive) is
- *                         closed, and a handler waiting for its body is freed
+ *                         closed, and a handler waiting for its body is freed; a body must also come whole within it,
+ *                         however it trickles
  * @param maxConnections   open connections at most; beyond, new ones wait in the accept backlog
  * @param maxThreads       handler threads at most
  * @param maxDataRequests  requests other than the health and metrics endpoints handled at once; the next is answered
@@ -17,12 +18,6 @@ package io.ax.app.internal.query;
 public record HttpLimits(int maxBodyBytes, long idleTimeoutMs, int maxConnections, int maxThreads, int maxDataRequests) {
     /** The defaults of the configuration ({@code ax.http.*}), for tests and tools. */
     public static final HttpLimits DEFAULTS = new HttpLimits(393_216, 5_000, 256, 32, 16);
-    /**
-     * The slowest a request body may come, on average since its first byte: a body trickled a byte at a time keeps a
-     * connection from ever being idle, so the idle timeout alone would let it hold a handler thread for as long as it
-     * likes. At this rate the largest body takes minutes; any client that writes its body at once is far above it.
-     */
-    public static final long MIN_BODY_BYTES_PER_SECOND = 1_024;
 
     public HttpLimits {
         if (maxBodyBytes < 1 || idleTimeoutMs < 1 || maxConnections < 1 || maxThreads < 8 || maxDataRequests < 1

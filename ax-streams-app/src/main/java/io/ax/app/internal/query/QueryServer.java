@@ -46,9 +46,11 @@ public final class QueryServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(QueryServer.class);
 
     private final Javalin app;
+    private final HttpGuard guard;
 
-    private QueryServer(Javalin app) {
+    private QueryServer(Javalin app, HttpGuard guard) {
         this.app = app;
+        this.guard = guard;
     }
 
     /**
@@ -86,8 +88,6 @@ public final class QueryServer implements AutoCloseable {
             config.http.maxRequestSize = http.maxBodyBytes();
             config.jetty.modifyHttpConfiguration(httpConfig -> {
                 httpConfig.setIdleTimeout(http.idleTimeoutMs());
-                // A body trickled a byte at a time never leaves a connection idle: the rate bound cuts it (408).
-                httpConfig.setMinRequestDataRate(HttpLimits.MIN_BODY_BYTES_PER_SECOND);
                 httpConfig.setSendServerVersion(false);
             });
             // One connector, as Javalin would make it, with a short idle timeout: a request whose body does not come is cut.
@@ -128,7 +128,7 @@ public final class QueryServer implements AutoCloseable {
         app.start();
         log.info("HTTP API on http://{} (advertised as {}), {}", listen, advertised,
                 token.isPresent() ? "bearer token required" : "no token: reads only");
-        return new QueryServer(app);
+        return new QueryServer(app, guard);
     }
 
     private static String noEndpoint(Context ctx) {
@@ -161,5 +161,6 @@ public final class QueryServer implements AutoCloseable {
     @Override
     public void close() {
         app.stop();
+        guard.close();
     }
 }
