@@ -93,12 +93,48 @@ public final class Bench {
             List<ResultLine> lines = chosen.run(context);
             lines.forEach(line -> results.println(line));
             results.flush();
+            if (lines.stream().anyMatch(Bench::brokeAGuarantee) || Boolean.getBoolean(KEEP_LOGS_PROPERTY)) {
+                keepChildLogs(workDir, progress, lines.stream().anyMatch(Bench::brokeAGuarantee)
+                        ? "a result shows early, lost or duplicate dispatches" : KEEP_LOGS_PROPERTY);
+            }
             return lines;
+        } catch (Exception | Error e) {
+            keepChildLogs(workDir, progress, "the run failed (" + e.getClass().getSimpleName() + ")");
+            throw e;
         } finally {
             if (broker != null) {
                 broker.close();
             }
             BenchFiles.deleteRecursively(workDir);
+        }
+    }
+
+    /** Set ({@code -Dax.bench.keepLogs=true}, e.g. through {@code AX_JAVA_OPTS}) to keep the child JVMs' logs of every run. */
+    static final String KEEP_LOGS_PROPERTY = "ax.bench.keepLogs";
+
+    /** A result line whose {@code early}, {@code lost} or {@code dup} (any prefix) is not 0. */
+    static boolean brokeAGuarantee(ResultLine line) {
+        return line.values().entrySet().stream().anyMatch(e -> (e.getKey().endsWith("early") || e.getKey().endsWith("lost")
+                || e.getKey().endsWith("dup")) && !"0".equals(e.getValue()));
+    }
+
+    /**
+     * Copies the child JVMs' logs ({@code *.log} in the scratch dir) where they outlive the run, so that a failed check
+     * can be read afterwards (issue 26: a capacity run that reported lost tasks on a loaded box left nothing to read).
+     */
+    private static void keepChildLogs(Path workDir, PrintStream progress, String why) {
+        try (java.util.stream.Stream<Path> files = Files.list(workDir)) {
+            List<Path> logs = files.filter(p -> p.getFileName().toString().endsWith(".log")).toList();
+            if (logs.isEmpty()) {
+                return;
+            }
+            Path kept = Files.createTempDirectory("ax-bench-logs-");
+            for (Path log : logs) {
+                Files.copy(log, kept.resolve(log.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+            progress.println("[bench] " + why + ": child logs kept in " + kept);
+        } catch (java.io.IOException | RuntimeException e) {
+            progress.println("[bench] could not keep the child logs: " + e);
         }
     }
 }

@@ -31,7 +31,7 @@ import picocli.CommandLine.Parameters;
         description = {"Benchmark the scheduler; it runs as a child JVM, on an embedded broker unless --bootstrap is given.",
                 "Scenarios: raw (producer/consumer baseline), ingest (accept rate vs raw), burst (n due at one instant),",
                 "steady (R/s, lateness), capacity (P pending timers: heap, disk, lateness), query (HTTP listing of 20 FAILED among P pending), recovery (kill -9, restart,",
-                "restore), failover (two instances, one killed under load: the firing gap), idle (CPU), startup (tasks due 1 s after a new scheduler runs: lateness), cost (records per topic, bytes,",
+                "restore), failover (two instances, or --instances N, all but one killed under load: the firing gap), idle (CPU), startup (tasks due 1 s after a new scheduler runs: lateness), cost (records per topic, bytes,",
                 "RocksDB operations and CPU per task, for a one-shot task, an owned and limited one, a periodic occurrence),",
                 "chaos (3 instances, a worker fleet on PostgreSQL, kill -9 of two instances and of a broker: every guarantee checked). Progress on stderr; results on stdout as 'RESULT scenario=<name> n=<N> key=value ...'."})
 public final class BenchCommand implements Callable<Integer> {
@@ -73,6 +73,10 @@ public final class BenchCommand implements Callable<Integer> {
             description = "chaos: Kafka nodes, child processes (1: one broker, restarted once; 3: a 3-node cluster, one node killed and restarted; default: ${DEFAULT-VALUE}).")
     int brokers;
 
+    @Option(names = "--instances",
+            description = "failover: scheduler instances (2-5, default 2); all but the last die by kill -9, one after another.")
+    Integer instances;
+
     @Option(names = "--broker-stop",
             description = "chaos: how the broker is stopped before its restart: kill (kill -9) or term (SIGTERM, a controlled"
                     + " shutdown); default: term for one broker, kill for a cluster (see topology-docs/OPERATIONS.md, hanging transactions).")
@@ -113,7 +117,7 @@ public final class BenchCommand implements Callable<Integer> {
         Map<String, String> merged = KafkaConnection.load(configFile, settings, System.getenv());
         String cluster = bootstrap != null ? bootstrap : merged.get(AxConfig.BOOTSTRAP_SERVERS_CONFIG);
         BenchOptions options = new BenchOptions(cluster, n, rate, duration, pending, partitions, childJvmOpts, warmup, brokers,
-                brokerStop);
+                brokerStop, instances);
         Bench.run(scenario, options, merged, brokerSettings, Clock.systemUTC(), out, System.err);
         return 0;
     }

@@ -15,12 +15,13 @@ import java.util.List;
  * @param brokers      Kafka nodes a scenario that runs its own starts (chaos: 1, or a 3-node cluster)
  * @param brokerStop   how chaos stops its broker: {@code kill} (kill -9), {@code term} (SIGTERM, a controlled shutdown),
  *                     or null for the scenario's default
+ * @param instances    scheduler instances of failover (default 2); all but the last are killed, one after another
  * @param warmupS      seconds of the same load before a steady measurement, not measured (the JIT compiles the
  *                     hot path meanwhile; a fresh JVM measured at once shows its warm-up, not its steady state)
  */
 public record BenchOptions(String bootstrap, Integer n, Integer ratePerS, Integer durationS, Integer pending,
                            int partitions, List<String> childJvmOpts, int warmupS, int brokers,
-                           String brokerStop) {
+                           String brokerStop, Integer instances) {
     public BenchOptions {
         if (warmupS < 0) {
             throw new IllegalArgumentException("warmup must be >= 0: " + warmupS);
@@ -38,7 +39,14 @@ public record BenchOptions(String bootstrap, Integer n, Integer ratePerS, Intege
         if (brokers < 1) {
             throw new IllegalArgumentException("brokers must be >= 1: " + brokers);
         }
+        if (instances != null && (instances < 2 || instances > 5)) {
+            throw new IllegalArgumentException("instances must be 2-5: " + instances);
+        }
         childJvmOpts = List.copyOf(childJvmOpts);
+    }
+
+    public int instancesOr(int defaultInstances) {
+        return instances == null ? defaultInstances : instances;
     }
 
     public int nOr(int defaultN) {

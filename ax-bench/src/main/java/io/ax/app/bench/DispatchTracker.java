@@ -32,6 +32,10 @@ public final class DispatchTracker extends TopicTail {
     private final BitSet firstAttemptSeen;
     private final Set<Long> retriesSeen = new HashSet<>();
     private final LatencyRecorder visibleLateness = new LatencyRecorder();
+    private final LatencyRecorder lateOverOneSecond = new LatencyRecorder();
+    /** Due time and lateness of each first dispatch more than 1 s late, at most {@value #LATE_KEPT} (a failover's victims). */
+    private final java.util.List<long[]> late = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private static final int LATE_KEPT = 100_000;
     private final LatencyRecorder[] latenessByPriority = new LatencyRecorder[10];
     private final java.util.concurrent.ConcurrentMap<String, LatencyRecorder> latenessByOwner =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -99,6 +103,12 @@ public final class DispatchTracker extends TopicTail {
         if (index == 0) {
             firstTaskLatenessMs = seenAtMs - dueMs;
         }
+        if (seenAtMs - dueMs > 1_000) {
+            lateOverOneSecond.record(seenAtMs - dueMs);
+            if (late.size() < LATE_KEPT) {
+                late.add(new long[] {dueMs, seenAtMs - dueMs});
+            }
+        }
         latenessByPriority[Math.max(0, Math.min(9, task.getPriority()))].record(seenAtMs - dueMs);
         latenessByOwner.computeIfAbsent(String.valueOf(task.getOwner()), owner -> new LatencyRecorder())
                 .record(seenAtMs - dueMs);
@@ -125,6 +135,22 @@ public final class DispatchTracker extends TopicTail {
     /** Visible − due of each task's first dispatch, ms. */
     public LatencyRecorder visibleLateness() {
         return visibleLateness;
+    }
+
+    /** The visible lateness of the first dispatches more than 1 s late (around a failover: those it held back). */
+    public LatencyRecorder lateOverOneSecond() {
+        return lateOverOneSecond;
+    }
+
+    /** The lateness of the first dispatches more than 1 s late that were due in [{@code fromMs}, {@code toMs}). */
+    public LatencyRecorder lateDueBetween(long fromMs, long toMs) {
+        LatencyRecorder recorder = new LatencyRecorder();
+        for (long[] entry : late) {
+            if (entry[0] >= fromMs && entry[0] < toMs) {
+                recorder.record(entry[1]);
+            }
+        }
+        return recorder;
     }
 
     /** The visible lateness of the first dispatches of priority {@code priority} (0-9). */

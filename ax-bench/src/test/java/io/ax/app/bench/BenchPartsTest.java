@@ -88,4 +88,13 @@ class BenchPartsTest {
     void shouldReadCpuTicksOfThisProcess() throws Exception {
         assertThat(ProcessCpu.cpuTicks(ProcessHandle.current().pid())).isPositive();
     }
+
+    @Test
+    void shouldKeepTheChildLogsWhenAResultShowsAnEarlyLostOrDuplicateDispatch() {
+        assertThat(Bench.brokeAGuarantee(ResultLine.of("capacity", 10).add("early", 0).add("lost", 0).add("dup", 0)
+                .add("empty_lost", 0).add("p99_ms", 900))).isFalse();
+        assertThat(Bench.brokeAGuarantee(ResultLine.of("capacity", 10).add("lost", 0).add("empty_lost", 600))).isTrue();
+        assertThat(Bench.brokeAGuarantee(ResultLine.of("failover", 10).add("early", 1))).isTrue();
+        assertThat(Bench.brokeAGuarantee(ResultLine.of("failover", 10).add("dup", 2))).isTrue();
+    }
 }

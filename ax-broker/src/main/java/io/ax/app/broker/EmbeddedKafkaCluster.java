@@ -57,6 +57,8 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     private static final String HOST = "127.0.0.1";
     private static final long READY_TIMEOUT_MS = 120_000;
     private static final int READY_ATTEMPT_TIMEOUT_MS = 5_000;
+    /** How long a broker waits for its controlled shutdown to be approved when the cluster is closed (Kafka's: 5 min). */
+    static final java.time.Duration BROKER_SHUTDOWN_TIMEOUT = java.time.Duration.ofSeconds(20);
 
     /**
      * The ports of every node: node {@code i} (1-based) listens for clients on {@code clientPorts[i-1]} and for the
@@ -171,6 +173,38 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
 
         public Path dir() {
             return dir;
+        }
+
+        /**
+         * Stops this node's broker alone (its controller keeps serving the quorum), waiting at most {@code timeout}
+         * for the controlled shutdown, then for the broker's threads. A node's {@link KafkaRaftServer} keeps its
+         * broker private: it is reached by reflection, and if that ever fails (another Kafka version) the node is
+         * left for {@link #close()}, which stops broker and controller as Kafka does. Idempotent.
+         */
+        void stopBroker(java.time.Duration timeout) {
+            if (closed.get()) {
+                return;
+            }
+            kafka.server.BrokerServer broker = brokerOf(server);
+            if (broker != null) {
+                broker.shutdown(timeout);
+                broker.awaitShutdown();
+            }
+        }
+
+        private static kafka.server.BrokerServer brokerOf(KafkaRaftServer server) {
+            try {
+                java.lang.reflect.Method method = KafkaRaftServer.class.getDeclaredMethod("broker");
+                method.setAccessible(true);
+                Object option = method.invoke(server);
+                if (option instanceof scala.Option<?> some && some.isDefined() && some.get() instanceof kafka.server.BrokerServer b) {
+                    return b;
+                }
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                log.warn("Could not reach the broker of a Kafka node to stop it before its controller ({}); stopping the"
+                        + " node whole", e.toString());
+            }
+            return null;
         }
 
         /** Stops the node and waits for it; deletes its directory if it was a temporary one. Idempotent. */
@@ -290,27 +324,37 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
     }
 
     /**
-     * Stops every node, all at once: a node stopped alone while the others wait would hold its controlled shutdown
-     * until the controller quorum, which the nodes stopped before it no longer form, answers. Idempotent.
+     * Stops every node, bounded and in order: first every node's broker (together, each waiting at most
+     * {@link #BROKER_SHUTDOWN_TIMEOUT} for the controllers to approve its controlled shutdown), then every node's
+     * controller and the rest (together). Stopped whole, node by node or all at once, a node's broker could wait for
+     * the approval of a controller quorum that the nodes stopped before it no longer formed: five minutes (Kafka's
+     * bound, "Timed out waiting for the controller to approve controlled shutdown", heartbeats failing with "No
+     * controller appears to be active"); CI saw a close take 309 s so. Idempotent.
      */
     @Override
     public void close() {
-        List<Thread> stopping = new ArrayList<>();
+        inParallel("broker-stop", node -> node.stopBroker(BROKER_SHUTDOWN_TIMEOUT));
+        inParallel("stop", NodeHandle::close);
+    }
+
+    /** Runs {@code action} on every node, each in its own thread, and waits for all; the first failure is thrown. */
+    private void inParallel(String what, java.util.function.Consumer<NodeHandle> action) {
+        List<Thread> threads = new ArrayList<>();
         List<RuntimeException> failures = new ArrayList<>();
         for (NodeHandle node : nodes) {
             Thread thread = new Thread(() -> {
                 try {
-                    node.close();
+                    action.accept(node);
                 } catch (RuntimeException e) {
                     synchronized (failures) {
                         failures.add(e);
                     }
                 }
-            }, "ax-kafka-node-" + node.nodeId() + "-stop");
+            }, "ax-kafka-node-" + node.nodeId() + "-" + what);
             thread.start();
-            stopping.add(thread);
+            threads.add(thread);
         }
-        for (Thread thread : stopping) {
+        for (Thread thread : threads) {
             try {
                 thread.join();
             } catch (InterruptedException e) {

@@ -527,8 +527,14 @@ public final class AxConfig extends AbstractConfig {
         // replica keeps a warm copy of each partition's stores on another instance, so the takeover restores little.
         // Measured (./ax bench failover, BENCHMARKS.md): firing gap 14.5 s (no standby, 10 s) -> 11.2 s (standby)
         // -> 8.2 s (standby, 6 s).
+        // The heartbeat decides the rest of the detection: a dead member expires a session timeout after its last
+        // heartbeat (up to one interval before the kill), and the survivors learn of the rebalance at their next
+        // heartbeat (up to one interval after): with 2 s the takeover began 4-8 s after a kill, with 500 ms 5.5-6.5 s
+        // (./ax bench failover --instances 3, two kill -9 on a loaded 2-core box: worst gap 9.9, 12.1, 14.1 s with 2 s;
+        // 9.3, 10.2, 11.7, 12.5 s with 500 ms; BENCHMARKS.md). Two heartbeats a second per instance cost the coordinator
+        // nothing worth counting.
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6_000);
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 2_000);
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 500);
         props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, 1);
         // A killed instance leaves its last transaction open, and read_committed readers (workers on ax.dispatch,
         // the survivor restoring changelogs and reading ax.retry) wait behind it until the broker aborts it: after

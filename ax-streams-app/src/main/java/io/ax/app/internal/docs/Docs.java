@@ -65,7 +65,8 @@ public final class Docs {
         streamsDefault(md, streams, StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
                 "a dead instance's partitions and timers move after 6 s (the brokers' smallest allowed), not 45 s");
         streamsDefault(md, streams, StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
-                "three heartbeats within the session timeout");
+                "a dead instance is noticed 5.5-6.5 s after it dies (its session expires 6 s after its last heartbeat, the "
+                        + "survivors hear of it at their next one); 2000 made that 4-8 s");
         streamsDefault(md, streams, StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG,
                 "with two or more instances, a warm copy of each partition's stores elsewhere: a takeover restores little");
         streamsDefault(md, streams, StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),
@@ -191,7 +192,9 @@ public final class Docs {
                 + "| HTTP body | the record value bound above (`ax.max.payload.bytes` + 131072); a larger declared `Content-Length` is "
                 + "answered 413 before anything is read; JSON read by the JSON rules above |\n"
                 + "| HTTP connection | closed after `ax.http.idle.timeout.ms` (5000) without a byte (a body that does not come: 408, one "
-                + "WARN line at most every 10 s); `ax.http.max.connections` (256) open, `ax.http.threads` (32) handler threads, "
+                + "WARN line at most every 10 s); a body must come whole within the same time, however it trickles (else "
+                + "the connection is closed; 408); a request Jetty cannot parse is answered 4xx (an unknown HTTP version 400, not 505); "
+                + "`ax.http.max.connections` (256) open, `ax.http.threads` (32) handler threads, "
                 + "`ax.http.max.data.requests` (16) data requests at once (503 beyond; `/health`, `/internal/health` and "
                 + "`/metrics` are not counted) |\n"
                 + "| HTTP query parameters | `dueBefore` an instant as above; `limit` 1-1000; `jobType` 128 and `owner` 256 chars; "

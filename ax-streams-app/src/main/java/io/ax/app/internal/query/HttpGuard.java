@@ -6,8 +6,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * What every HTTP request passes before its endpoint ({@link HttpLimits}): a body declared larger than allowed is
  * answered 413 at once, from its {@code Content-Length}, nothing read; a request to a data endpoint takes one of
  * {@link HttpLimits#maxDataRequests()} permits or is answered 503 at once, so however many requests hang on their body
- * (until the connection's idle timeout cuts them), the health endpoints ({@link #UNLIMITED}) find a thread. A body is
+ * (until the idle timeout cuts them: the whole body must come within it, however it trickles), the health endpoints ({@link #UNLIMITED}) find a thread. A body is
  * read once, bounded ({@link #body}); a request whose body does not come is abandoned: answered 408 (if the client is
  * still there), counted, and logged at WARN, one line for every abandoned request at most every
  * {@value #ABANDONED_LOG_EVERY_MS} ms (with how many since the last line). Thread-safe.
@@ -30,6 +35,11 @@ final class HttpGuard {
 
     private final HttpLimits limits;
     private final Semaphore dataRequests;
+    private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "ax-http-body-deadline");
+        thread.setDaemon(true);
+        return thread;
+    });
     private final AtomicLong abandoned = new AtomicLong();
     private final AtomicLong busy = new AtomicLong();
     private long abandonedLoggedAtMs = Long.MIN_VALUE;
@@ -81,6 +91,11 @@ final class HttpGuard {
         if (read != null) {
             return read;
         }
+        // The whole body within the idle timeout: a body trickled a byte at a time never lets the connection idle, so
+        // the idle timeout alone would let it hold this thread as long as it liked; at the deadline the connection is
+        // closed under the read, which then fails like a body that never came. (Jetty's minimum request data rate is
+        // no help: it also fails a small body that arrived whole but is read a few ms later on a busy box.)
+        ScheduledFuture<?> deadline = deadlines.schedule(() -> cut(ctx), limits.idleTimeoutMs(), TimeUnit.MILLISECONDS);
         try {
             InputStream in = ctx.req().getInputStream();
             read = in.readNBytes(limits.maxBodyBytes() + 1);
@@ -92,6 +107,8 @@ final class HttpGuard {
             abandoned(ctx, e);
             ctx.header("Connection", "close");
             throw HttpError.badRequest("the request body could not be read: " + Quote.truncate(String.valueOf(e.getMessage()), 200));
+        } finally {
+            deadline.cancel(false);
         }
         if (read.length > limits.maxBodyBytes()) {
             ctx.header("Connection", "close");
@@ -99,6 +116,23 @@ final class HttpGuard {
         }
         ctx.attribute(BODY, read);
         return read;
+    }
+
+    /** Closes the request's connection: a read blocked on its body fails at once. */
+    private static void cut(Context ctx) {
+        try {
+            ServletContextRequest request = ServletContextRequest.getServletContextRequest(ctx.req());
+            if (request != null) {
+                request.getConnectionMetaData().getConnection().getEndPoint().close();
+            }
+        } catch (RuntimeException e) {
+            log.debug("Could not cut a request whose body is late", e);
+        }
+    }
+
+    /** Stops the deadline timer (the server is closing). */
+    void close() {
+        deadlines.shutdownNow();
     }
 
     private void abandoned(Context ctx, Exception e) {

@@ -8,7 +8,8 @@ package io.ax.app.internal.query;
  * @param maxBodyBytes     largest request body; a larger declared {@code Content-Length} is answered 413 before anything
  *                         is read, a larger chunked body once it passes the bound
  * @param idleTimeoutMs    a connection that sends nothing for this long (no body, a stalled body, an idle keep-alive) is
- *                         closed, and a handler waiting for its body is freed
+ *                         closed, and a handler waiting for its body is freed; a body must also come whole within it,
+ *                         however it trickles
  * @param maxConnections   open connections at most; beyond, new ones wait in the accept backlog
  * @param maxThreads       handler threads at most
  * @param maxDataRequests  requests other than the health and metrics endpoints handled at once; the next is answered

@@ -46,9 +46,11 @@ public final class QueryServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(QueryServer.class);
 
     private final Javalin app;
+    private final HttpGuard guard;
 
-    private QueryServer(Javalin app) {
+    private QueryServer(Javalin app, HttpGuard guard) {
         this.app = app;
+        this.guard = guard;
     }
 
     /**
@@ -96,7 +98,10 @@ public final class QueryServer implements AutoCloseable {
                 connector.setIdleTimeout(http.idleTimeoutMs());
                 return connector;
             });
-            config.jetty.modifyServer(server -> server.addBean(new NetworkConnectionLimit(http.maxConnections(), server)));
+            config.jetty.modifyServer(server -> {
+                server.addBean(new NetworkConnectionLimit(http.maxConnections(), server));
+                server.setErrorHandler(new ClientErrorHandler());
+            });
             config.routes.before(guard::admit);
             config.routes.before(ctx -> authorize(ctx, token));
             config.routes.after(guard::release);
@@ -123,7 +128,7 @@ public final class QueryServer implements AutoCloseable {
         app.start();
         log.info("HTTP API on http://{} (advertised as {}), {}", listen, advertised,
                 token.isPresent() ? "bearer token required" : "no token: reads only");
-        return new QueryServer(app);
+        return new QueryServer(app, guard);
     }
 
     private static String noEndpoint(Context ctx) {
@@ -156,5 +161,6 @@ public final class QueryServer implements AutoCloseable {
     @Override
     public void close() {
         app.stop();
+        guard.close();
     }
 }
