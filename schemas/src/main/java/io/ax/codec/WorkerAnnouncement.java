@@ -158,6 +158,14 @@ public record WorkerAnnouncement(String workerId, String host, String version, l
             json.writeEndObject();
         }
         json.writeEndArray();
+        writeInFlight(json);
+    }
+
+    /**
+     * The {@code inFlight} list and {@code inFlightCount} as the announcement writes them, for every JSON form that names a
+     * worker's executions (the registry's lines on the state topic too).
+     */
+    public void writeInFlight(JsonGenerator json) throws IOException {
         json.writeArrayFieldStart("inFlight");
         for (InFlight execution : inFlight) {
             json.writeStartObject();

@@ -52,21 +52,7 @@ public final class WorkerEvents {
             }
             json.writeStringField("reason", reason);
             if (inFlight) {
-                json.writeArrayFieldStart("inFlight");
-                for (WorkerAnnouncement.InFlight execution : worker.inFlight()) {
-                    json.writeStartObject();
-                    json.writeStringField("executionId", execution.executionId());
-                    if (execution.taskId() != null) {
-                        json.writeStringField("taskId", execution.taskId());
-                    }
-                    if (execution.jobType() != null) {
-                        json.writeStringField("jobType", execution.jobType());
-                    }
-                    json.writeNumberField("attempt", execution.attempt());
-                    json.writeEndObject();
-                }
-                json.writeEndArray();
-                json.writeNumberField("inFlightCount", worker.inFlightCount());
+                worker.writeInFlight(json);
             }
             json.writeEndObject();
         } catch (IOException e) {
