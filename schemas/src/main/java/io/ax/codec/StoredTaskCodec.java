@@ -181,7 +181,7 @@ public final class StoredTaskCodec {
             out.writeNull();
         } else {
             out.writeIndex(1);
-            out.writeBytes(r.getPayload().duplicate()); // duplicate: writing must not move the request's own position
+            out.writeBytes(r.getPayload()); // Avro's encoder leaves the buffer's position where it was (a test holds it)
         }
         out.writeInt(r.getPriority());
         writeOptionalString(r.getOwner(), out);

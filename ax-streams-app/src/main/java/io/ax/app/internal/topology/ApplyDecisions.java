@@ -75,13 +75,8 @@ final class ApplyDecisions {
     void decide(Rules rules, StoredTask current, Input decided, long nowMs, String input) {
         IndexEntry before = current == null ? null : IndexEntry.of(current);
         List<StoredHistoryEntry> priorHistory = current == null ? List.of() : current.getHistory();
-        apply(rules.decide(current, decided, nowMs), before, priorHistory, nowMs, input, reportedStartMs(decided));
-    }
-
-    /** A STARTED report's start time by its worker's clock (null if it gave none, or for any other input). */
-    private static Long reportedStartMs(Input input) {
-        return input instanceof Input.Report report && report.report().getStatus() == ReportStatus.STARTED
-                ? report.report().getReportedAtMs() : null;
+        apply(rules.decide(current, decided, nowMs), before, priorHistory, nowMs, input,
+                decided instanceof Input.Report report ? report : null);
     }
 
     /** Applies a decision that leaves the task store as it is (a rejection of bad input). */
@@ -96,17 +91,17 @@ final class ApplyDecisions {
      * @param input what the decision answers, as the metrics name it: {@code schedule}, {@code cancel}, {@code trigger},
      *              {@code replay}, {@code adopt}, {@code pause}, {@code resume} (requests), {@code request} (a record of the requests topic that is none
      *              of these), {@code report}, {@code retry}, {@code timer}
-     * @param reportedStartMs with a STARTED report, the start time it carries (null when it carries none)
+     * @param report  the report the decision answers (null: another input), whose STARTED may start an execution
      */
     private void apply(Decision decision, IndexEntry before, List<StoredHistoryEntry> priorHistory, long nowMs, String input,
-                       Long reportedStartMs) {
+                       Input.Report report) {
         String executionId = executionOf(decision);
         MDC.put(MDC_TASK_ID, io.ax.validation.Quote.key(decision.taskId())); // quoted short: a rejected record's key may be anything
         if (executionId != null) {
             MDC.put(MDC_EXECUTION_ID, io.ax.validation.Quote.key(executionId));
         }
         try {
-            applyEffects(decision, before, priorHistory, nowMs, input, reportedStartMs);
+            applyEffects(decision, before, priorHistory, nowMs, input, report);
         } finally {
             MDC.remove(MDC_TASK_ID);
             MDC.remove(MDC_EXECUTION_ID);
@@ -134,7 +129,7 @@ final class ApplyDecisions {
     }
 
     private void applyEffects(Decision decision, IndexEntry before, List<StoredHistoryEntry> priorHistory, long nowMs,
-                              String input, Long reportedStartMs) {
+                              String input, Input.Report report) {
         boolean refused = false;
         for (Effect effect : decision.effects()) {
             if (effect instanceof Effect.SetTimer set) {
@@ -150,7 +145,7 @@ final class ApplyDecisions {
                 logEvent(event.change());
                 outputs.state(event.change());
                 metrics.observe(event.change(), event.code(), decision.task(), input);
-                maybeObserveStart(event.change(), decision.task(), reportedStartMs, nowMs, input);
+                maybeObserveStart(event.change(), decision.task(), report, nowMs);
                 refused |= event.change().getTo() == TaskState.REJECTED || event.change().getTo() == TaskState.IGNORED;
             } else if (effect instanceof Effect.Retry retry) {
                 outputs.retry(retry.taskId(), retry.record(), nowMs);
@@ -193,9 +188,13 @@ final class ApplyDecisions {
         }
     }
 
-    /** A STARTED report took the execution from TRIGGERED to RUNNING: its dispatch-to-start wait is observed. */
-    private void maybeObserveStart(StateChange change, StoredTask task, Long reportedStartMs, long nowMs, String input) {
-        if ("report".equals(input) && change.getTo() == TaskState.RUNNING && TaskState.TRIGGERED.name().equals(change.getFrom())) {
+    /**
+     * A report took the execution from TRIGGERED to RUNNING: its dispatch-to-start wait is observed, to the start time a
+     * STARTED report carries (by its worker's clock; null when it gives none, and for another status).
+     */
+    private void maybeObserveStart(StateChange change, StoredTask task, Input.Report report, long nowMs) {
+        if (report != null && change.getTo() == TaskState.RUNNING && TaskState.TRIGGERED.name().equals(change.getFrom())) {
+            Long reportedStartMs = report.report().getStatus() == ReportStatus.STARTED ? report.report().getReportedAtMs() : null;
             metrics.started(change, task, reportedStartMs, nowMs);
         }
     }
