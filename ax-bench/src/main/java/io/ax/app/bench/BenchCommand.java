@@ -6,6 +6,8 @@ import ch.qos.logback.core.ConsoleAppender;
 import io.ax.KafkaConnection;
 import io.ax.app.config.AxConfig;
 import io.ax.codec.AvroTrust;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -106,7 +108,23 @@ public final class BenchCommand implements Callable<Integer> {
     public static int execute(java.io.PrintStream out, String... args) {
         BenchCommand command = new BenchCommand();
         command.out = out;
-        return new CommandLine(command).execute(args);
+        CommandLine commandLine = new CommandLine(command);
+        if (out != System.out) {
+            // A caller that reads the RESULT lines from its own stream (the tests) also gets the failure there, so that
+            // an assertion on the exit code shows why the run failed, not only that it did.
+            commandLine.setExecutionExceptionHandler((failure, line, parsed) -> {
+                failure.printStackTrace(System.err);
+                out.println("FAILED " + failure);
+                for (Throwable cause = failure.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+                    out.println("  caused by " + cause);
+                }
+                StringWriter trace = new StringWriter();
+                failure.printStackTrace(new PrintWriter(trace));
+                trace.toString().lines().limit(40).forEach(out::println);
+                return line.getCommandSpec().exitCodeOnExecutionException();
+            });
+        }
+        return commandLine.execute(args);
     }
 
     private java.io.PrintStream out = System.out;

@@ -21,6 +21,20 @@ class BenchPartsTest {
     }
 
     @Test
+    void shouldPrintWhyARunFailedOnTheCallersStream() {
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        int exitCode;
+        try (java.io.PrintStream out = new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8)) {
+            exitCode = BenchCommand.execute(out, "no-such-scenario", "--bootstrap", "127.0.0.1:1");
+        }
+
+        assertThat(exitCode).isEqualTo(1);
+        assertThat(captured.toString(java.nio.charset.StandardCharsets.UTF_8))
+                .contains("FAILED java.lang.IllegalArgumentException: unknown scenario 'no-such-scenario'")
+                .contains("at io.ax.app.bench.Bench.run");
+    }
+
+    @Test
     void shouldCountNegativeLatenessAsEarlyAndRecordItAsZero() {
         LatencyRecorder recorder = new LatencyRecorder();
         for (int ms = 1; ms <= 100; ms++) {
