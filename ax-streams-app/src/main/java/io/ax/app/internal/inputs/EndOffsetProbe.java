@@ -74,6 +74,11 @@ public final class EndOffsetProbe implements AutoCloseable {
         return inFlight != null;
     }
 
+    /** Whether a request was ever sent. */
+    public boolean everSent() {
+        return sentAtMs != Long.MIN_VALUE;
+    }
+
     /** Sends a request for {@code partitions} unless one is in flight or the last went less than the interval ago. */
     public void maybeSend(Set<TopicPartition> partitions, long nowMs) {
         if (inFlight != null || partitions.isEmpty() || (sentAtMs != Long.MIN_VALUE && nowMs - sentAtMs < minIntervalMs)) {

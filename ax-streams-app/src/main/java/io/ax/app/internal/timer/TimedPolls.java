@@ -52,7 +52,10 @@ public final class TimedPolls implements AutoCloseable {
             long nowMs = time.milliseconds();
             probe.maybeCollect(view);
             boolean timersDue = WakeUps.earliest() <= nowMs;
-            if (timersDue) {
+            if (timersDue || !probe.everSent()) {
+                // The first request goes as soon as there are inputs to watch, timers due or not: it opens the admin
+                // client's connection and loads its code, which took seconds on a busy box when the first due timer
+                // waited for it (a start-up fired seconds late); its answer is a proof like any other.
                 probe.maybeSend(view.notPending(), nowMs);
             }
             // The punctuation that follows can fire them only with the answer: rather than leave it without, wait for

@@ -1,0 +1,63 @@
+package io.ax.app.internal.timer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ax.app.internal.inputs.ConsumerView;
+import io.ax.app.internal.inputs.EndOffsetProbe;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.internals.KafkaFutureImpl;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class TimedPollsTest {
+    private static final String TOPIC = "ax.requests";
+    private final SteppingTime time = new SteppingTime(1_000_000, 0);
+    private final List<KafkaFutureImpl<Map<TopicPartition, Long>>> asked = new ArrayList<>();
+    private final EndOffsetProbe probe = new EndOffsetProbe(partitions -> {
+        KafkaFutureImpl<Map<TopicPartition, Long>> answer = new KafkaFutureImpl<>();
+        asked.add(answer);
+        return answer;
+    }, () -> { }, 10);
+    private final Object owner = new Object();
+
+    @AfterEach
+    void forget() {
+        WakeUps.clear(owner);
+        ConsumerView.POSITIONS.unwatch(TOPIC, 0);
+    }
+
+    @Test
+    void shouldAskTheEndOffsetsOnceAsSoonAsInputsAreWatchedThenOnlyWhileTimersAreDue() {
+        TimedPolls polls = new TimedPolls(time, probe, 10);
+        WakeUps.set(owner, Long.MAX_VALUE); // no timer due
+
+        poll(polls);
+        assertThat(asked).as("nothing watched yet: nothing to ask").isEmpty();
+
+        ConsumerView.POSITIONS.watch(TOPIC, 0);
+        poll(polls);
+        assertThat(asked).as("the first request goes at once, no timer due: it readies the client").hasSize(1);
+
+        asked.get(0).complete(Map.of(new TopicPartition(TOPIC, 0), 0L));
+        time.move(100, 100);
+        poll(polls);
+        poll(polls);
+        assertThat(asked).as("then none while no timer is due").hasSize(1);
+
+        WakeUps.set(owner, time.milliseconds());
+        poll(polls);
+        assertThat(asked).as("a timer due: asked again").hasSize(2);
+    }
+
+    private void poll(TimedPolls polls) {
+        polls.poll(Duration.ofMillis(100), timeout -> {
+            time.move(1, 1); // a poll takes time: the wait for an answer ends after probeWaitMs
+            return ConsumerRecords.empty();
+        }, partition -> 0L);
+    }
+}
