@@ -14,10 +14,13 @@ import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
- * Every {@code ax bench} scenario at smoke size, through the command line itself, so the command cannot rot:
- * each must end by itself, print its RESULT line(s) with the documented keys, and see nothing early, lost or
- * duplicated. One shared broker (the {@code --bootstrap} path) except for {@code raw}, which starts its own
- * (the default path). The figures at this size measure start-up more than anything; they are not checked.
+ * Every {@code ax bench} scenario but {@code chaos} ({@code ChaosIT}) at smoke size, through the command line itself,
+ * so the command cannot rot: each must end by itself, print its RESULT line(s) with the documented keys, see nothing
+ * early, lost or duplicated, and show the behaviour it measures (priority 9 before priority 0, the fan-in's join after
+ * its upstream tasks, a failover's gap ended by a takeover). One shared broker (the {@code --bootstrap} path) except
+ * for {@code raw}, which starts its own (the default path). The figures at this size measure start-up more than
+ * anything: latencies are printed, and bounded only where a bound means "broken" (tens of seconds, half a core),
+ * never as a performance target.
  * Two scenarios run at a time (junit-platform.properties): each is mostly JVM start-up and waiting for due times.
  */
 @Tag("integration")
@@ -29,6 +32,8 @@ class BenchSmokeIT {
      */
     private static final int STEADY_RATE = 1_000;
     private static final int STEADY_DURATION_S = 30;
+    /** {@code ax.fire.batch.max} in {@link #priority()}: small enough that the backlog takes many punctuations. */
+    private static final int PRIORITY_BATCH = 25;
 
     private static EmbeddedKafkaBroker broker;
 
@@ -42,11 +47,13 @@ class BenchSmokeIT {
         broker.close();
     }
 
+    /** The scenario fails unless all n records were acknowledged and read back; the line says how many and their size. */
     @Test
     @Timeout(120)
     void rawOnItsOwnEmbeddedBroker() throws Exception {
         Map<String, String> raw = single(bench("raw", "--n", "2000"), "raw");
-        assertThat(raw).containsKeys("produce_per_s", "consume_per_s");
+        assertThat(raw).containsEntry("n", "2000").containsKeys("produce_per_s", "consume_per_s");
+        assertThat(number(raw, "record_bytes")).as("a request the client built, as large as one").isBetween(20.0, 1024.0);
     }
 
     @Test
@@ -65,12 +72,21 @@ class BenchSmokeIT {
         assertGuarantees(burst);
     }
 
+    /**
+     * Priority 9 before priority 0. With ax's default of 5,000 timers per partition and punctuation the 2,000 tasks would
+     * fire in one pass and one commit, every priority visible at once; at most {@value #PRIORITY_BATCH} per pass the
+     * backlog drains over some 14 passes and several commits, highest priority first (priority 9 in the first passes,
+     * priority 0 in the last), so priority 9's median lateness is below priority 0's: an order of passes, not a timing.
+     */
     @Test
-    @Timeout(180)
+    @Timeout(240) // its calibrated lead alone took 52 s on a loaded box
     void priority() throws Exception {
-        Map<String, String> priority = single(bench("priority", "--n", "2000", "--bootstrap", broker.bootstrapServers()), "priority");
+        Map<String, String> priority = single(bench("priority", "--n", "2000", "-D", "ax.fire.batch.max=" + PRIORITY_BATCH,
+                "--bootstrap", broker.bootstrapServers()), "priority");
         assertThat(priority).containsKeys("fires_per_s", "p9_p50_ms", "p9_p99_ms", "p0_p50_ms", "p0_p99_ms").containsEntry("n", "2000");
         assertGuarantees(priority);
+        assertThat(number(priority, "p9_p50_ms")).as("priority 9 dispatched before priority 0: %s", priority)
+                .isLessThan(number(priority, "p0_p50_ms"));
     }
 
     @Test
@@ -153,11 +169,19 @@ class BenchSmokeIT {
                 "--warmup", "1", "--bootstrap", broker.bootstrapServers()), "failover");
         assertThat(failover).containsKeys("gap_ms", "dispatch_p99_ms", "p99_ms").containsEntry("standbys", "1")
                 .containsEntry("n", "600");
+        assertThat(failover).containsEntry("instances", "2").containsEntry("kills", "1");
+        // Above 1 s: the killed instance's tasks wait for the takeover. Below 60 s, ten session timeouts: a "this is
+        // broken" bound (no takeover), not a latency target; the gap is printed, BENCHMARKS.md has the figures.
         assertThat(Long.parseLong(failover.get("gap_ms"))).as("tasks of the killed instance wait for the takeover")
-                .isGreaterThan(1_000);
+                .isGreaterThan(1_000).isLessThan(60_000);
         assertGuarantees(failover);
     }
 
+    /**
+     * The scenario fails unless every GET answered 200 and each listing held its 20 tasks (20 FAILED among the pending,
+     * 20 of the PENDING page), so a RESULT line means every query answered. Below 30 s: a bound for "broken" (a listing
+     * that hangs), not a latency target.
+     */
     @Test
     @Timeout(240)
     void query() throws Exception {
@@ -165,13 +189,36 @@ class BenchSmokeIT {
                 "query");
         assertThat(query).containsEntry("n", "2000").containsEntry("rounds", "5")
                 .containsKeys("failed_p50_ms", "failed_p99_ms", "pending_p50_ms", "stats_p50_ms", "task_p50_ms");
+        assertThat(number(query, "failed_max_ms")).as("the slowest FAILED listing").isBetween(0.0, 30_000.0);
     }
 
+    /**
+     * An idle scheduler's CPU, as % of one core. Below 50: a bound for "broken" (a thread spinning takes a whole core),
+     * not a target; BENCHMARKS.md has the figures (about 5).
+     */
     @Test
     @Timeout(120)
     void idle() throws Exception {
         Map<String, String> idle = single(bench("idle", "--duration", "3", "--bootstrap", broker.bootstrapServers()), "idle");
-        assertThat(idle).containsKey("cpu_pct").doesNotContainKey("broker_cpu_pct");
+        assertThat(idle).containsEntry("duration_s", "3").doesNotContainKey("broker_cpu_pct");
+        assertThat(number(idle, "cpu_pct")).as("an idle scheduler's CPU, %% of one core").isBetween(0.0, 50.0);
+    }
+
+    /**
+     * One task after 200, through two barrier tasks (a request names at most 100): the join is dispatched once every
+     * upstream task succeeded (its dispatch is seen after the last upstream success, which is at least two hops
+     * earlier: the barrier's dispatch, run and report), and all 200 ran.
+     */
+    @Test
+    @Timeout(240)
+    void fanin() throws Exception {
+        Map<String, String> fanin = single(bench("fanin", "--n", "200", "--bootstrap", broker.bootstrapServers()), "fanin");
+        assertThat(fanin).containsEntry("n", "200").containsEntry("barriers", "2").containsEntry("upstream_succeeded", "200");
+        // Positive and within the scenario's 10 min deadline (a success never seen would leave the epoch's millis here).
+        assertThat(number(fanin, "last_success_to_dispatch_ms")).as("the join after the last upstream success")
+                .isBetween(1.0, 600_000.0);
+        assertThat(number(fanin, "last_barrier_to_dispatch_ms")).as("the join after the last barrier's success, which came after"
+                + " the last upstream success").isPositive().isLessThan(number(fanin, "last_success_to_dispatch_ms"));
     }
 
     /** A new scheduler's first tasks, due 1 s after it runs: each fired once, none early (lateness printed, not asserted). */
@@ -186,6 +233,11 @@ class BenchSmokeIT {
 
     private static void assertGuarantees(Map<String, String> result) {
         assertThat(result).containsEntry("early", "0").containsEntry("lost", "0").containsEntry("dup", "0");
+    }
+
+    private static double number(Map<String, String> result, String key) {
+        assertThat(result).containsKey(key);
+        return Double.parseDouble(result.get(key));
     }
 
     private static Map<String, String> single(List<Map<String, String>> lines, String scenario) {
