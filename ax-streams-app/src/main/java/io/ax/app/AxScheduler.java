@@ -47,6 +47,9 @@ public final class AxScheduler implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(AxScheduler.class);
 
     private final KafkaStreams streams;
+    /** How often, and how long at most, the accept path is run on a sample before the first record ({@code ColdStart}). */
+    private static final int COLD_START_ROUNDS = 500;
+    private static final long COLD_START_BUDGET_MS = 200;
     private final SchedulerMetrics metrics;
     /** A stream thread that dies this often within the window stops the instance (see {@link StreamThreadFailures}). */
     private static final int MAX_THREAD_DEATHS = 3;
@@ -72,6 +75,8 @@ public final class AxScheduler implements AutoCloseable {
         metrics = new SchedulerMetrics(config.metricsSettings());
         SchedulerSettings settings = SchedulerSettings.from(config, partitions, ConsumerView.POSITIONS, metrics)
                 .withFlowPartitions(flowPartitions);
+        // The first records would otherwise load and interpret the accept path's code while the records behind them wait.
+        io.ax.app.internal.topology.ColdStart.run(settings, COLD_START_ROUNDS, COLD_START_BUDGET_MS);
         // One clock-step detector for the instance: its punctuations and its consumers' polls check the same one.
         streams = new KafkaStreams(AxTopology.build(settings), props, new AxClientSupplier(config.tickMs(), settings.clockSteps()));
         streams.setGlobalStateRestoreListener(metrics.restoreListener());

@@ -1,0 +1,22 @@
+package io.ax.app.internal.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ax.app.config.AxConfig;
+import io.ax.app.internal.inputs.ConsumerPositions;
+import io.ax.app.internal.metrics.SchedulerMetrics;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ColdStartTest {
+    @Test
+    void shouldRunAnAcceptAndAFireThroughTheCodecsAndTheRules() {
+        AxConfig config = new AxConfig(Map.of(AxConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1"));
+        SchedulerSettings settings = SchedulerSettings.from(config, 6, ConsumerPositions.SYNCHRONOUS,
+                new SchedulerMetrics(config.metricsSettings()));
+
+        // accept: PENDING event + task record; fire: TRIGGERED event + dispatch + task record
+        assertThat(ColdStart.once(settings)).as("records made by the accept and the fire").isGreaterThanOrEqualTo(5);
+        assertThat(ColdStart.run(settings, 3, 60_000)).as("rounds, each a whole accept and fire").isEqualTo(3);
+    }
+}
