@@ -15,7 +15,7 @@ import io.ax.app.config.AxConfig;
 import io.ax.app.internal.migrate.Migration;
 import io.ax.app.internal.migrate.MigrationRefusedException;
 import io.ax.app.internal.migrate.MigrationSettings;
-import io.ax.app.internal.topology.OutputBounds;
+import io.ax.app.internal.setup.OutputBounds;
 import io.ax.client.AxClient;
 import io.ax.codec.WireCodec;
 import io.ax.schema.DispatchTask;

@@ -9,6 +9,7 @@ import io.ax.app.internal.flow.FlowCodec;
 import io.ax.app.internal.flow.StoreFlowLimits;
 import io.ax.app.internal.inputs.InputWatermarks;
 import io.ax.app.internal.metrics.PartitionMetrics;
+import io.ax.app.internal.setup.OutputBounds;
 import io.ax.app.internal.store.AxStores;
 import io.ax.app.internal.store.FlowStores;
 import io.ax.app.internal.store.LegacyIndexKeys;
