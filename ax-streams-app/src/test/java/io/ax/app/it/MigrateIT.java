@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ax.AxHeaders;
 import io.ax.AxTopics;
-import io.ax.app.AxMain;
+import io.ax.app.cli.AxMain;
 import io.ax.app.AxScheduler;
 import io.ax.app.broker.EmbeddedKafkaBroker;
 import io.ax.app.config.AxConfig;
