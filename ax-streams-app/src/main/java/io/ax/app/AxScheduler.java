@@ -104,7 +104,7 @@ public final class AxScheduler implements AutoCloseable {
         String applicationId = config.getString(AxConfig.APPLICATION_ID_CONFIG);
         List<String> watched = new ArrayList<>(config.topics().all());
         watched.addAll(AxStores.changelogTopics(applicationId));
-        watched.add(applicationId + "-" + io.ax.app.internal.flow.FlowStores.GATES + "-changelog");
+        watched.add(applicationId + "-" + io.ax.app.internal.store.FlowStores.GATES + "-changelog");
         watched.add(applicationId + "-" + AxStores.WORKERS + "-changelog");
         return new HangingTransactions(admin, applicationId, watched, config.getString(AxConfig.BOOTSTRAP_SERVERS_CONFIG),
                 config.getLong(AxConfig.HANGING_TXN_MS_CONFIG), config.getBoolean(AxConfig.HANGING_TXN_ABORT_CONFIG), Time.SYSTEM);

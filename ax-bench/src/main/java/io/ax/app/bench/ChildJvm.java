@@ -1,6 +1,6 @@
 package io.ax.app.bench;
 
-import io.ax.app.AxMain;
+import io.ax.app.cli.AxMain;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -18,7 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Launches {@code io.ax.app.AxMain <args>} as a child JVM on this JVM's classpath (the scheduler's {@code ax run},
+ * Launches {@code io.ax.app.cli.AxMain <args>} as a child JVM on this JVM's classpath (the scheduler's {@code ax run},
  * the broker's {@code ax broker}), copies its output to a log file and waits for the line that says it is ready.
  * Shared by {@link ChildScheduler} and {@link ChildBroker}.
  */

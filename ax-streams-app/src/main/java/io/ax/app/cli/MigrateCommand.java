@@ -5,7 +5,7 @@ import io.ax.KafkaConnection;
 import io.ax.app.internal.migrate.Migration;
 import io.ax.app.internal.migrate.MigrationRefusedException;
 import io.ax.app.internal.migrate.MigrationSettings;
-import io.ax.app.internal.topology.OutputBounds;
+import io.ax.app.internal.setup.OutputBounds;
 import io.ax.validation.ScheduleLimits;
 import java.io.IOException;
 import java.time.Duration;

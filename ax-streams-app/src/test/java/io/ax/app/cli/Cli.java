@@ -1,6 +1,5 @@
 package io.ax.app.cli;
 
-import io.ax.app.AxMain;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.concurrent.CompletableFuture;

@@ -3,6 +3,7 @@ package io.ax.app.internal.flow;
 import io.ax.FlowLimit;
 import io.ax.InvalidRequestException;
 import io.ax.app.internal.metrics.RefusedRecords;
+import io.ax.app.internal.store.FlowStores;
 import io.ax.validation.Quote;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;

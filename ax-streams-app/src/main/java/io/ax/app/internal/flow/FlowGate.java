@@ -4,6 +4,7 @@ import io.ax.FlowLimit;
 import io.ax.InvalidRequestException;
 import io.ax.app.internal.core.FlowMessage;
 import io.ax.app.internal.metrics.SchedulerMetrics;
+import io.ax.app.internal.store.FlowStores;
 import io.ax.validation.Quote;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.ax.app.internal.flow;
 
+import io.ax.app.internal.store.FlowStores;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.streams.KafkaStreams;

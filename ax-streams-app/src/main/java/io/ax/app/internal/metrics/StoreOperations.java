@@ -1,7 +1,7 @@
 package io.ax.app.internal.metrics;
 
-import io.ax.app.internal.flow.FlowStores;
 import io.ax.app.internal.store.AxStores;
+import io.ax.app.internal.store.FlowStores;
 import io.ax.app.internal.store.StoreOps;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -8,7 +8,7 @@ import org.apache.kafka.streams.errors.ProductionExceptionHandler;
 
 /**
  * Kafka Streams' production exception handler (KIP-1034) for the scheduler. Outputs are bounded by construction
- * ({@link io.ax.app.internal.topology.OutputBounds}) and the topics are checked at start, so an output the
+ * ({@link io.ax.app.internal.setup.OutputBounds}) and the topics are checked at start, so an output the
  * broker refuses (too large, invalid) means something was missed: instead of failing the stream thread on every
  * retry of the same input, the output is dropped, a header-only record naming it goes to {@code ax.quarantine},
  * and an ERROR line says so. Retriable errors are retried, as Streams' default handler does.

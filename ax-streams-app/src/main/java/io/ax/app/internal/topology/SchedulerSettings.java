@@ -1,6 +1,7 @@
 package io.ax.app.internal.topology;
 
 import io.ax.app.internal.flow.LimitsChanges;
+import io.ax.app.internal.setup.OutputBounds;
 import org.apache.kafka.common.utils.Time;
 import io.ax.AxTopics;
 import io.ax.app.internal.core.RuleSettings;

@@ -10,6 +10,7 @@ import io.ax.app.config.AxConfig;
 import io.ax.app.fuzz.FuzzSettings;
 import io.ax.app.internal.metrics.RefusedRecords;
 import io.ax.app.internal.metrics.SchedulerMetrics;
+import io.ax.app.internal.store.FlowStores;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

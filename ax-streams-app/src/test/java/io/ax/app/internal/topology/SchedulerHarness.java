@@ -253,7 +253,7 @@ final class SchedulerHarness implements AutoCloseable {
 
     /** The global limits store (key to normalized JSON), as every instance reads it from ax.limits. */
     org.apache.kafka.streams.state.KeyValueStore<String, String> limitsStore() {
-        return driver.getKeyValueStore(io.ax.app.internal.flow.FlowStores.LIMITS);
+        return driver.getKeyValueStore(io.ax.app.internal.store.FlowStores.LIMITS);
     }
 
     /** The task store's record for {@code taskId}, or null. */

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.ax.AxTopics;
-import io.ax.app.AxMain;
+import io.ax.app.cli.AxMain;
 import io.ax.app.AxScheduler;
 import io.ax.app.broker.EmbeddedKafkaBroker;
 import io.ax.app.config.AxConfig;

@@ -85,7 +85,7 @@ class WorkerRegistryIT {
     private static Process childWorker(String workerId, Path logDir) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder builder = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-Xmx256m",
-                "-cp", System.getProperty("java.class.path"), "io.ax.app.AxMain", "worker",
+                "-cp", System.getProperty("java.class.path"), "io.ax.app.cli.AxMain", "worker",
                 "--bootstrap", broker.bootstrapServers(), "-D", AxConfig.TOPIC_PREFIX_CONFIG + "=" + PREFIX,
                 "--group", PREFIX + "workers", "--worker-id", workerId, "--heartbeat", "500ms", "--only",
                 "--handler", "hang=sleep:600000");

@@ -1,25 +1,5 @@
-package io.ax.app;
+package io.ax.app.cli;
 
-import io.ax.app.cli.BrokerCommand;
-import io.ax.app.cli.CancelCommand;
-import io.ax.app.cli.CliErrors;
-import io.ax.app.cli.CronNextCommand;
-import io.ax.app.cli.DeadLettersCommand;
-import io.ax.app.cli.DemoCommand;
-import io.ax.app.cli.LimitsCommand;
-import io.ax.app.cli.ListCommand;
-import io.ax.app.cli.MigrateCommand;
-import io.ax.app.cli.CalendarCommand;
-import io.ax.app.cli.PauseCommand;
-import io.ax.app.cli.ReplayCommand;
-import io.ax.app.cli.ResumeCommand;
-import io.ax.app.cli.RunCommand;
-import io.ax.app.cli.ScheduleCommand;
-import io.ax.app.cli.StatusCommand;
-import io.ax.app.cli.TailCommand;
-import io.ax.app.cli.TriggerCommand;
-import io.ax.app.cli.WorkerCommand;
-import io.ax.app.cli.WorkersCommand;
 import io.ax.codec.AvroTrust;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

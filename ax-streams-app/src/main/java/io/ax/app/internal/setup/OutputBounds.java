@@ -1,11 +1,11 @@
-package io.ax.app.internal.topology;
+package io.ax.app.internal.setup;
 
 /**
  * How large any record the scheduler writes can be. Every field of every output is bounded at input (ids,
  * jobType and owner at 256 chars or fewer, reasons and failure messages at 4 KiB, progress at 4 KiB, 20 errors
  * per execution, 100 backoff intervals), so the largest output is the largest payload plus a fixed amount for
  * the rest; the stored task (changelog) is the largest of them. Topics and the producer must take records of
- * that size ({@link io.ax.app.internal.setup.TopicSetup} checks them at start).
+ * that size ({@link TopicSetup} checks them at start).
  */
 public final class OutputBounds {
     /**
