@@ -22,26 +22,56 @@ public sealed interface Input {
     /** Where the input was read; null for a timer. */
     SourceRecord source();
 
+    /**
+     * What kind of input this is, as the metrics and logs name it ({@code schedule}, {@code cancel}, {@code report},
+     * {@code timer} ...): a name for people, never a branch for code (which tests the type).
+     */
+    String label();
+
     /** A schedule request, with the timestamp of its record (a delay counts from it). */
     record Schedule(String taskId, ScheduleRequest request, long recordTimestampMs, SourceRecord source) implements Input {
+        @Override
+        public String label() {
+            return "schedule";
+        }
     }
 
     record Cancel(String taskId, CancelRequest request, SourceRecord source) implements Input {
+        @Override
+        public String label() {
+            return "cancel";
+        }
     }
 
     record Replay(String taskId, ReplayRequest request, SourceRecord source) implements Input {
+        @Override
+        public String label() {
+            return "replay";
+        }
     }
 
     /** Run a pending task now ({@code {"trigger":true}}), not a schedule's trigger. */
     record Trigger(String taskId, TriggerRequest request, SourceRecord source) implements Input {
+        @Override
+        public String label() {
+            return "trigger";
+        }
     }
 
     /** Pause a periodic task ({@code {"pause":true}}): no occurrence fires until it is resumed. */
     record Pause(String taskId, PauseRequest request, SourceRecord source) implements Input {
+        @Override
+        public String label() {
+            return "pause";
+        }
     }
 
     /** Resume a paused periodic task ({@code {"resume":true}}). */
     record Resume(String taskId, ResumeRequest request, SourceRecord source) implements Input {
+        @Override
+        public String label() {
+            return "resume";
+        }
     }
 
     /**
@@ -49,18 +79,34 @@ public sealed interface Input {
      * ({@code ApplyCalendarRequest}), not by {@link Rules}, since it concerns no task.
      */
     record Calendar(String taskId, io.ax.schema.CalendarRequest request, SourceRecord source) implements Input {
+        @Override
+        public String label() {
+            return "calendar";
+        }
     }
 
     /** A task handed over from another deployment by {@code ./ax migrate}, as it stood there. */
     record Adopt(String taskId, AdoptRequest request, SourceRecord source) implements Input {
+        @Override
+        public String label() {
+            return "adopt";
+        }
     }
 
     /** A worker's report on an execution. */
     record Report(String taskId, ExecutionReport report, SourceRecord source) implements Input {
+        @Override
+        public String label() {
+            return "report";
+        }
     }
 
     /** The RETRY_WAITING log read back from the retry topic. */
     record RetryLogged(String taskId, RetryRecord retry, SourceRecord source) implements Input {
+        @Override
+        public String label() {
+            return "retry";
+        }
     }
 
     /**
@@ -69,6 +115,10 @@ public sealed interface Input {
      */
     record Granted(String taskId, String executionId, int attempt, java.util.List<String> gates, SourceRecord source)
             implements Input {
+        @Override
+        public String label() {
+            return "grant";
+        }
     }
 
     /**
@@ -77,6 +127,10 @@ public sealed interface Input {
      */
     record GateHeld(String taskId, String executionId, int attempt, String gate, String reason, SourceRecord source)
             implements Input {
+        @Override
+        public String label() {
+            return "grant";
+        }
     }
 
     /**
@@ -86,6 +140,10 @@ public sealed interface Input {
      */
     record Admission(String taskId, String admissionId, String gate, boolean admitted, String reason, SourceRecord source)
             implements Input {
+        @Override
+        public String label() {
+            return "grant";
+        }
     }
 
     /**
@@ -94,6 +152,10 @@ public sealed interface Input {
      */
     record DependencyOutcome(String taskId, String upstream, String outcome, String executionId, SourceRecord source)
             implements Input {
+        @Override
+        public String label() {
+            return "dependency";
+        }
     }
 
     /** A timer of the task came due (it may be stale: the task moved on since it was set). */
@@ -101,6 +163,11 @@ public sealed interface Input {
         @Override
         public SourceRecord source() {
             return null;
+        }
+
+        @Override
+        public String label() {
+            return "timer";
         }
     }
 }

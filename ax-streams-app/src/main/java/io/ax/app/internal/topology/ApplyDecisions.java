@@ -72,11 +72,10 @@ final class ApplyDecisions {
      * Decides {@code input} against the task as stored ({@code current}, null when there is none) and applies the
      * decision; see {@link #apply} for {@code input}.
      */
-    void decide(Rules rules, StoredTask current, Input decided, long nowMs, String input) {
+    void decide(Rules rules, StoredTask current, Input decided, long nowMs) {
         IndexEntry before = current == null ? null : IndexEntry.of(current);
         List<StoredHistoryEntry> priorHistory = current == null ? List.of() : current.getHistory();
-        apply(rules.decide(current, decided, nowMs), before, priorHistory, nowMs, input,
-                decided instanceof Input.Report report ? report : null);
+        apply(rules.decide(current, decided, nowMs), before, priorHistory, nowMs, decided.label(), decided);
     }
 
     /** Applies a decision that leaves the task store as it is (a rejection of bad input). */
@@ -91,17 +90,18 @@ final class ApplyDecisions {
      * @param input what the decision answers, as the metrics name it: {@code schedule}, {@code cancel}, {@code trigger},
      *              {@code replay}, {@code adopt}, {@code pause}, {@code resume} (requests), {@code request} (a record of the requests topic that is none
      *              of these), {@code report}, {@code retry}, {@code timer}
-     * @param report  the report the decision answers (null: another input), whose STARTED may start an execution
+     * @param decided the input the decision answers (null: a record rejected before it became one); a report's STARTED
+     *                may start an execution, a schedule may reuse the id of a purged task
      */
     private void apply(Decision decision, IndexEntry before, List<StoredHistoryEntry> priorHistory, long nowMs, String input,
-                       Input.Report report) {
+                       Input decided) {
         String executionId = executionOf(decision);
         MDC.put(MDC_TASK_ID, io.ax.validation.Quote.key(decision.taskId())); // quoted short: a rejected record's key may be anything
         if (executionId != null) {
             MDC.put(MDC_EXECUTION_ID, io.ax.validation.Quote.key(executionId));
         }
         try {
-            applyEffects(decision, before, priorHistory, nowMs, input, report);
+            applyEffects(decision, before, priorHistory, nowMs, input, decided);
         } finally {
             MDC.remove(MDC_TASK_ID);
             MDC.remove(MDC_EXECUTION_ID);
@@ -129,7 +129,8 @@ final class ApplyDecisions {
     }
 
     private void applyEffects(Decision decision, IndexEntry before, List<StoredHistoryEntry> priorHistory, long nowMs,
-                              String input, Input.Report report) {
+                              String input, Input decided) {
+        Input.Report report = decided instanceof Input.Report r ? r : null;
         boolean refused = false;
         for (Effect effect : decision.effects()) {
             if (effect instanceof Effect.SetTimer set) {
@@ -171,7 +172,7 @@ final class ApplyDecisions {
                 history.append(decision, priorHistory);
                 tasks.put(decision.task());
                 index.save(before, priorHistory, decision.task());
-                if ("schedule".equals(input) && !refused) {
+                if (decided instanceof Input.Schedule && !refused) {
                     dependencies.maybeForgetPurged(decision.taskId());
                 }
             }

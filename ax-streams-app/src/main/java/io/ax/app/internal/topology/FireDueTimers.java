@@ -79,6 +79,6 @@ final class FireDueTimers implements Punctuator {
     private void fire(WheelTimer timer, long nowMs) {
         timers.fired(timer);
         decisions.decide(rules, tasks.get(timer.taskId()), new Input.TimerFired(timer.taskId(), timer.kind(), timer.dueAtMs()),
-                nowMs, "timer");
+                nowMs);
     }
 }

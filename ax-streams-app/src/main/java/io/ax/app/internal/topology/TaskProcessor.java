@@ -165,7 +165,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             if (decoded == null) {
                 return; // a subscription, kept by Dependencies
             }
-            decisions.decide(rules, tasks.get(decoded.taskId()), decoded, nowMs, metricsInput(decoded));
+            decisions.decide(rules, tasks.get(decoded.taskId()), decoded, nowMs);
             dependencies.sweep(nowMs, NOTIFY_BATCH);
         } catch (InvalidRequestException e) {
             EventCode code = e instanceof WrongPartitionException ? EventCode.WRONG_PARTITION : Rules.codeOf(e);
@@ -190,7 +190,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
                     ? new Input.Admission(record.key(), grant.executionId(), grant.gates().get(0), FlowCodec.ADMITTED.equals(grant.admission()),
                     grant.reason(), source)
                     : new Input.Granted(record.key(), grant.executionId(), grant.attempt(), grant.gates(), source);
-            decisions.decide(rules, tasks.get(record.key()), decoded, nowMs, "grant");
+            decisions.decide(rules, tasks.get(record.key()), decoded, nowMs);
         } catch (InvalidRequestException e) {
             decisions.apply(rules.reject(record.key(), Rules.codeOf(e), e.getMessage(), source, nowMs), nowMs, "grant");
         }
@@ -198,31 +198,6 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         maybeWakeUpEarlier();
     }
 
-    /** The {@code input} label of a decoded input (see {@link ApplyDecisions#apply}). */
-    private static String metricsInput(Input input) {
-        if (input instanceof Input.Schedule) {
-            return "schedule";
-        } else if (input instanceof Input.Cancel) {
-            return "cancel";
-        } else if (input instanceof Input.Trigger) {
-            return "trigger";
-        } else if (input instanceof Input.Replay) {
-            return "replay";
-        } else if (input instanceof Input.Adopt) {
-            return "adopt";
-        } else if (input instanceof Input.Pause) {
-            return "pause";
-        } else if (input instanceof Input.Resume) {
-            return "resume";
-        }
-        if (input instanceof Input.Granted) {
-            return "grant";
-        }
-        if (input instanceof Input.DependencyOutcome) {
-            return "dependency";
-        }
-        return input instanceof Input.Report ? "report" : "retry";
-    }
 
     private void maybeExpireTombstones(long wallClockMs) {
         if (wallClockMs - tombstonesExpiredAtMs >= TOMBSTONE_EXPIRY_EVERY_MS) {
