@@ -37,7 +37,7 @@ final class CoreDriver {
     record Timer(TimerKind kind, long dueAtMs) {
     }
 
-    private final Rules rules = new Rules(new RuleSettings(300_000, 1_000, 600_000, 604_800_000, 0, 60_000, ScheduleLimits.defaults(), true));
+    private final Rules rules;
     private final TreeSet<Timer> timers = new TreeSet<>(Comparator.comparingLong(Timer::dueAtMs).thenComparing(Timer::kind));
     private final Deque<RetryRecord> retryLog = new ArrayDeque<>();
     private final List<DispatchTask> dispatches = new ArrayList<>();
@@ -45,6 +45,16 @@ final class CoreDriver {
     private long nowMs = T0;
     private long offset;
     private Decision last;
+
+    CoreDriver() {
+        this(FlowLimits.NONE);
+    }
+
+    /** A driver whose rules see {@code flow} as the flow-control limits in force. */
+    CoreDriver(FlowLimits flow) {
+        rules = new Rules(new RuleSettings(300_000, 1_000, 600_000, 604_800_000, 0, 60_000, ScheduleLimits.defaults(), true),
+                CalendarLookup.NONE, flow);
+    }
 
     Decision schedule(String json) {
         return decide(new Input.Schedule(TASK, (ScheduleRequest) JsonForms.parseRequest(json.getBytes(StandardCharsets.UTF_8)),
@@ -66,6 +76,16 @@ final class CoreDriver {
     /** The final state of a task this one waits for ({@code after}), as ax.deps brings it. */
     Decision dependencyOutcome(String upstream, String outcome) {
         return decide(new Input.DependencyOutcome(TASK, upstream, outcome, null, source("ax.deps")));
+    }
+
+    /** The last gate's grant of a slot to {@code executionId}'s {@code attempt}, as the grants topic brings it. */
+    Decision grant(String executionId, int attempt, List<String> gates) {
+        return decide(new Input.Granted(TASK, executionId, attempt, gates, source("ax.flow-grants")));
+    }
+
+    /** A gate's notice that it holds {@code executionId}'s {@code attempt}. */
+    Decision gateHeld(String executionId, int attempt, String gate) {
+        return decide(new Input.GateHeld(TASK, executionId, attempt, gate, "no slot free", source("ax.flow-grants")));
     }
 
     /** A report on the current execution and attempt (or on a made-up one when nothing fired yet). */

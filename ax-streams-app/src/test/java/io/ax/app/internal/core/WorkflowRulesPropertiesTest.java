@@ -1,0 +1,452 @@
+package io.ax.app.internal.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ax.app.internal.timer.TimerKind;
+import io.ax.schema.DispatchKind;
+import io.ax.schema.DispatchTask;
+import io.ax.schema.ReportStatus;
+import io.ax.schema.StateChange;
+import io.ax.schema.StoredExecution;
+import io.ax.schema.StoredTask;
+import io.ax.schema.TaskState;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.StringJoiner;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.statistics.Statistics;
+
+/**
+ * The rules of issue 27 under random sequences of inputs: sharded tasks, periodic tasks with overlap ALLOW, tasks behind
+ * flow-control gates, and tasks that wait for others ({@code after}). Each property draws one task's shape, then a
+ * sequence of timers firing, time passing, worker reports (on any execution the task has, current or not), retry
+ * records read back, gate grants (and stale copies of them), gate notices, run-now triggers, cancels, replays and
+ * dependency outcomes; at the end the task is cancelled if it is still live. The test plays the gate itself: it
+ * grants a slot to an execution that asked (ACQUIRE) only while fewer than the limit hold one, and frees it on RELEASE.
+ * Whatever the order, with strict settings (an illegal transition throws):
+ * <ol>
+ *   <li>never early: a RUN is never dispatched before its due time, and is dispatched at the decision's clock reading;</li>
+ *   <li>never over a limit: a gated execution is dispatched only with its gate's grant, every execution TRIGGERED or
+ *       RUNNING holds a slot (so no more than the limit are), and overlap ALLOW never keeps more than
+ *       {@link Alongside#MAX} in flight;</li>
+ *   <li>a dependent is released (WAITING → PENDING) only when every task it waits for has reported an outcome that meets
+ *       its condition (any outcome, with {@code afterRunAnyway}), due no sooner than {@code afterDelayMs} later nor than
+ *       its own trigger's time, and nothing of it is dispatched before;</li>
+ *   <li>exactly one final event (SUCCESS, FAILED, CANCELLED) per execution (per slice, for a sharded task) and one for a
+ *       sharded occurrence as a whole; never two; and the task announces its end (to its dependents) once per
+ *       incarnation.</li>
+ * </ol>
+ * "Never over a limit" is what the core alone can see: the gates' counting is {@code flow}'s, tested there.
+ */
+class WorkflowRulesPropertiesTest {
+    private static final Set<TaskState> FINAL = EnumSet.of(TaskState.SUCCESS, TaskState.FAILED, TaskState.CANCELLED);
+    private static final List<String> UPSTREAMS = List.of("a", "b", "c", "x"); // x: a task the dependent does not wait for
+    private static final List<String> OUTCOMES = List.of("SUCCESS", "FAILED", "CANCELLED", AwaitDependencies.PURGED);
+
+    enum Action {
+        FIRE, ADVANCE, STARTED, HEARTBEAT, SUCCEEDED, FAILED_RETRYABLE, FAILED_FATAL, DELIVER_RETRY, GRANT, GRANT_AGAIN,
+        GATE_HELD, TRIGGER, CANCEL, REPLAY, OUTCOME
+    }
+
+    /** One input; {@code pick} chooses what it concerns (which execution, which upstream and outcome, which waiter). */
+    record Move(Action action, int pick) {
+    }
+
+    /** The gates an execution of the task must pass ({@link FlowLimits#gatesFor}) and the slots each has. */
+    record Gate(List<String> gates, int limit) {
+        boolean gated() {
+            return !gates.isEmpty();
+        }
+    }
+
+    /** The task's request, its gate, and what it waits for (upstream → condition). */
+    record Shape(String json, Gate gate, Map<String, String> after, boolean runAnyway, long afterDelayMs, long delayMs,
+                 boolean sharded) {
+        @Override
+        public String toString() {
+            return json + " gates " + gate.gates() + " limit " + gate.limit();
+        }
+    }
+
+    // ---- the properties ----
+
+    // Each property also checks that its sequences reach what it is about (Statistics coverage), so that a generator
+    // that stopped reaching it would fail rather than pass for want of trying.
+
+    @Property(tries = 300)
+    void shouldKeepTheInvariantsOfShardedTasks(@ForAll("sharded") Shape shape, @ForAll("moves") List<Move> moves) {
+        Checker check = run(shape, moves);
+        Statistics.label("occurrence ended as a whole").collect(check.aggregates > 0);
+        Statistics.label("gated run").collect(check.gatedRuns > 0);
+        Statistics.label("occurrence ended as a whole").coverage(c -> c.check(true).percentage(p -> p >= 20));
+        Statistics.label("gated run").coverage(c -> c.check(true).percentage(p -> p >= 20));
+    }
+
+    @Property(tries = 300)
+    void shouldKeepTheInvariantsOfOverlapAllow(@ForAll("allowing") Shape shape, @ForAll("moves") List<Move> moves) {
+        Checker check = run(shape, moves);
+        Statistics.label("side by side").collect(check.mostBusy > 1);
+        Statistics.label("retried").collect(check.retries > 0);
+        Statistics.label("side by side").coverage(c -> c.check(true).percentage(p -> p >= 20));
+    }
+
+    @Property(tries = 300)
+    void shouldKeepTheInvariantsOfDependents(@ForAll("dependent") Shape shape, @ForAll("dependentMoves") List<Move> moves) {
+        Checker check = run(shape, moves);
+        Statistics.label("released").collect(check.released);
+        Statistics.label("released").coverage(c -> c.check(true).percentage(p -> p >= 10));
+    }
+
+    private static Checker run(Shape shape, List<Move> moves) {
+        CoreDriver ax = new CoreDriver((jobType, owner) -> shape.gate().gates());
+        Checker check = new Checker(shape);
+        check.apply(ax, ax.schedule(shape.json()));
+        assertThat(ax.task()).as("the request is accepted: %s", shape.json()).isNotNull();
+        for (Move move : moves) {
+            act(ax, check, move).ifPresent(decision -> check.apply(ax, decision));
+        }
+        if (ax.task() != null && Liveness.isLive(ax.task())) {
+            check.apply(ax, ax.cancel());
+        }
+        check.assertEverythingEndedOnce(ax);
+        return check;
+    }
+
+    // ---- the shapes ----
+
+    @Provide
+    Arbitrary<Gate> gates() {
+        return Combinators.combine(Arbitraries.of(List.<String>of(), List.of("type:j"), List.of("owner:o", "type:j")),
+                Arbitraries.integers().between(1, 2)).as(Gate::new);
+    }
+
+    /** A sharded task (2 or 3 slices): one-shot, or every second with overlap SKIP or QUEUE_ONE (ALLOW is refused). */
+    @Provide
+    Arbitrary<Shape> sharded() {
+        return Combinators.combine(Arbitraries.integers().between(2, 3), Arbitraries.of("once", "SKIP", "QUEUE_ONE"),
+                Arbitraries.of("CANCEL_OTHERS", "LET_FINISH"), Arbitraries.integers().between(0, 2), gates()).as(
+                (shards, overlap, failure, retries, gate) -> shape(("once".equals(overlap) ? "\"delayMs\":0,\"timeoutMs\":700"
+                        : "\"everyMs\":1000,\"overlap\":\"" + overlap + "\",\"timeoutMs\":1500") + ",\"shards\":" + shards
+                        + ",\"shardFailure\":\"" + failure + "\",\"maxRetries\":" + retries + ",\"backoffMs\":300", gate,
+                        Map.of(), false, 0, 0, true));
+    }
+
+    /** A task every second with overlap ALLOW, its executions long enough to run side by side. */
+    @Provide
+    Arbitrary<Shape> allowing() {
+        return Combinators.combine(Arbitraries.of(1500L, 4000L), Arbitraries.integers().between(0, 2), gates()).as(
+                (timeoutMs, retries, gate) -> shape("\"everyMs\":1000,\"overlap\":\"ALLOW\",\"timeoutMs\":" + timeoutMs
+                        + ",\"maxRetries\":" + retries + ",\"backoffMs\":300", gate, Map.of(), false, 0, 0, false));
+    }
+
+    /** A one-shot task (maybe sharded, maybe later than its upstreams) waiting for one to three others. */
+    @Provide
+    Arbitrary<Shape> dependent() {
+        Arbitrary<Map<String, String>> after = Arbitraries.of("SUCCESS", "FAILURE", "COMPLETED").list().ofMinSize(1).ofMaxSize(3)
+                .map(conditions -> {
+                    Map<String, String> named = new LinkedHashMap<>();
+                    for (int i = 0; i < conditions.size(); i++) {
+                        named.put(UPSTREAMS.get(i), conditions.get(i));
+                    }
+                    return named;
+                });
+        return Combinators.combine(after, Arbitraries.of(true, false), Arbitraries.of(0L, 500L), Arbitraries.of(0L, 3000L),
+                Arbitraries.integers().between(1, 2), Arbitraries.integers().between(0, 1), gates()).as(
+                (conditions, runAnyway, afterDelayMs, delayMs, shards, retries, gate) -> {
+                    StringJoiner deps = new StringJoiner(",", "[", "]");
+                    conditions.forEach((upstream, on) -> deps.add("{\"taskId\":\"" + upstream + "\",\"on\":\"" + on + "\"}"));
+                    return shape("\"delayMs\":" + delayMs + ",\"timeoutMs\":700,\"maxRetries\":" + retries + ",\"shards\":" + shards
+                            + ",\"after\":" + deps + ",\"afterRunAnyway\":" + runAnyway + ",\"afterDelayMs\":" + afterDelayMs
+                            + ",\"afterTimeoutMs\":60000", gate, conditions, runAnyway, afterDelayMs, delayMs, shards > 1);
+                });
+    }
+
+    private static Shape shape(String fields, Gate gate, Map<String, String> after, boolean runAnyway, long afterDelayMs,
+                               long delayMs, boolean sharded) {
+        return new Shape("{\"jobType\":\"j\",\"owner\":\"o\"," + fields + "}", gate, after, runAnyway, afterDelayMs, delayMs,
+                sharded);
+    }
+
+    @Provide
+    Arbitrary<List<Move>> moves() {
+        return moves(1);
+    }
+
+    /** Moves with dependency outcomes among them. */
+    @Provide
+    Arbitrary<List<Move>> dependentMoves() {
+        return moves(5);
+    }
+
+    private static Arbitrary<List<Move>> moves(int outcomeWeight) {
+        Arbitrary<Action> action = Arbitraries.frequency(
+                Tuple.of(8, Action.FIRE), Tuple.of(3, Action.ADVANCE), Tuple.of(3, Action.STARTED), Tuple.of(1, Action.HEARTBEAT),
+                Tuple.of(4, Action.SUCCEEDED), Tuple.of(3, Action.FAILED_RETRYABLE), Tuple.of(1, Action.FAILED_FATAL),
+                Tuple.of(4, Action.DELIVER_RETRY), Tuple.of(5, Action.GRANT), Tuple.of(1, Action.GRANT_AGAIN),
+                Tuple.of(1, Action.GATE_HELD), Tuple.of(1, Action.TRIGGER), Tuple.of(1, Action.CANCEL), Tuple.of(1, Action.REPLAY),
+                Tuple.of(outcomeWeight, Action.OUTCOME));
+        return Combinators.combine(action, Arbitraries.integers().between(0, 15)).as(Move::new).list().ofMinSize(1).ofMaxSize(80);
+    }
+
+    // ---- the inputs ----
+
+    private static Optional<Decision> act(CoreDriver ax, Checker check, Move move) {
+        return switch (move.action()) {
+            case FIRE -> fire(ax, move.pick());
+            case ADVANCE -> {
+                ax.advanceMs(300);
+                yield Optional.empty();
+            }
+            case STARTED -> report(ax, move.pick(), ReportStatus.STARTED, true);
+            case HEARTBEAT -> report(ax, move.pick(), ReportStatus.HEARTBEAT, true);
+            case SUCCEEDED -> report(ax, move.pick(), ReportStatus.SUCCEEDED, true);
+            case FAILED_RETRYABLE -> report(ax, move.pick(), ReportStatus.FAILED, true);
+            case FAILED_FATAL -> report(ax, move.pick(), ReportStatus.FAILED, false);
+            case DELIVER_RETRY -> ax.deliverRetry();
+            case GRANT -> check.grantNext(move.pick()).map(slot -> ax.grant(slot.executionId(), slot.attempt(), check.gates()));
+            case GRANT_AGAIN -> check.grantedBefore(move.pick()).map(slot -> ax.grant(slot.executionId(), slot.attempt(), check.gates()));
+            case GATE_HELD -> check.waiter(move.pick()).map(slot -> ax.gateHeld(slot.executionId(), slot.attempt(), check.gates().get(0)));
+            case TRIGGER -> Optional.of(ax.trigger());
+            case CANCEL -> Optional.of(ax.cancel());
+            case REPLAY -> Optional.of(ax.replay());
+            case OUTCOME -> {
+                String upstream = UPSTREAMS.get(move.pick() % UPSTREAMS.size());
+                String outcome = OUTCOMES.get(move.pick() / UPSTREAMS.size() % OUTCOMES.size());
+                check.outcomeSent(upstream, outcome);
+                yield Optional.of(ax.dependencyOutcome(upstream, outcome));
+            }
+        };
+    }
+
+    /**
+     * Fires the earliest timer, except that a dependency wait's timeout or a purge is passed over (for the earliest other
+     * timer) most of the time: either ends the story at once.
+     */
+    private static Optional<Decision> fire(CoreDriver ax, int pick) {
+        Optional<CoreDriver.Timer> timer = ax.timers().stream()
+                .filter(t -> pick == 0 || t.kind() != TimerKind.DEPENDENCY_WAIT && t.kind() != TimerKind.PURGE).findFirst();
+        return timer.flatMap(t -> ax.fire(t.kind()));
+    }
+
+    /** A report on one of the executions the task has (current, alongside, slices; maybe ended), on its current attempt. */
+    private static Optional<Decision> report(CoreDriver ax, int pick, ReportStatus status, boolean retryable) {
+        List<StoredExecution> executions = executions(ax.task());
+        if (executions.isEmpty()) {
+            return Optional.of(ax.report(status, retryable));
+        }
+        StoredExecution execution = executions.get(pick % executions.size());
+        return Optional.of(ax.report(execution.getExecutionId(), execution.getAttempt(), status, retryable));
+    }
+
+    private static List<StoredExecution> executions(StoredTask task) {
+        List<StoredExecution> all = new ArrayList<>();
+        if (task == null) {
+            return all;
+        }
+        if (task.getExecution() != null) {
+            all.add(task.getExecution());
+        }
+        all.addAll(task.getAlongside());
+        all.addAll(task.getSlices());
+        return all;
+    }
+
+    // ---- the invariants ----
+
+    record Slot(String executionId, int attempt) {
+    }
+
+    /** Follows every decision's effects: plays the gate, counts final events, checks each invariant as it goes. */
+    private static final class Checker {
+        private final Shape shape;
+        private final Set<Slot> waiting = new LinkedHashSet<>();
+        private final Set<Slot> granted = new LinkedHashSet<>();
+        private final List<Slot> grantsGiven = new ArrayList<>();
+        private final Map<String, Integer> finals = new HashMap<>();
+        private final Set<String> started = new LinkedHashSet<>(); // executions dispatched, or held at a gate
+        private final Set<Long> finished = new HashSet<>(); // incarnations that announced their end
+        private final Map<String, String> outcomesSent = new HashMap<>();
+        private boolean released;
+        // what the sequence reached, for the properties' coverage
+        private int aggregates;
+        private int gatedRuns;
+        private int retries;
+        private long mostBusy;
+
+        Checker(Shape shape) {
+            this.shape = shape;
+        }
+
+        List<String> gates() {
+            return shape.gate().gates();
+        }
+
+        /** The gate grants a slot to one execution that asked, if a slot is free. */
+        Optional<Slot> grantNext(int pick) {
+            if (waiting.isEmpty() || granted.size() >= shape.gate().limit()) {
+                return Optional.empty();
+            }
+            Slot slot = new ArrayList<>(waiting).get(pick % waiting.size());
+            waiting.remove(slot);
+            granted.add(slot);
+            grantsGiven.add(slot);
+            return Optional.of(slot);
+        }
+
+        /** A copy of a grant already given (redelivered, or late). */
+        Optional<Slot> grantedBefore(int pick) {
+            return grantsGiven.isEmpty() ? Optional.empty() : Optional.of(grantsGiven.get(pick % grantsGiven.size()));
+        }
+
+        Optional<Slot> waiter(int pick) {
+            return waiting.isEmpty() ? Optional.empty() : Optional.of(new ArrayList<>(waiting).get(pick % waiting.size()));
+        }
+
+        void outcomeSent(String upstream, String outcome) {
+            outcomesSent.put(upstream, outcome);
+        }
+
+        void apply(CoreDriver ax, Decision decision) {
+            long nowMs = ax.nowMs();
+            for (Effect effect : decision.effects()) {
+                if (effect instanceof Effect.Dispatch dispatch && dispatch.task().getKind() == DispatchKind.RUN) {
+                    dispatched(dispatch.task(), nowMs);
+                } else if (effect instanceof Effect.Event event) {
+                    event(event.change(), nowMs);
+                } else if (effect instanceof Effect.Flow flow) {
+                    flow(flow.message());
+                } else if (effect instanceof Effect.Finished) {
+                    assertThat(decision.task()).as("an end is announced by a decision that stores the task").isNotNull();
+                    assertThat(finished.add(decision.task().getIncarnation()))
+                            .as("the task announces its end once per incarnation (%s)", decision.task().getIncarnation()).isTrue();
+                }
+            }
+            assertWithinLimits(ax.task());
+        }
+
+        private void dispatched(DispatchTask run, long nowMs) {
+            assertThat(run.getFiredAtMs()).as("a RUN is dispatched at the decision's clock reading").isEqualTo(nowMs);
+            assertThat(run.getDueAtMs()).as("never early: RUN of %s/%s", run.getExecutionId(), run.getAttempt())
+                    .isLessThanOrEqualTo(run.getFiredAtMs());
+            if (shape.gate().gated()) {
+                assertThat(granted).as("a gated execution runs only with its grant: %s/%s", run.getExecutionId(), run.getAttempt())
+                        .contains(new Slot(run.getExecutionId(), run.getAttempt()));
+            }
+            if (!shape.after().isEmpty()) {
+                assertThat(released).as("nothing of a dependent runs before it is released: %s", run.getExecutionId()).isTrue();
+            }
+            started.add(run.getExecutionId());
+            gatedRuns += shape.gate().gated() ? 1 : 0;
+            retries += run.getAttempt() > 1 ? 1 : 0;
+        }
+
+        private void event(StateChange change, long nowMs) {
+            if (FINAL.contains(change.getTo()) && change.getExecutionId() != null) {
+                int count = finals.merge(change.getExecutionId(), 1, Integer::sum);
+                aggregates += change.getShards() != null && change.getShard() == null ? 1 : 0;
+                assertThat(count).as("one final event for execution %s (now %s -> %s: %s)", change.getExecutionId(),
+                        change.getFrom(), change.getTo(), change.getReason()).isEqualTo(1);
+            }
+            if (TaskState.WAITING.name().equals(change.getFrom()) && change.getTo() == TaskState.PENDING) {
+                assertConditionsMet(change);
+                assertThat(change.getDueAtMs()).as("released due afterDelayMs later at the soonest")
+                        .isGreaterThanOrEqualTo(nowMs + shape.afterDelayMs());
+                assertThat(change.getDueAtMs()).as("released due at its own trigger's time at the soonest")
+                        .isGreaterThanOrEqualTo(CoreDriver.T0 + shape.delayMs());
+                released = true;
+            }
+        }
+
+        private void assertConditionsMet(StateChange release) {
+            assertThat(shape.after()).as("only a dependent is released: %s", release.getReason()).isNotEmpty();
+            shape.after().forEach((upstream, on) -> {
+                String outcome = outcomesSent.get(upstream);
+                assertThat(outcome).as("released (%s) with no outcome from %s", release.getReason(), upstream).isNotNull();
+                if (!shape.runAnyway()) {
+                    assertThat(meets(on, outcome)).as("released (%s) although %s ended %s, not %s", release.getReason(), upstream,
+                            outcome, on).isTrue();
+                }
+            });
+        }
+
+        /** The conditions as topology-docs/WORKFLOWS.md states them, written apart from the rules' own. */
+        private static boolean meets(String on, String outcome) {
+            return switch (on) {
+                case "SUCCESS" -> outcome.equals("SUCCESS");
+                case "FAILURE" -> outcome.equals("FAILED");
+                default -> !outcome.equals(AwaitDependencies.PURGED); // COMPLETED: any end
+            };
+        }
+
+        private void flow(FlowMessage message) {
+            switch (message.kind()) {
+                case ACQUIRE -> {
+                    assertThat(shape.gate().gated()).as("only a gated execution asks for a slot").isTrue();
+                    assertThat(message.gates()).isEqualTo(gates());
+                    waiting.add(new Slot(message.executionId(), message.attempt()));
+                    started.add(message.executionId());
+                }
+                case RELEASE -> {
+                    if (message.gateIndex() == 0) { // one RELEASE per gate of the chain: counted once
+                        waiting.removeIf(slot -> releases(message, slot));
+                        granted.removeIf(slot -> releases(message, slot));
+                    }
+                }
+                case STARTED, ADMIT -> { }
+            }
+        }
+
+        /** A RELEASE frees the execution's attempts up to its own (FlowMessage). */
+        private static boolean releases(FlowMessage message, Slot slot) {
+            return slot.executionId().equals(message.executionId()) && slot.attempt() <= message.attempt();
+        }
+
+        private void assertWithinLimits(StoredTask task) {
+            List<StoredExecution> executions = executions(task);
+            long busy = executions.stream().filter(FlowControl::isBusy).count();
+            mostBusy = Math.max(mostBusy, busy);
+            assertThat(busy).as("at most %s executions of one task in flight", Alongside.MAX).isLessThanOrEqualTo(Alongside.MAX);
+            if (!shape.gate().gated()) {
+                return;
+            }
+            List<StoredExecution> running = executions.stream()
+                    .filter(e -> e.getState() == TaskState.TRIGGERED || e.getState() == TaskState.RUNNING).toList();
+            for (StoredExecution execution : running) {
+                assertThat(granted).as("%s is %s: it holds a slot", execution.getExecutionId(), execution.getState())
+                        .contains(new Slot(execution.getExecutionId(), execution.getAttempt()));
+            }
+            assertThat(running).as("never over the gate's limit").hasSizeLessThanOrEqualTo(shape.gate().limit());
+        }
+
+        /** After the task was cancelled (if it was still live): every execution and occurrence ended exactly once. */
+        void assertEverythingEndedOnce(CoreDriver ax) {
+            for (String executionId : started) {
+                assertThat(finals.get(executionId)).as("execution %s ends exactly once", executionId).isEqualTo(1);
+            }
+            if (shape.sharded()) {
+                started.stream().map(id -> id.replaceFirst("-s\\d+$", "")).distinct().forEach(occurrence ->
+                        assertThat(finals.get(occurrence)).as("sharded occurrence %s ends exactly once as a whole", occurrence)
+                                .isEqualTo(1));
+            }
+            if (ax.task() != null) {
+                assertThat(finished).as("the task announced its end").contains(ax.task().getIncarnation());
+                assertThat(waiting).as("no execution still waits at the gate").isEmpty();
+                assertThat(granted).as("every slot is given back").isEmpty();
+            }
+        }
+    }
+}
