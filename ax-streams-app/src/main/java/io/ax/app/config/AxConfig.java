@@ -525,8 +525,9 @@ public final class AxConfig extends AbstractConfig {
         // A partition that becomes fetchable while a fetch waits at the broker (assigned at start-up or in a takeover,
         // its position just reset) is first asked for by the next fetch, up to fetch.max.wait.ms (500 ms) later, each
         // time; at start-up that added seconds to the first tasks (./ax bench startup, first task late: 3.8-4.4 s with
-        // 500 ms, 1.4-3.7 s with 50 ms, BENCHMARKS.md). An idle fetch every 50 ms costs the broker little.
-        props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 50);
+        // 500 ms, 1.4-3.7 s with 50 ms, 1.3-2.3 s with 100 ms; BENCHMARKS.md). The price is idle fetches: an idle
+        // instance's broker CPU went from 7.6 % to 12.1 % of a core with 100 ms (13.6 % with 50 ms), one run each.
+        props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 100);
         // Failover: a dead instance's partitions (and so its timers) move after the session timeout, not Kafka's 45 s;
         // 6 s is the brokers' smallest allowed (group.min.session.timeout.ms), with three heartbeats in it. A standby
         // replica keeps a warm copy of each partition's stores on another instance, so the takeover restores little.
