@@ -58,41 +58,26 @@ final class Alongside {
      * view; their effects in that order, one stored task.
      */
     static Decision decide(StoredTask task, Input input, Function<StoredTask, Decision> route) {
-        List<String> concerned = new ArrayList<>();
-        for (StoredExecution execution : task.getAlongside()) {
-            if (concerns(execution, input)) {
-                concerned.add(execution.getExecutionId());
-            }
-        }
-        if (concerned.isEmpty()) {
-            return keepSharedTimers(route.apply(task), task);
-        }
-        List<Effect> effects = new ArrayList<>();
-        StoredTask latest = task;
-        boolean saved = false;
-        if (concerns(task.getExecution(), input)) {
-            Decision first = route.apply(copy(latest));
-            effects.addAll(first.effects());
-            if (first.store() == Decision.Store.SAVE) {
-                latest = first.task();
-                saved = true;
-            }
-        }
-        for (String executionId : concerned) {
-            int at = indexOf(latest, executionId);
-            if (at < 0) {
-                continue;
-            }
-            Decision side = route.apply(view(latest, at));
-            effects.addAll(side.effects());
-            if (side.store() == Decision.Store.SAVE) {
-                latest = back(side.task(), at);
-                saved = true;
-            }
-        }
-        return keepSharedTimers(new Decision(task.getTaskId(), saved ? Decision.Store.SAVE : Decision.Store.UNCHANGED,
-                saved ? latest : null, List.copyOf(effects)), task);
+        return SideExecutions.decide(task, input, route, ALONGSIDE);
     }
+
+    /** The executions alongside; a decided view turned back by {@link #back}. */
+    private static final SideExecutions.Side ALONGSIDE = new SideExecutions.Side() {
+        @Override
+        public List<StoredExecution> of(StoredTask task) {
+            return task.getAlongside();
+        }
+
+        @Override
+        public void set(StoredTask task, List<StoredExecution> executions) {
+            task.setAlongside(executions);
+        }
+
+        @Override
+        public StoredTask back(StoredTask decided, String executionId, int at) {
+            return Alongside.back(decided, at);
+        }
+    };
 
     /**
      * A timer key is due time, task and kind: two executions whose timeouts (or retries) fall on one millisecond share
@@ -144,30 +129,8 @@ final class Alongside {
         return false;
     }
 
-    private static int indexOf(StoredTask task, String executionId) {
-        List<StoredExecution> alongside = task.getAlongside();
-        for (int i = 0; i < alongside.size(); i++) {
-            if (alongside.get(i).getExecutionId().equals(executionId)) {
-                return i;
-            }
-        }
-        return -1;
-    }
 
-    private static StoredTask copy(StoredTask task) {
-        return StoredTask.newBuilder(task).build(); // a deep copy: a decision may change its task in place
-    }
 
-    /** The task as the rules see it for execution {@code at} alongside: that one current, the real current first alongside. */
-    private static StoredTask view(StoredTask task, int at) {
-        StoredTask view = copy(task);
-        List<StoredExecution> others = new ArrayList<>(view.getAlongside());
-        StoredExecution side = others.remove(at);
-        others.add(0, view.getExecution());
-        view.setExecution(side);
-        view.setAlongside(others);
-        return view;
-    }
 
     /** The decided view turned back: the real current in its place, the decided execution alongside while in flight. */
     private static StoredTask back(StoredTask decided, int at) {

@@ -121,41 +121,26 @@ public final class Shards {
      * task.
      */
     static Decision decide(StoredTask task, Input input, Function<StoredTask, Decision> route) {
-        List<String> concerned = new ArrayList<>();
-        for (StoredExecution slice : task.getSlices()) {
-            if (Alongside.concerns(slice, input)) {
-                concerned.add(slice.getExecutionId());
-            }
-        }
-        if (concerned.isEmpty()) {
-            return Alongside.keepSharedTimers(route.apply(task), task);
-        }
-        List<Effect> effects = new ArrayList<>();
-        StoredTask latest = task;
-        boolean saved = false;
-        if (Alongside.concerns(task.getExecution(), input)) {
-            Decision first = route.apply(StoredTask.newBuilder(latest).build());
-            effects.addAll(first.effects());
-            if (first.store() == Decision.Store.SAVE) {
-                latest = first.task();
-                saved = true;
-            }
-        }
-        for (String executionId : concerned) {
-            int at = indexOf(latest, executionId);
-            if (at < 0) {
-                continue; // a new occurrence fanned out meanwhile
-            }
-            Decision side = route.apply(view(latest, at));
-            effects.addAll(side.effects());
-            if (side.store() == Decision.Store.SAVE) {
-                latest = back(side.task(), executionId);
-                saved = true;
-            }
-        }
-        return Alongside.keepSharedTimers(new Decision(task.getTaskId(), saved ? Decision.Store.SAVE : Decision.Store.UNCHANGED,
-                saved ? latest : null, List.copyOf(effects)), task);
+        return SideExecutions.decide(task, input, route, SLICES);
     }
+
+    /** The slices beside slice 0; a decided view turned back by {@link #back}. */
+    private static final SideExecutions.Side SLICES = new SideExecutions.Side() {
+        @Override
+        public List<StoredExecution> of(StoredTask task) {
+            return task.getSlices();
+        }
+
+        @Override
+        public void set(StoredTask task, List<StoredExecution> executions) {
+            task.setSlices(executions);
+        }
+
+        @Override
+        public StoredTask back(StoredTask decided, String executionId, int at) {
+            return Shards.back(decided, executionId);
+        }
+    };
 
     /**
      * Decides what the slices make of the occurrence, before {@code task} is stored: cancels the others once one is
@@ -244,26 +229,7 @@ public final class Shards {
         return text == null ? null : Quote.truncate(text, MAX_SLICE_MESSAGE_CHARS);
     }
 
-    private static int indexOf(StoredTask task, String executionId) {
-        List<StoredExecution> slices = task.getSlices();
-        for (int i = 0; i < slices.size(); i++) {
-            if (slices.get(i).getExecutionId().equals(executionId)) {
-                return i;
-            }
-        }
-        return -1;
-    }
 
-    /** The task as the rules see it for slice {@code at}: that one current, the others (slice 0 first) its slices. */
-    private static StoredTask view(StoredTask task, int at) {
-        StoredTask view = StoredTask.newBuilder(task).build(); // a deep copy: a decision may change its task in place
-        List<StoredExecution> others = new ArrayList<>(view.getSlices());
-        StoredExecution slice = others.remove(at);
-        others.add(0, view.getExecution());
-        view.setExecution(slice);
-        view.setSlices(others);
-        return view;
-    }
 
     /** The decided view turned back: slice 0 current, the others in shard order; as is when a new occurrence fanned out. */
     private static StoredTask back(StoredTask decided, String executionId) {

@@ -1,0 +1,96 @@
+package io.ax.app.internal.core;
+
+import io.ax.schema.StoredExecution;
+import io.ax.schema.StoredTask;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Executions kept beside a task's current one (a sharded occurrence's slices, {@link Shards}; overlap ALLOW's earlier
+ * executions, {@link Alongside}), decided one at a time by the same transition classes: an input that concerns one of
+ * them is decided on a <em>view</em> of the task in which that one is current and the others, the real current first,
+ * are beside it; the decided view is turned back as its {@link Side} says. The two kinds differ only in the list they
+ * keep and in how a decided view is turned back.
+ */
+final class SideExecutions {
+    /** Where a task keeps the executions beside its current one, and how a decided view is turned back. */
+    interface Side {
+        List<StoredExecution> of(StoredTask task);
+
+        void set(StoredTask task, List<StoredExecution> executions);
+
+        /** {@code decided}, a view decided for the execution {@code executionId} found at {@code at}, turned back. */
+        StoredTask back(StoredTask decided, String executionId, int at);
+    }
+
+    private SideExecutions() {
+    }
+
+    /**
+     * The decision for {@code task}, which has executions beside its current one: {@code route} (a fresh step for each)
+     * decides for the current execution unless only executions beside it are concerned, then for each concerned one on
+     * its view; their effects in that order, one stored task. Timers two executions share are kept
+     * ({@link Alongside#keepSharedTimers}).
+     */
+    static Decision decide(StoredTask task, Input input, Function<StoredTask, Decision> route, Side side) {
+        List<String> concerned = new ArrayList<>();
+        for (StoredExecution execution : side.of(task)) {
+            if (Alongside.concerns(execution, input)) {
+                concerned.add(execution.getExecutionId());
+            }
+        }
+        if (concerned.isEmpty()) {
+            return Alongside.keepSharedTimers(route.apply(task), task);
+        }
+        List<Effect> effects = new ArrayList<>();
+        StoredTask latest = task;
+        boolean saved = false;
+        if (Alongside.concerns(task.getExecution(), input)) {
+            Decision first = route.apply(copy(latest));
+            effects.addAll(first.effects());
+            if (first.store() == Decision.Store.SAVE) {
+                latest = first.task();
+                saved = true;
+            }
+        }
+        for (String executionId : concerned) {
+            int at = indexOf(side.of(latest), executionId);
+            if (at < 0) {
+                continue; // gone meanwhile (a new occurrence fanned out, or it ended)
+            }
+            Decision decided = route.apply(view(latest, at, side));
+            effects.addAll(decided.effects());
+            if (decided.store() == Decision.Store.SAVE) {
+                latest = side.back(decided.task(), executionId, at);
+                saved = true;
+            }
+        }
+        return Alongside.keepSharedTimers(new Decision(task.getTaskId(), saved ? Decision.Store.SAVE : Decision.Store.UNCHANGED,
+                saved ? latest : null, List.copyOf(effects)), task);
+    }
+
+    static StoredTask copy(StoredTask task) {
+        return StoredTask.newBuilder(task).build(); // a deep copy: a decision may change its task in place
+    }
+
+    private static int indexOf(List<StoredExecution> executions, String executionId) {
+        for (int i = 0; i < executions.size(); i++) {
+            if (executions.get(i).getExecutionId().equals(executionId)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The task as the rules see it for the execution at {@code at} beside: that one current, the real current first beside. */
+    private static StoredTask view(StoredTask task, int at, Side side) {
+        StoredTask view = copy(task);
+        List<StoredExecution> others = new ArrayList<>(side.of(view));
+        StoredExecution decided = others.remove(at);
+        others.add(0, view.getExecution());
+        view.setExecution(decided);
+        side.set(view, others);
+        return view;
+    }
+}
