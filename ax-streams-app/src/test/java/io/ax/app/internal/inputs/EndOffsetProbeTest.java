@@ -2,7 +2,6 @@ package io.ax.app.internal.inputs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -12,12 +11,9 @@ import org.junit.jupiter.api.Test;
 
 class EndOffsetProbeTest {
     private static final TopicPartition P = new TopicPartition("ax.requests", 0);
-    private final List<KafkaFutureImpl<Map<TopicPartition, Long>>> asked = new ArrayList<>();
-    private final EndOffsetProbe probe = new EndOffsetProbe(partitions -> {
-        KafkaFutureImpl<Map<TopicPartition, Long>> answer = new KafkaFutureImpl<>();
-        asked.add(answer);
-        return answer;
-    }, () -> { }, 10);
+    private final AskedEndOffsets endOffsets = new AskedEndOffsets();
+    private final List<KafkaFutureImpl<Map<TopicPartition, Long>>> asked = endOffsets.asked;
+    private final EndOffsetProbe probe = endOffsets.probe(10);
 
     @Test
     void shouldSendTheFirstRequestAtOnceThenOneInFlightAtMostAndNoMoreOftenThanTheInterval() {

@@ -2,10 +2,10 @@ package io.ax.app.internal.timer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.ax.app.internal.inputs.AskedEndOffsets;
 import io.ax.app.internal.inputs.ConsumerView;
 import io.ax.app.internal.inputs.EndOffsetProbe;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -17,12 +17,9 @@ import org.junit.jupiter.api.Test;
 class TimedPollsTest {
     private static final String TOPIC = "ax.requests";
     private final SteppingTime time = new SteppingTime(1_000_000, 0);
-    private final List<KafkaFutureImpl<Map<TopicPartition, Long>>> asked = new ArrayList<>();
-    private final EndOffsetProbe probe = new EndOffsetProbe(partitions -> {
-        KafkaFutureImpl<Map<TopicPartition, Long>> answer = new KafkaFutureImpl<>();
-        asked.add(answer);
-        return answer;
-    }, () -> { }, 10);
+    private final AskedEndOffsets endOffsets = new AskedEndOffsets();
+    private final List<KafkaFutureImpl<Map<TopicPartition, Long>>> asked = endOffsets.asked;
+    private final EndOffsetProbe probe = endOffsets.probe(10);
     private final Object owner = new Object();
 
     @AfterEach
