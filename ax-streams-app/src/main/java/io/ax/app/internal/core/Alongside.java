@@ -62,22 +62,8 @@ final class Alongside {
     }
 
     /** The executions alongside; a decided view turned back by {@link #back}. */
-    private static final SideExecutions.Side ALONGSIDE = new SideExecutions.Side() {
-        @Override
-        public List<StoredExecution> of(StoredTask task) {
-            return task.getAlongside();
-        }
-
-        @Override
-        public void set(StoredTask task, List<StoredExecution> executions) {
-            task.setAlongside(executions);
-        }
-
-        @Override
-        public StoredTask back(StoredTask decided, String executionId, int at) {
-            return Alongside.back(decided, at);
-        }
-    };
+    private static final SideExecutions.Side ALONGSIDE = new SideExecutions.Side(StoredTask::getAlongside, StoredTask::setAlongside,
+            (decided, executionId, at) -> back(decided, at));
 
     /**
      * A timer key is due time, task and kind: two executions whose timeouts (or retries) fall on one millisecond share

@@ -125,22 +125,8 @@ public final class Shards {
     }
 
     /** The slices beside slice 0; a decided view turned back by {@link #back}. */
-    private static final SideExecutions.Side SLICES = new SideExecutions.Side() {
-        @Override
-        public List<StoredExecution> of(StoredTask task) {
-            return task.getSlices();
-        }
-
-        @Override
-        public void set(StoredTask task, List<StoredExecution> executions) {
-            task.setSlices(executions);
-        }
-
-        @Override
-        public StoredTask back(StoredTask decided, String executionId, int at) {
-            return Shards.back(decided, executionId);
-        }
-    };
+    private static final SideExecutions.Side SLICES = new SideExecutions.Side(StoredTask::getSlices, StoredTask::setSlices,
+            (decided, executionId, at) -> back(decided, executionId));
 
     /**
      * Decides what the slices make of the occurrence, before {@code task} is stored: cancels the others once one is

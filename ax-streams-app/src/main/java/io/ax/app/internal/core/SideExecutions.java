@@ -4,6 +4,7 @@ import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /**
@@ -14,14 +15,18 @@ import java.util.function.Function;
  * keep and in how a decided view is turned back.
  */
 final class SideExecutions {
-    /** Where a task keeps the executions beside its current one, and how a decided view is turned back. */
-    interface Side {
-        List<StoredExecution> of(StoredTask task);
+    /**
+     * Where a task keeps the executions beside its current one ({@code of}, {@code set}), and how a decided view is
+     * turned back ({@code back}).
+     */
+    record Side(Function<StoredTask, List<StoredExecution>> of, BiConsumer<StoredTask, List<StoredExecution>> set,
+                TurnBack back) {
+    }
 
-        void set(StoredTask task, List<StoredExecution> executions);
-
-        /** {@code decided}, a view decided for the execution {@code executionId} found at {@code at}, turned back. */
-        StoredTask back(StoredTask decided, String executionId, int at);
+    /** A view decided for the execution {@code executionId}, found at {@code at} beside the current one, turned back. */
+    @FunctionalInterface
+    interface TurnBack {
+        StoredTask apply(StoredTask decided, String executionId, int at);
     }
 
     private SideExecutions() {
@@ -35,7 +40,7 @@ final class SideExecutions {
      */
     static Decision decide(StoredTask task, Input input, Function<StoredTask, Decision> route, Side side) {
         List<String> concerned = new ArrayList<>();
-        for (StoredExecution execution : side.of(task)) {
+        for (StoredExecution execution : side.of().apply(task)) {
             if (Alongside.concerns(execution, input)) {
                 concerned.add(execution.getExecutionId());
             }
@@ -55,14 +60,14 @@ final class SideExecutions {
             }
         }
         for (String executionId : concerned) {
-            int at = indexOf(side.of(latest), executionId);
+            int at = indexOf(side.of().apply(latest), executionId);
             if (at < 0) {
                 continue; // gone meanwhile (a new occurrence fanned out, or it ended)
             }
             Decision decided = route.apply(view(latest, at, side));
             effects.addAll(decided.effects());
             if (decided.store() == Decision.Store.SAVE) {
-                latest = side.back(decided.task(), executionId, at);
+                latest = side.back().apply(decided.task(), executionId, at);
                 saved = true;
             }
         }
@@ -86,11 +91,11 @@ final class SideExecutions {
     /** The task as the rules see it for the execution at {@code at} beside: that one current, the real current first beside. */
     private static StoredTask view(StoredTask task, int at, Side side) {
         StoredTask view = copy(task);
-        List<StoredExecution> others = new ArrayList<>(side.of(view));
+        List<StoredExecution> others = new ArrayList<>(side.of().apply(view));
         StoredExecution decided = others.remove(at);
         others.add(0, view.getExecution());
         view.setExecution(decided);
-        side.set(view, others);
+        side.set().accept(view, others);
         return view;
     }
 }
