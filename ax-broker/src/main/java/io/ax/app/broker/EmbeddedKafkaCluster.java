@@ -118,10 +118,19 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
                     .collect(Collectors.joining(","));
         }
 
-        /** Every node of one layout derives the same cluster id. */
+        /**
+         * Every node of one layout derives the same cluster id. Never one that starts with '-' (base64url may): the
+         * storage tool's argument parser takes it for an option and refuses to format (1 layout in 64 failed so).
+         */
         String clusterId() {
-            UUID uuid = UUID.nameUUIDFromBytes(("ax-cluster " + clientPorts + " " + controllerPorts).getBytes(StandardCharsets.UTF_8));
-            return new Uuid(uuid.getMostSignificantBits(), uuid.getLeastSignificantBits()).toString();
+            String seed = "ax-cluster " + clientPorts + " " + controllerPorts;
+            for (int salt = 0; ; salt++) {
+                UUID uuid = UUID.nameUUIDFromBytes((salt == 0 ? seed : seed + " " + salt).getBytes(StandardCharsets.UTF_8));
+                String id = new Uuid(uuid.getMostSignificantBits(), uuid.getLeastSignificantBits()).toString();
+                if (!id.startsWith("-")) {
+                    return id;
+                }
+            }
         }
 
         int index(int nodeId) {
