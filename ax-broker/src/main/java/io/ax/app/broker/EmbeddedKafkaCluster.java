@@ -412,7 +412,9 @@ public final class EmbeddedKafkaCluster implements AutoCloseable {
 
     /**
      * Formats one node's log dir. Serialized across the JVM: the nodes start in parallel, and concurrent
-     * {@code StorageTool.execute} calls were seen failing with exit code 1 and no output (once in the first runs).
+     * {@code StorageTool.execute} calls were seen failing with exit code 1 and no output (once in the first runs; most
+     * likely the cluster id starting with '-' that {@link Layout#clusterId} now avoids: the tool prints that refusal to
+     * stderr, not to the stream given here).
      */
     private static synchronized void format(Properties props, String clusterId, Path logDir) throws IOException {
         Path configFile = Files.createTempFile("ax-kafka-node-", ".properties");
