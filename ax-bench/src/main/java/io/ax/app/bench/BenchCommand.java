@@ -6,8 +6,6 @@ import ch.qos.logback.core.ConsoleAppender;
 import io.ax.KafkaConnection;
 import io.ax.app.config.AxConfig;
 import io.ax.codec.AvroTrust;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -114,13 +112,8 @@ public final class BenchCommand implements Callable<Integer> {
             // an assertion on the exit code shows why the run failed, not only that it did.
             commandLine.setExecutionExceptionHandler((failure, line, parsed) -> {
                 failure.printStackTrace(System.err);
-                out.println("FAILED " + failure);
-                for (Throwable cause = failure.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
-                    out.println("  caused by " + cause);
-                }
-                StringWriter trace = new StringWriter();
-                failure.printStackTrace(new PrintWriter(trace));
-                trace.toString().lines().limit(40).forEach(out::println);
+                out.print("FAILED ");
+                failure.printStackTrace(out); // its message first, then the frames and every cause
                 return line.getCommandSpec().exitCodeOnExecutionException();
             });
         }
