@@ -27,15 +27,24 @@ import org.slf4j.LoggerFactory;
 public final class ColdStart {
     private static final Logger LOG = LoggerFactory.getLogger(ColdStart.class);
     private static final String TASK = "ax-cold-start";
+    private static final java.util.concurrent.atomic.AtomicBoolean RAN = new java.util.concurrent.atomic.AtomicBoolean();
 
     private ColdStart() {
     }
 
     /**
-     * Runs {@link #once} up to {@code maxRounds} times, for at most {@code budgetMs} of {@code settings.time()}; returns
-     * the rounds run (0 when the first one failed).
+     * Runs {@link #once} up to {@code maxRounds} times, for at most {@code budgetMs} of {@code settings.time()}, the first
+     * time it is called in this JVM (the code is warm for every scheduler after); returns the rounds run (0 when the first
+     * one failed or this JVM ran them already).
      */
     public static int run(SchedulerSettings settings, int maxRounds, long budgetMs) {
+        if (!RAN.compareAndSet(false, true)) {
+            return 0;
+        }
+        return rounds(settings, maxRounds, budgetMs);
+    }
+
+    static int rounds(SchedulerSettings settings, int maxRounds, long budgetMs) {
         long startMs = settings.time().milliseconds();
         int rounds = 0;
         while (rounds < maxRounds && once(settings) > 0) {
