@@ -69,6 +69,7 @@ public final class AxConfig extends AbstractConfig {
             + "its default state directory and of its static group membership. Give each instance on one host its own.";
 
     public static final String WHEEL_TICK_MS_CONFIG = "ax.wheel.tick.ms";
+    public static final long DEFAULT_WHEEL_TICK_MS = 10L;
     private static final String WHEEL_TICK_MS_DOC = "Timing wheel tick and wall-clock punctuation interval, ms. "
             + "Timers fire at the first tick at or after their due time.";
 
@@ -294,7 +295,7 @@ public final class AxConfig extends AbstractConfig {
             .define(TOPIC_REPLICATION_CONFIG, Type.SHORT, (short) -1, Importance.MEDIUM, TOPIC_REPLICATION_DOC)
             .define(STATE_DIR_CONFIG, Type.STRING, "", Importance.MEDIUM, STATE_DIR_DOC)
             .define(INSTANCE_NAME_CONFIG, Type.STRING, "default", instanceName(), Importance.MEDIUM, INSTANCE_NAME_DOC)
-            .define(WHEEL_TICK_MS_CONFIG, Type.LONG, 10L, Range.between(1, 1000), Importance.MEDIUM, WHEEL_TICK_MS_DOC)
+            .define(WHEEL_TICK_MS_CONFIG, Type.LONG, DEFAULT_WHEEL_TICK_MS, Range.between(1, 1000), Importance.MEDIUM, WHEEL_TICK_MS_DOC)
             .define(WHEEL_SIZE_CONFIG, Type.INT, 512, powerOfTwo(), Importance.LOW, WHEEL_SIZE_DOC)
             .define(WHEEL_MAX_TIMERS_CONFIG, Type.INT, 200_000, Range.atLeast(1), Importance.LOW, WHEEL_MAX_TIMERS_DOC)
             .define(FIRE_BATCH_MAX_CONFIG, Type.INT, 5_000, Range.atLeast(1), Importance.LOW, FIRE_BATCH_MAX_DOC)

@@ -42,7 +42,9 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * how it is written: the listings and counts of the HTTP API read it, a few times a second at most, while every
  * decision writes it; so a decision writes only the keys whose value changed, from the task as it was before the
  * decision and as it is after ({@link #save}), never reading a key to write it; the writes wait in memory and are
- * made in one RocksDB write batch after each record and each punctuation ({@link #flush}), counters included.
+ * made in one RocksDB write batch at each punctuation ({@link #flush}, every wheel tick), counters included, or sooner
+ * when {@link #MAX_PENDING} keys wait ({@link #flushIfLarge}, after each record). A counter or an entry changed by
+ * many decisions in one tick is written once; readers see the index as of the last write batch, one tick behind.
  *
  * <p><b>While it is rebuilt</b> (a batch of tasks per punctuation, in taskId order), a decision about a task the
  * rebuild has not reached yet writes nothing here: the rebuild indexes the task as it then is. Until the rebuild ends a
@@ -65,6 +67,8 @@ public final class TaskIndex {
 
     private final KeyValueStore<Bytes, byte[]> store;
     private final java.util.Map<Bytes, Long> counts = new java.util.HashMap<>();
+    /** Keys waiting at most for a batch: past it, {@link #flushIfLarge} writes them before the next punctuation. */
+    public static final int MAX_PENDING = 4_096;
     /** Writes not yet made, key → value (null: delete), made together by {@link #flush} in one RocksDB write batch. */
     private final java.util.Map<Bytes, byte[]> pending = new java.util.HashMap<>();
     private final Set<Bytes> dirtyCounts = new HashSet<>();
@@ -343,8 +347,8 @@ public final class TaskIndex {
      * Makes the writes of the decisions since the last call and the counters they changed (a counter at zero is
      * deleted), in one RocksDB write batch: a decision changes up to six keys, and one batch for all of them (or for a
      * whole punctuation's fires) costs one write instead of six, and no read (a tombstone is written instead of a
-     * {@code delete}, which reads the old value back first). The processor calls it after each record and each
-     * punctuation, so readers see the index as of the last one.
+     * {@code delete}, which reads the old value back first). The processor calls it at each punctuation (and
+     * {@link #flushIfLarge} after each record), so readers see the index as of the last punctuation.
      */
     public void flush() {
         for (Bytes key : dirtyCounts) {
@@ -364,6 +368,16 @@ public final class TaskIndex {
         pending.forEach((key, value) -> batch.add(KeyValue.pair(key, value)));
         pending.clear();
         store.putAll(batch);
+    }
+
+    /**
+     * Writes what waits if {@link #MAX_PENDING} keys or more do (a burst of records between two punctuations); else
+     * leaves it for the punctuation's {@link #flush}. Bounds the memory the waiting writes hold.
+     */
+    public void flushIfLarge() {
+        if (pending.size() + dirtyCounts.size() >= MAX_PENDING) {
+            flush();
+        }
     }
 
     // ---- keys, shared with the readers (internal/query) ----

@@ -171,7 +171,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             EventCode code = e instanceof WrongPartitionException ? EventCode.WRONG_PARTITION : Rules.codeOf(e);
             decisions.apply(rules.reject(record.key(), code, e.getMessage(), source, nowMs), nowMs, metricsInput(input));
         }
-        index.flush();
+        index.flushIfLarge(); // else at the punctuation: one write batch a tick, not one a record
         maybeWakeUpEarlier();
     }
 
@@ -194,7 +194,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         } catch (InvalidRequestException e) {
             decisions.apply(rules.reject(record.key(), Rules.codeOf(e), e.getMessage(), source, nowMs), nowMs, "grant");
         }
-        index.flush();
+        index.flushIfLarge(); // else at the punctuation: one write batch a tick, not one a record
         maybeWakeUpEarlier();
     }
 

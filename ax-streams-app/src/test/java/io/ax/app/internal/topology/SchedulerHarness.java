@@ -262,7 +262,9 @@ final class SchedulerHarness implements AutoCloseable {
     }
 
     /** Every key and value of the task index store, raw (see {@code TaskIndex}). */
+    /** The index as readers see it: its writes wait for the punctuation, so one wheel tick passes first. */
     Map<org.apache.kafka.common.utils.Bytes, byte[]> indexContents() {
+        advanceMs(AxConfig.DEFAULT_WHEEL_TICK_MS);
         Map<org.apache.kafka.common.utils.Bytes, byte[]> contents = new java.util.TreeMap<>();
         try (KeyValueIterator<org.apache.kafka.common.utils.Bytes, byte[]> all =
                      driver.<org.apache.kafka.common.utils.Bytes, byte[]>getKeyValueStore(AxStores.INDEX).all()) {
