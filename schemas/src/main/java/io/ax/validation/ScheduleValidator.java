@@ -76,8 +76,10 @@ public final class ScheduleValidator {
         if (taskId.length() > MAX_TASK_ID_CHARS) {
             throw new InvalidRequestException("taskId", "taskId is longer than " + MAX_TASK_ID_CHARS + " chars: " + taskId.length());
         }
-        if (taskId.chars().anyMatch(Character::isISOControl)) {
-            throw new InvalidRequestException("taskId", "taskId contains control characters");
+        for (int i = 0; i < taskId.length(); i++) { // every input's key: no stream, no lambda
+            if (Character.isISOControl(taskId.charAt(i))) {
+                throw new InvalidRequestException("taskId", "taskId contains control characters");
+            }
         }
     }
 

@@ -59,6 +59,8 @@ final class Dependencies {
      */
     private final java.util.LinkedHashSet<String> owed = new java.util.LinkedHashSet<>();
     private boolean owedLoaded;
+    /** Whether any subscriber key exists on this partition (null: not looked yet); see {@link #anySubscriber}. */
+    private Boolean anySubscriber;
     /** Where the last tombstone expiry stopped: the next starts there, not over the tombstones it deleted. */
     private Bytes expiredUpTo = Bytes.wrap(new byte[] {PURGED_BY_TIME});
 
@@ -126,6 +128,7 @@ final class Dependencies {
             return;
         }
         store.put(subscriberKey(upstream, dependent), EMPTY);
+        anySubscriber = true;
         if (task != null && task.getFinishedAtMs() != null && !Liveness.isLive(task)) {
             notify(upstream, dependent, Liveness.finalOutcome(task),
                     task.getExecution() == null ? null : task.getExecution().getExecutionId(), nowMs);
@@ -195,10 +198,27 @@ final class Dependencies {
     }
 
     private boolean hasSubscribers(String upstream) {
+        if (!anySubscriber()) {
+            return false; // no subscription on this partition: a finished task costs no seek
+        }
         byte[] prefix = subscriberPrefix(upstream);
         try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(prefix), Bytes.wrap(withFf(prefix)))) {
             return it.hasNext();
         }
+    }
+
+    /**
+     * Whether this partition has held a subscription since it was assigned: one seek per assignment, then set by
+     * {@link #onSubscribe} (never cleared, so a false is always true: no subscriber key exists).
+     */
+    private boolean anySubscriber() {
+        if (anySubscriber == null) {
+            byte[] from = {SUBSCRIBER};
+            try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(from), Bytes.wrap(new byte[] {SUBSCRIBER + 1}))) {
+                anySubscriber = it.hasNext();
+            }
+        }
+        return anySubscriber;
     }
 
     private void owe(String upstream) {
