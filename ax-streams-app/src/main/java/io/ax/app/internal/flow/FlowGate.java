@@ -5,11 +5,11 @@ import io.ax.InvalidRequestException;
 import io.ax.app.internal.core.FlowMessage;
 import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.app.internal.store.FlowStores;
+import io.ax.fair.FairTurns;
 import io.ax.validation.Quote;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.ToIntFunction;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -62,6 +62,8 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
     /** Every gate this stream task has touched, for the metrics and to forget them when it closes. */
     private final Set<String> known = new LinkedHashSet<>();
     private final LimitsChanges limitsChanges;
+    /** Each gate's fair share between owners, kept between records (the gate's record stays the truth). */
+    private final GateTurns fairShare = new GateTurns(owner -> limits.weight(owner.isEmpty() ? null : owner));
     private ProcessorContext<String, byte[]> context;
     private GateStore gates;
 
@@ -82,6 +84,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
     @Override
     public void init(ProcessorContext<String, byte[]> context) {
         this.context = context;
+        fairShare.clear();
         this.gates = new GateStore(context.getStateStore(FlowStores.GATES), priorityAgingMs);
         limits.attach(context.getStateStore(FlowStores.LIMITS), limitsChanges);
         gates.forEachGate((gate, state) -> {
@@ -105,6 +108,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
         long nowMs = context.currentSystemTimeMs();
         String gate = message.gate();
         GateStore.State state = gates.state(gate);
+        fairShare.begin(gate, state);
         switch (message.kind()) {
             case ACQUIRE -> acquire(gate, state, message, nowMs);
             case RELEASE -> release(gate, state, message, nowMs);
@@ -112,6 +116,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
             case ADMIT -> admit(gate, state, message, nowMs);
         }
         gates.putState(gate, state);
+        fairShare.end(gate, state);
         if (state.waiting > 0) {
             active.add(gate);
         }
@@ -161,6 +166,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
 
     @Override
     public void close() {
+        fairShare.clear();
         known.forEach(gate -> metrics.flowGate(gate, -1, 0));
     }
 
@@ -184,6 +190,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
             queue = new GateStore.OwnerQueue();
             queue.vt = state.vclock;
             state.owners.put(owner, queue);
+            fairShare.joined(gate, owner);
         }
         queue.waiting++;
         state.waiting++;
@@ -232,7 +239,10 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
             GateStore.Waiting waiting = gates.waiting(gate, message.executionId());
             if (waiting != null && waiting.message().attempt() <= message.attempt()) {
                 gates.remove(gate, waiting);
-                dequeued(state, GateStore.queueOf(gate, waiting));
+                String queue = GateStore.queueOf(gate, waiting);
+                if (dequeued(state, queue)) {
+                    fairShare.left(gate, queue);
+                }
             }
         }
         grantWhileAllowed(gate, state, nowMs);
@@ -255,21 +265,26 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
         }
     }
 
-    private static void dequeued(GateStore.State state, String owner) {
+    /** One less waits in {@code owner}'s queue; returns whether that was its last (it left the gate's owners). */
+    private static boolean dequeued(GateStore.State state, String owner) {
         state.waiting = Math.max(0, state.waiting - 1);
         GateStore.OwnerQueue queue = state.owners.get(owner);
         if (queue != null && --queue.waiting <= 0) {
             state.owners.remove(owner);
+            return true;
         }
+        return false;
     }
 
     private void punctuate(long wallClockMs) {
         for (String gate : new ArrayList<>(active)) {
             GateStore.State state = gates.state(gate);
+            fairShare.begin(gate, state);
             if (state.waiting > 0 && grantWhileAllowed(gate, state, wallClockMs) > 0) {
                 gates.putState(gate, state);
                 published(gate, state);
             }
+            fairShare.end(gate, state);
             if (state.waiting <= 0) {
                 active.remove(gate);
             }
@@ -281,22 +296,30 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
         FlowLimit limit = limitOf(gate);
         refill(state, limit, nowMs);
         int granted = 0;
+        FairTurns<String> turns = null; // taken at the first grant: a record that grants nothing never builds them
         while (state.waiting > 0 && granted < GRANT_BATCH && blocked(gate, state, limit) == null) {
-            String owner = nextOwner(state);
+            if (turns == null) {
+                turns = fairShare.of(gate, state);
+            }
+            String owner = turns.peek();
             if (owner == null) {
                 state.waiting = 0; // counts out of step with the queues: they are empty
                 break;
             }
             GateStore.Waiting head = gates.first(gate, owner);
             if (head == null) {
+                turns.remove(owner);
                 state.waiting = Math.max(0, state.waiting - state.owners.remove(owner).waiting);
                 continue;
             }
             gates.remove(gate, head);
             GateStore.OwnerQueue queue = state.owners.get(owner);
-            state.vclock = queue.vt;
-            queue.vt += 1.0 / (owner.equals(GateStore.OVERFLOW) ? 1 : limits.weight(owner.isEmpty() ? null : owner));
-            dequeued(state, owner);
+            if (dequeued(state, owner)) {
+                turns.servedLast(owner);
+            } else {
+                queue.vt = turns.served(owner, 0, 0);
+            }
+            state.vclock = turns.virtualNow();
             grant(gate, state, head.message(), limit, nowMs);
             granted++;
         }
@@ -342,19 +365,6 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
             state.tokens = Math.min(capacity, state.tokens + elapsedMs * limit.maxPerSecond() / 1000.0);
         }
         state.refillMs = nowMs;
-    }
-
-    /** The waiting owner with the least virtual time, or null when none waits. */
-    private static String nextOwner(GateStore.State state) {
-        String best = null;
-        double bestVt = Double.MAX_VALUE;
-        for (Map.Entry<String, GateStore.OwnerQueue> owner : state.owners.entrySet()) {
-            if (owner.getValue().waiting > 0 && owner.getValue().vt < bestVt) {
-                best = owner.getKey();
-                bestVt = owner.getValue().vt;
-            }
-        }
-        return best;
     }
 
     private FlowLimit limitOf(String gate) {

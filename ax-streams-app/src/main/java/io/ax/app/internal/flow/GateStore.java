@@ -1,6 +1,7 @@
 package io.ax.app.internal.flow;
 
 import io.ax.app.internal.core.FlowMessage;
+import io.ax.fair.Rank;
 import java.io.IOException;
 import java.util.Map;
 import java.util.TreeMap;
@@ -100,7 +101,7 @@ final class GateStore {
 
     /** Enqueues {@code message} in the queue of {@code queue} (its owner, or {@link #OVERFLOW}). */
     void enqueue(String gate, String queue, FlowMessage message, long seq) {
-        long rankMs = Math.max(0, message.dueAtMs() - clampPriority(message.priority()) * priorityAgingMs);
+        long rankMs = Math.max(0, Rank.of(message.dueAtMs(), message.priority(), priorityAgingMs)); // keys sort as unsigned hex
         String key = "W" + gate + SEP + queue + SEP + String.format("%016x%016x", rankMs, seq);
         store.put(key, FlowCodec.encode(message));
         store.put("X" + gate + SEP + message.executionId(), key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -141,10 +142,6 @@ final class GateStore {
 
     static String ownerOf(FlowMessage message) {
         return message.owner() == null ? "" : message.owner();
-    }
-
-    private static int clampPriority(int priority) {
-        return Math.max(0, Math.min(9, priority));
     }
 
     private static byte[] write(Object value) {
