@@ -1,5 +1,8 @@
 package io.ax.app.internal.flow;
 
+import io.ax.app.internal.core.GateRules;
+import io.ax.app.internal.core.GateState;
+import io.ax.app.internal.core.GateTurns;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ax.fair.FairTurns;
@@ -15,7 +18,7 @@ class GateStateFormatTest {
 
     @Test
     void shouldReadAStoredGateAndWriteItBackTheSame() throws Exception {
-        GateStore.State state = FlowCodec.MAPPER.readValue(STORED.getBytes(StandardCharsets.UTF_8), GateStore.State.class);
+        GateState state = FlowCodec.MAPPER.readValue(STORED.getBytes(StandardCharsets.UTF_8), GateState.class);
 
         assertThat(state.vclock).isEqualTo(2.5);
         assertThat(state.owners).containsKeys("a", "b", "c");
@@ -25,7 +28,7 @@ class GateStateFormatTest {
 
     @Test
     void shouldResumeTheStoredTurnsLeastVirtualTimeFirstTiesToTheOwnerStoredFirstIgnoringOwnersWithNothingWaiting() throws Exception {
-        GateStore.State state = FlowCodec.MAPPER.readValue(STORED.getBytes(StandardCharsets.UTF_8), GateStore.State.class);
+        GateState state = FlowCodec.MAPPER.readValue(STORED.getBytes(StandardCharsets.UTF_8), GateState.class);
         FairTurns<String> turns = GateTurns.restore(state, owner -> owner.equals("a") ? 2 : 1);
 
         assertThat(turns.peek()).isEqualTo("c");

@@ -1,5 +1,8 @@
 package io.ax.app.internal.flow;
 
+import io.ax.app.internal.core.GateRules;
+import io.ax.app.internal.core.GateState;
+import io.ax.app.internal.core.GateTurns;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ax.fair.FairTurns;
@@ -19,16 +22,16 @@ class GateTurnsProperties {
             @ForAll @Size(min = 1, max = 200) List<@IntRange(min = 0, max = 39) Integer> script) throws Exception {
         String gate = "type:t";
         GateTurns kept = new GateTurns(GateTurnsProperties::weight);
-        byte[] stored = FlowCodec.MAPPER.writeValueAsBytes(new GateStore.State());
+        byte[] stored = FlowCodec.MAPPER.writeValueAsBytes(new GateState());
         for (int step : script) {
-            GateStore.State state = FlowCodec.MAPPER.readValue(stored, GateStore.State.class);
+            GateState state = FlowCodec.MAPPER.readValue(stored, GateState.class);
             kept.begin(gate, state);
             String owner = "o" + (step % 6);
             switch (step / 6 % 4) {
                 case 0, 1 -> { // an ACQUIRE that waits
-                    GateStore.OwnerQueue queue = state.owners.get(owner);
+                    GateState.OwnerQueue queue = state.owners.get(owner);
                     if (queue == null) {
-                        queue = new GateStore.OwnerQueue();
+                        queue = new GateState.OwnerQueue();
                         queue.vt = state.vclock;
                         state.owners.put(owner, queue);
                         kept.joined(gate, owner);
@@ -38,7 +41,7 @@ class GateTurnsProperties {
                     state.seq++;
                 }
                 case 2 -> { // a RELEASE of a waiting ACQUIRE
-                    GateStore.OwnerQueue queue = state.owners.get(owner);
+                    GateState.OwnerQueue queue = state.owners.get(owner);
                     if (queue != null) {
                         state.waiting--;
                         if (--queue.waiting == 0) {
@@ -53,7 +56,7 @@ class GateTurnsProperties {
                         FairTurns<String> turns = kept.of(gate, state);
                         String next = turns.peek();
                         assertThat(next).isEqualTo(expected);
-                        GateStore.OwnerQueue queue = state.owners.get(next);
+                        GateState.OwnerQueue queue = state.owners.get(next);
                         state.waiting--;
                         if (--queue.waiting == 0) {
                             state.owners.remove(next);

@@ -1,5 +1,8 @@
 package io.ax.app.internal.flow;
 
+import io.ax.app.internal.core.GateRules;
+import io.ax.app.internal.core.GateState;
+import io.ax.app.internal.core.GateTurns;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ax.fair.FairTurns;
@@ -14,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * choice is timed, not the store reads and writes around it.
  */
 class NextOwnerLoopTest {
-    private static final int OWNERS = GateStore.MAX_OWNERS;
+    private static final int OWNERS = GateRules.MAX_OWNERS;
     private static final String GATE = "type:loop";
 
     @Test
@@ -23,13 +26,13 @@ class NextOwnerLoopTest {
             int records = 10_000 / grantsPerRecord;
             double[] ns = new double[2];
             for (int round = 0; round < 2; round++) { // the first rounds warm up
-                GateStore.State scanned = gate();
-                GateStore.State kept = gate();
+                GateState scanned = gate();
+                GateState kept = gate();
                 long start = System.nanoTime();
                 for (int r = 0; r < records; r++) {
                     for (int g = 0; g < grantsPerRecord; g++) {
                         String owner = scan(scanned);
-                        GateStore.OwnerQueue queue = scanned.owners.get(owner);
+                        GateState.OwnerQueue queue = scanned.owners.get(owner);
                         scanned.vclock = queue.vt;
                         queue.vt += 1.0;
                         queue.waiting--;
@@ -43,7 +46,7 @@ class NextOwnerLoopTest {
                     FairTurns<String> turns = fairShare.of(GATE, kept);
                     for (int g = 0; g < grantsPerRecord; g++) {
                         String owner = turns.peek();
-                        GateStore.OwnerQueue queue = kept.owners.get(owner);
+                        GateState.OwnerQueue queue = kept.owners.get(owner);
                         queue.vt = turns.served(owner, 0, 0);
                         kept.vclock = turns.virtualNow();
                         queue.waiting--;
@@ -61,10 +64,10 @@ class NextOwnerLoopTest {
         }
     }
 
-    private static GateStore.State gate() {
-        GateStore.State state = new GateStore.State();
+    private static GateState gate() {
+        GateState state = new GateState();
         for (int o = 0; o < OWNERS; o++) {
-            GateStore.OwnerQueue queue = new GateStore.OwnerQueue();
+            GateState.OwnerQueue queue = new GateState.OwnerQueue();
             queue.vt = (o * 7919) % 97 / 10.0;
             queue.waiting = 1_000_000;
             state.owners.put(String.format("owner-%05d", o), queue);
@@ -75,10 +78,10 @@ class NextOwnerLoopTest {
     }
 
     /** The gate's choice before: the waiting owner with the least virtual time, the first in the record on a tie. */
-    private static String scan(GateStore.State state) {
+    private static String scan(GateState state) {
         String best = null;
         double bestVt = Double.MAX_VALUE;
-        for (Map.Entry<String, GateStore.OwnerQueue> owner : state.owners.entrySet()) {
+        for (Map.Entry<String, GateState.OwnerQueue> owner : state.owners.entrySet()) {
             if (owner.getValue().waiting > 0 && owner.getValue().vt < bestVt) {
                 best = owner.getKey();
                 bestVt = owner.getValue().vt;

@@ -1,4 +1,4 @@
-package io.ax.app.internal.flow;
+package io.ax.app.internal.core;
 
 import io.ax.fair.FairTurns;
 import java.util.HashMap;
@@ -10,8 +10,8 @@ import java.util.function.ToIntFunction;
  * of it, since it orders each owner's own queue), kept in memory between records so that choosing the next owner
  * costs O(log n) in the owners waiting, not a scan of them.
  *
- * <p>The gate's stored record ({@link GateStore.State}: {@code vclock}, each owner's {@code vt}) stays the truth: a
- * gate's turns are built from it when first needed (O(n log n)), changed with it by the gate ({@link #joined},
+ * <p>The gate's stored record ({@link GateState}: {@code vclock}, each owner's {@code vt}) stays the truth: a
+ * gate's turns are built from it when first needed (O(n log n)), changed with it by the rules ({@link #joined},
  * {@link #left}, and the grants' {@code served}), and stamped with the record's counters when the gate writes it. At
  * the next record they are used only if the stored record still has those counters ({@code seq}, which every enqueue
  * raises; {@code waiting}, which every dequeue lowers; {@code vclock}; the owners' count), else built again: a record
@@ -19,7 +19,7 @@ import java.util.function.ToIntFunction;
  * order the record lists them, which is the order they joined, so built or kept, a tie goes to the same owner: the one
  * that started waiting first. Not thread-safe: one per stream task.
  */
-final class GateTurns {
+public final class GateTurns {
     private static final class Kept {
         final FairTurns<String> turns;
         long seq = -1;
@@ -31,7 +31,7 @@ final class GateTurns {
             this.turns = turns;
         }
 
-        boolean matches(GateStore.State state) {
+        boolean matches(GateState state) {
             return seq == state.seq && waiting == state.waiting && vclock == state.vclock && owners == state.owners.size();
         }
     }
@@ -40,12 +40,12 @@ final class GateTurns {
     private final ToIntFunction<String> weights;
 
     /** @param weights an owner's weight at a gate (the overflow queue's is 1) */
-    GateTurns(ToIntFunction<String> weights) {
-        this.weights = owner -> owner.equals(GateStore.OVERFLOW) ? 1 : weights.applyAsInt(owner);
+    public GateTurns(ToIntFunction<String> weights) {
+        this.weights = owner -> owner.equals(GateRules.OVERFLOW) ? 1 : weights.applyAsInt(owner);
     }
 
     /** Before a record or punctuation changes {@code gate}: forgets its turns if they are not those of its stored record. */
-    void begin(String gate, GateStore.State state) {
+    public void begin(String gate, GateState state) {
         Kept kept = byGate.get(gate);
         if (kept != null && !kept.matches(state)) {
             byGate.remove(gate);
@@ -53,12 +53,12 @@ final class GateTurns {
     }
 
     /** The turns of {@code gate} as its record {@code state} now is (built from it if not kept). */
-    FairTurns<String> of(String gate, GateStore.State state) {
+    public FairTurns<String> of(String gate, GateState state) {
         return byGate.computeIfAbsent(gate, g -> new Kept(restore(state, weights))).turns;
     }
 
     /** {@code owner} started waiting at {@code gate} (it joins at the gate's virtual time, as its record says). */
-    void joined(String gate, String owner) {
+    public void joined(String gate, String owner) {
         Kept kept = byGate.get(gate);
         if (kept != null) {
             kept.turns.offer(owner, 0, 0);
@@ -66,7 +66,7 @@ final class GateTurns {
     }
 
     /** {@code owner} has nothing more waiting at {@code gate}, without a grant. */
-    void left(String gate, String owner) {
+    public void left(String gate, String owner) {
         Kept kept = byGate.get(gate);
         if (kept != null) {
             kept.turns.remove(owner);
@@ -74,7 +74,7 @@ final class GateTurns {
     }
 
     /** {@code gate}'s record is written as {@code state}: its turns are those of this record (none when nothing waits). */
-    void end(String gate, GateStore.State state) {
+    public void end(String gate, GateState state) {
         Kept kept = byGate.get(gate);
         if (kept == null) {
             return;
@@ -90,12 +90,12 @@ final class GateTurns {
     }
 
     /** Forgets every gate's turns (the stream task starts or closes). */
-    void clear() {
+    public void clear() {
         byGate.clear();
     }
 
     /** A gate's turns built from its record: its virtual time and the owners waiting, in the record's order. */
-    static FairTurns<String> restore(GateStore.State state, ToIntFunction<String> weights) {
+    public static FairTurns<String> restore(GateState state, ToIntFunction<String> weights) {
         FairTurns<String> turns = FairTurns.weighted(1, 0, weights);
         turns.restoreVirtualNow(state.vclock);
         state.owners.forEach((owner, queue) -> {
