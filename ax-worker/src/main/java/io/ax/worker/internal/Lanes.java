@@ -1,5 +1,9 @@
 package io.ax.worker.internal;
 
+import io.ax.fair.FairQueue;
+import io.ax.fair.FairTurns;
+import io.ax.fair.Rank;
+
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -92,7 +96,11 @@ final class Lanes {
     /** @param ownerWeights each owner's weight in its lanes' fair share ({@link FairQueue}), at least 1 */
     Lanes(Map<String, Integer> limits, BacklogLimits backlogLimits, ExecutorService threads, Clock clock,
           long priorityAgingMs, ToIntFunction<String> ownerWeights, Consumer<Execution> body) {
-        limits.forEach((jobType, limit) -> lanes.put(jobType, new Lane(limit, new FairQueue<>(priorityAgingMs, ownerWeights))));
+        // One turn and one priority level are each worth the aging: a priority-9 owner starts 9 (× weight) before an
+        // equal priority-0 owner gets its turn, so priority 0 is delayed, never starved (FairTurns).
+        long turnMs = Math.max(1, priorityAgingMs);
+        limits.forEach((jobType, limit) -> lanes.put(jobType, new Lane(limit,
+                new FairQueue<>(FairTurns.weighted(turnMs, turnMs, ownerWeights)))));
         this.backlogLimits = backlogLimits;
         this.threads = threads;
         this.clock = clock;
@@ -146,7 +154,7 @@ final class Lanes {
     private void queue(Execution execution) {
         Lane lane = lanes.get(execution.jobType());
         int priority = execution.task().getPriority();
-        long rank = clock.millis() - (long) priority * priorityAgingMs;
+        long rank = Rank.of(clock.millis(), priority, priorityAgingMs);
         lane.queue.add(new FairQueue.Entry<>(execution, execution.task().getOwner(), priority, rank, sequence++));
         maybeStart(lane);
     }

@@ -151,7 +151,7 @@ public record WorkerParts(Consumer<String, byte[]> consumer, Producer<String, by
             return this;
         }
 
-        /** Owners' weights in a lane's fair share ({@link FairQueue}); an owner not named has weight 1. */
+        /** Owners' weights in a lane's fair share ({@link io.ax.fair.FairTurns}); an owner not named has weight 1. */
         public Builder ownerWeights(Map<String, Integer> ownerWeights) {
             this.ownerWeights = ownerWeights;
             return this;

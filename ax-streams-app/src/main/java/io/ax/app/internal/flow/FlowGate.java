@@ -3,13 +3,15 @@ package io.ax.app.internal.flow;
 import io.ax.FlowLimit;
 import io.ax.InvalidRequestException;
 import io.ax.app.internal.core.FlowMessage;
+import io.ax.app.internal.core.GateRules;
+import io.ax.app.internal.core.GateState;
+import io.ax.app.internal.core.GateTurns;
 import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.app.internal.store.FlowStores;
 import io.ax.validation.Quote;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.ToIntFunction;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -23,34 +25,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The flow-control gates (topology-docs/FLOW-CONTROL.md): one processor per partition of the flow topic, which is keyed
- * by gate key, so each gate ({@code type:<jobType>}, {@code owner:<owner>}) lives on exactly one stream task of the
- * whole fleet and counts exactly. For each gate it keeps the executions holding a slot, the ones waiting (a queue per
- * owner), and a token bucket; it grants while the gate's limits allow:
- * <ul>
- *   <li>{@code maxInFlight}: slots held (granted, not yet released);</li>
- *   <li>{@code maxNotStarted}: slots granted and not yet STARTED by a worker (backpressure);</li>
- *   <li>{@code maxPerSecond}: a token bucket of {@code burst} tokens (default {@code max(1, maxPerSecond / 10)})
- *   refilled continuously, at type and owner gates alike;</li>
- * </ul>
- * choosing among waiting owners by start-time fair queueing (each grant advances the owner's virtual time by
- * 1 / weight; the owner with the least virtual time goes next), then inside one owner by due time minus priority ×
- * {@code ax.priority.aging.ms} (the wheel's rule), then arrival.
- * A granted ACQUIRE goes on to the next gate of its chain, or, at the last, becomes a grant to the task's partition.
- * An ACQUIRE that has to wait is announced on the state topic (from = to, the execution's state) with the limit that
- * holds it. A wall-clock punctuation every {@value #PUNCTUATE_MS} ms grants what the refilled buckets and changed limits
- * allow. Work per record or punctuation is bounded by {@value #GRANT_BATCH} grants per gate.
- *
- * <p>An owner's live gate ({@code live:owner:<owner>}, maxLiveTasks) counts the owner's admitted live tasks the same way
- * (a slot per task, {@code inFlight} their count) but keeps no queue: an ADMIT is answered at once, ADMITTED while the
- * count is below the owner's {@code maxLiveTasks}, REFUSED otherwise (refuse-if-full), on the grants topic; the task's
- * RELEASE frees its slot when it stops being live.
+ * by gate key, so each gate ({@code type:<jobType>}, {@code owner:<owner>}, {@code live:owner:<owner>}) lives on exactly
+ * one stream task of the whole fleet and counts exactly. The adapter around {@link GateRules}: it decodes and checks
+ * each record, reads the gate's record, calls the rules, applies their effects (the gate's store, the flow and grants
+ * topics, the metrics) and writes the record back. A wall-clock punctuation every {@value #PUNCTUATE_MS} ms lets each
+ * gate with executions waiting grant what refilled buckets and changed limits allow.
  */
 public final class FlowGate implements Processor<String, byte[], String, byte[]> {
     private static final Logger log = LoggerFactory.getLogger(FlowGate.class);
     static final long PUNCTUATE_MS = 20;
-    static final int GRANT_BATCH = 1_000;
-    /** The prefix of an owner's live gate (maxLiveTasks). */
-    static final String LIVE_GATE = "live:owner:";
+    static final int GRANT_BATCH = GateRules.GRANT_BATCH;
+    static final String LIVE_GATE = GateRules.LIVE_GATE;
 
     private final String flowSink;
     private final String grantsSink;
@@ -62,8 +47,12 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
     /** Every gate this stream task has touched, for the metrics and to forget them when it closes. */
     private final Set<String> known = new LinkedHashSet<>();
     private final LimitsChanges limitsChanges;
+    /** Each gate's fair share between owners, kept between records (the gate's record stays the truth). */
+    private final GateTurns fairShare = new GateTurns(owner -> limits.weight(owner.isEmpty() ? null : owner));
     private ProcessorContext<String, byte[]> context;
     private GateStore gates;
+    private final GateRules.Reads reads = new Reads();
+    private final GateRules.Effects effects = new Effects();
 
     /**
      * @param keyPartition the partition of the flow topic a gate key belongs on (the producer's partitioner), or -1 when
@@ -82,6 +71,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
     @Override
     public void init(ProcessorContext<String, byte[]> context) {
         this.context = context;
+        fairShare.clear();
         this.gates = new GateStore(context.getStateStore(FlowStores.GATES), priorityAgingMs);
         limits.attach(context.getStateStore(FlowStores.LIMITS), limitsChanges);
         gates.forEachGate((gate, state) -> {
@@ -104,14 +94,11 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
         }
         long nowMs = context.currentSystemTimeMs();
         String gate = message.gate();
-        GateStore.State state = gates.state(gate);
-        switch (message.kind()) {
-            case ACQUIRE -> acquire(gate, state, message, nowMs);
-            case RELEASE -> release(gate, state, message, nowMs);
-            case STARTED -> started(gate, state, message, nowMs);
-            case ADMIT -> admit(gate, state, message, nowMs);
-        }
+        GateState state = gates.state(gate);
+        fairShare.begin(gate, state);
+        GateRules.decide(gate, state, message, nowMs, reads, effects);
         gates.putState(gate, state);
+        fairShare.end(gate, state);
         if (state.waiting > 0) {
             active.add(gate);
         }
@@ -154,170 +141,36 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
         metrics.flowRecordSkipped();
     }
 
-    private void published(String gate, GateStore.State state) {
+    private void published(String gate, GateState state) {
         known.add(gate);
         metrics.flowGate(gate, state.inFlight, state.waiting);
     }
 
     @Override
     public void close() {
+        fairShare.clear();
         known.forEach(gate -> metrics.flowGate(gate, -1, 0));
-    }
-
-    private void acquire(String gate, GateStore.State state, FlowMessage message, long nowMs) {
-        GateStore.Slot slot = gates.slot(gate, message.executionId());
-        if (slot != null && slot.attempt() >= message.attempt()) {
-            return; // a copy of an ACQUIRE already granted
-        }
-        if (slot != null) {
-            free(gate, state, message.executionId(), slot); // an earlier attempt's slot whose RELEASE is still on its way
-        }
-        if (gates.waiting(gate, message.executionId()) != null) {
-            return;
-        }
-        String owner = GateStore.ownerOf(message);
-        if (!state.owners.containsKey(owner) && state.owners.size() >= GateStore.MAX_OWNERS) {
-            owner = GateStore.OVERFLOW;
-        }
-        GateStore.OwnerQueue queue = state.owners.get(owner);
-        if (queue == null) {
-            queue = new GateStore.OwnerQueue();
-            queue.vt = state.vclock;
-            state.owners.put(owner, queue);
-        }
-        queue.waiting++;
-        state.waiting++;
-        gates.enqueue(gate, owner, message, ++state.seq);
-        grantWhileAllowed(gate, state, nowMs);
-        if (gates.waiting(gate, message.executionId()) != null) {
-            held(message, heldReason(gate, state));
-            metrics.flowHeld(gate);
-        }
-    }
-
-    /**
-     * Admission at an owner's live gate: a slot while the owner's admitted live tasks are fewer than its maxLiveTasks
-     * (a copy of an ADMIT already admitted is answered ADMITTED again, without a second slot), else REFUSED.
-     */
-    private void admit(String gate, GateStore.State state, FlowMessage message, long nowMs) {
-        FlowLimit limit = limitOf(gate);
-        Integer max = limit == null ? null : limit.maxLiveTasks();
-        String owner = gate.substring(LIVE_GATE.length());
-        boolean copy = gates.slot(gate, message.executionId()) != null;
-        if (!copy && max != null && state.inFlight >= max) {
-            answer(message, FlowCodec.REFUSED, "owner " + owner + " has " + state.inFlight + " of " + max
-                    + " live tasks (maxLiveTasks)", nowMs);
-            return;
-        }
-        if (!copy) {
-            // started = true: a live slot takes no part in maxNotStarted's count.
-            gates.putSlot(gate, message.executionId(), new GateStore.Slot(message.taskId(), 0, message.owner(), true));
-            state.inFlight++;
-        }
-        answer(message, FlowCodec.ADMITTED, "owner " + owner + " has " + state.inFlight + " of " + (max == null
-                ? "unlimited (the quota was removed)" : String.valueOf(max)) + " live tasks (maxLiveTasks)", nowMs);
-    }
-
-    private void answer(FlowMessage message, String admission, String reason, long nowMs) {
-        context.forward(new Record<>(message.taskId(), FlowCodec.encode(new FlowCodec.Grant(message.executionId(), 0,
-                message.gates(), message.heldSinceMs(), admission, reason)), grantTimestampMs(message, nowMs), new RecordHeaders()),
-                grantsSink);
-    }
-
-    private void release(String gate, GateStore.State state, FlowMessage message, long nowMs) {
-        GateStore.Slot slot = gates.slot(gate, message.executionId());
-        if (slot != null && slot.attempt() <= message.attempt()) {
-            free(gate, state, message.executionId(), slot);
-        } else {
-            GateStore.Waiting waiting = gates.waiting(gate, message.executionId());
-            if (waiting != null && waiting.message().attempt() <= message.attempt()) {
-                gates.remove(gate, waiting);
-                dequeued(state, GateStore.queueOf(gate, waiting));
-            }
-        }
-        grantWhileAllowed(gate, state, nowMs);
-    }
-
-    private void started(String gate, GateStore.State state, FlowMessage message, long nowMs) {
-        GateStore.Slot slot = gates.slot(gate, message.executionId());
-        if (slot != null && slot.attempt() == message.attempt() && !slot.started()) {
-            gates.putSlot(gate, message.executionId(), new GateStore.Slot(slot.taskId(), slot.attempt(), slot.owner(), true));
-            state.notStarted = Math.max(0, state.notStarted - 1);
-            grantWhileAllowed(gate, state, nowMs);
-        }
-    }
-
-    private void free(String gate, GateStore.State state, String executionId, GateStore.Slot slot) {
-        gates.deleteSlot(gate, executionId);
-        state.inFlight = Math.max(0, state.inFlight - 1);
-        if (!slot.started()) {
-            state.notStarted = Math.max(0, state.notStarted - 1);
-        }
-    }
-
-    private static void dequeued(GateStore.State state, String owner) {
-        state.waiting = Math.max(0, state.waiting - 1);
-        GateStore.OwnerQueue queue = state.owners.get(owner);
-        if (queue != null && --queue.waiting <= 0) {
-            state.owners.remove(owner);
-        }
     }
 
     private void punctuate(long wallClockMs) {
         for (String gate : new ArrayList<>(active)) {
-            GateStore.State state = gates.state(gate);
-            if (state.waiting > 0 && grantWhileAllowed(gate, state, wallClockMs) > 0) {
+            GateState state = gates.state(gate);
+            fairShare.begin(gate, state);
+            if (state.waiting > 0 && GateRules.grantWhileAllowed(gate, state, wallClockMs, reads, effects) > 0) {
                 gates.putState(gate, state);
                 published(gate, state);
             }
+            fairShare.end(gate, state);
             if (state.waiting <= 0) {
                 active.remove(gate);
             }
         }
     }
 
-    /** Grants waiting executions while the gate's limits allow, at most {@link #GRANT_BATCH}; returns how many. */
-    private int grantWhileAllowed(String gate, GateStore.State state, long nowMs) {
-        FlowLimit limit = limitOf(gate);
-        refill(state, limit, nowMs);
-        int granted = 0;
-        while (state.waiting > 0 && granted < GRANT_BATCH && blocked(gate, state, limit) == null) {
-            String owner = nextOwner(state);
-            if (owner == null) {
-                state.waiting = 0; // counts out of step with the queues: they are empty
-                break;
-            }
-            GateStore.Waiting head = gates.first(gate, owner);
-            if (head == null) {
-                state.waiting = Math.max(0, state.waiting - state.owners.remove(owner).waiting);
-                continue;
-            }
-            gates.remove(gate, head);
-            GateStore.OwnerQueue queue = state.owners.get(owner);
-            state.vclock = queue.vt;
-            queue.vt += 1.0 / (owner.equals(GateStore.OVERFLOW) ? 1 : limits.weight(owner.isEmpty() ? null : owner));
-            dequeued(state, owner);
-            grant(gate, state, head.message(), limit, nowMs);
-            granted++;
-        }
-        return granted;
-    }
-
-    private void grant(String gate, GateStore.State state, FlowMessage message, FlowLimit limit, long nowMs) {
-        gates.putSlot(gate, message.executionId(), new GateStore.Slot(message.taskId(), message.attempt(), message.owner(), false));
-        state.inFlight++;
-        state.notStarted++;
-        if (limit != null && limit.maxPerSecond() != null) {
-            state.tokens -= 1;
-        }
-        if (message.lastGate()) {
-            context.forward(new Record<>(message.taskId(), FlowCodec.encode(new FlowCodec.Grant(message.executionId(),
-                    message.attempt(), message.gates(), message.heldSinceMs())), grantTimestampMs(message, nowMs),
-                    new RecordHeaders()), grantsSink);
-        } else {
-            FlowMessage next = message.next();
-            context.forward(new Record<>(next.gate(), FlowCodec.encode(next), nowMs, new RecordHeaders()), flowSink);
-        }
+    private void answer(FlowMessage message, String admission, String reason, long nowMs) {
+        context.forward(new Record<>(message.taskId(), FlowCodec.encode(new FlowCodec.Grant(message.executionId(), 0,
+                message.gates(), message.heldSinceMs(), admission, reason)), grantTimestampMs(message, nowMs), new RecordHeaders()),
+                grantsSink);
     }
 
     /**
@@ -330,33 +183,6 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
         return message.heldSinceMs() > 0 ? Math.min(nowMs, message.heldSinceMs()) : nowMs;
     }
 
-    private static void refill(GateStore.State state, FlowLimit limit, long nowMs) {
-        if (limit == null || limit.maxPerSecond() == null) {
-            return;
-        }
-        double capacity = limit.bucketSize();
-        if (state.tokens < 0 && state.refillMs == 0) {
-            state.tokens = capacity;
-        } else {
-            long elapsedMs = Math.max(0, nowMs - state.refillMs);
-            state.tokens = Math.min(capacity, state.tokens + elapsedMs * limit.maxPerSecond() / 1000.0);
-        }
-        state.refillMs = nowMs;
-    }
-
-    /** The waiting owner with the least virtual time, or null when none waits. */
-    private static String nextOwner(GateStore.State state) {
-        String best = null;
-        double bestVt = Double.MAX_VALUE;
-        for (Map.Entry<String, GateStore.OwnerQueue> owner : state.owners.entrySet()) {
-            if (owner.getValue().waiting > 0 && owner.getValue().vt < bestVt) {
-                best = owner.getKey();
-                bestVt = owner.getValue().vt;
-            }
-        }
-        return best;
-    }
-
     private FlowLimit limitOf(String gate) {
         if (gate.startsWith(LIVE_GATE)) {
             return limits.ownerLimit(gate.substring(LIVE_GATE.length()));
@@ -364,30 +190,78 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
         return gate.startsWith("owner:") ? limits.ownerLimit(gate.substring("owner:".length())) : limits.limit(gate);
     }
 
-    /** Why the gate grants nothing more now, or null when it may. */
-    private static String blocked(String gate, GateStore.State state, FlowLimit limit) {
-        if (limit == null) {
-            return null;
+    /** What the rules read: the limits in force, the gate's store, the kept turns. */
+    private final class Reads implements GateRules.Reads {
+        @Override
+        public FlowLimit limit(String gate) {
+            return limitOf(gate);
         }
-        boolean type = gate.startsWith("type:");
-        if (limit.maxInFlight() != null && state.inFlight >= limit.maxInFlight()) {
-            return "held: " + gate + " has " + state.inFlight + " of " + limit.maxInFlight() + " executions in flight ("
-                    + (type ? "cluster-wide maxInFlight" : "owner maxInFlight") + ")";
+
+        @Override
+        public GateState.Slot slot(String gate, String executionId) {
+            return gates.slot(gate, executionId);
         }
-        if (type && limit.maxNotStarted() != null && state.notStarted >= limit.maxNotStarted()) {
-            return "held: " + gate + " has " + state.notStarted + " of " + limit.maxNotStarted()
-                    + " dispatches not yet started by a worker (maxNotStarted: its workers are behind)";
+
+        @Override
+        public GateState.Waiting waiting(String gate, String executionId) {
+            return gates.waiting(gate, executionId);
         }
-        if (limit.maxPerSecond() != null && state.tokens < 1) {
-            return "held: " + gate + " dispatches at most " + limit.maxPerSecond() + " per second ("
-                    + (type ? "maxPerSecond" : "owner maxPerSecond") + ")";
+
+        @Override
+        public GateState.Waiting first(String gate, String queue) {
+            return gates.first(gate, queue);
         }
-        return null;
+
+        @Override
+        public GateTurns turns() {
+            return fairShare;
+        }
     }
 
-    private String heldReason(String gate, GateStore.State state) {
-        String blocked = blocked(gate, state, limitOf(gate));
-        return blocked != null ? blocked : "held: " + state.waiting + " executions wait at " + gate + " (fair share across owners)";
+    /** The rules' effects applied: the gate's store, the flow and grants topics, the held metric. */
+    private final class Effects implements GateRules.Effects {
+        @Override
+        public void putSlot(String gate, String executionId, GateState.Slot slot) {
+            gates.putSlot(gate, executionId, slot);
+        }
+
+        @Override
+        public void deleteSlot(String gate, String executionId) {
+            gates.deleteSlot(gate, executionId);
+        }
+
+        @Override
+        public void enqueue(String gate, String queue, FlowMessage message, long seq) {
+            gates.enqueue(gate, queue, message, seq);
+        }
+
+        @Override
+        public void dequeue(String gate, GateState.Waiting waiting) {
+            gates.remove(gate, waiting);
+        }
+
+        @Override
+        public void granted(String gate, FlowMessage message, long nowMs) {
+            if (message.lastGate()) {
+                context.forward(new Record<>(message.taskId(), FlowCodec.encode(new FlowCodec.Grant(message.executionId(),
+                        message.attempt(), message.gates(), message.heldSinceMs())), grantTimestampMs(message, nowMs),
+                        new RecordHeaders()), grantsSink);
+            } else {
+                FlowMessage next = message.next();
+                context.forward(new Record<>(next.gate(), FlowCodec.encode(next), nowMs, new RecordHeaders()), flowSink);
+            }
+        }
+
+        @Override
+        public void held(String gate, FlowMessage message, String reason) {
+            FlowGate.this.held(message, reason);
+            metrics.flowHeld(gate);
+        }
+
+        @Override
+        public void admission(FlowMessage message, boolean admitted, String reason, long nowMs) {
+            answer(message, admitted ? FlowCodec.ADMITTED : FlowCodec.REFUSED, reason, nowMs);
+        }
     }
 
     /**

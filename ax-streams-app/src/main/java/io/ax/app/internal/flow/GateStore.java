@@ -1,9 +1,10 @@
 package io.ax.app.internal.flow;
 
 import io.ax.app.internal.core.FlowMessage;
+import io.ax.app.internal.core.GateRules;
+import io.ax.app.internal.core.GateState;
+import io.ax.fair.Rank;
 import java.io.IOException;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.BiConsumer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
@@ -13,8 +14,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * The gates of one partition of the flow topic in one RocksDB store (changelogged, so a gate moves with its partition):
  * <pre>
- * G gate                                   → {@link State}: counts, token bucket, the owners that wait
- * S gate \0 executionId                    → {@link Slot}: an execution holding a slot
+ * G gate                                   → {@link GateState}: counts, token bucket, the owners that wait
+ * S gate \0 executionId                    → {@link GateState.Slot}: an execution holding a slot
  * W gate \0 owner \0 rank(hex) seq(hex)   → the ACQUIRE waiting; rank = due time − priority × ax.priority.aging.ms
  * X gate \0 executionId                    → its W key
  * </pre>
@@ -25,39 +26,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
 final class GateStore {
     private static final StringSerializer KEYS = new StringSerializer();
     private static final char SEP = '\0';
-    /**
-     * The one queue shared by the owners that start waiting while {@link #MAX_OWNERS} others already wait at the gate:
-     * it bounds the gate's state record (one entry per queue), and so its changelog record, whatever the owner count.
-     */
-    static final String OVERFLOW = "\u0001overflow";
-    static final int MAX_OWNERS = 5_000;
-
-    /** A gate's summary. Public fields: its JSON form. */
-    static final class State {
-        public long inFlight;
-        public long notStarted;
-        /** Token bucket for maxPerSecond; negative: full at the next refill. */
-        public double tokens = -1;
-        public long refillMs;
-        public long seq;
-        public long waiting;
-        /** Virtual time of the last grant (start-time fair queueing): an owner that starts waiting starts from it. */
-        public double vclock;
-        /** Owners with executions waiting: their virtual time and queue length. */
-        public Map<String, OwnerQueue> owners = new TreeMap<>();
-    }
-
-    static final class OwnerQueue {
-        public double vt;
-        public long waiting;
-    }
-
-    record Slot(String taskId, int attempt, String owner, boolean started) {
-    }
-
-    record Waiting(String key, FlowMessage message) {
-    }
-
     private final KeyValueStore<String, byte[]> store;
     private final long priorityAgingMs;
 
@@ -66,31 +34,31 @@ final class GateStore {
         this.priorityAgingMs = priorityAgingMs;
     }
 
-    State state(String gate) {
+    GateState state(String gate) {
         byte[] bytes = store.get("G" + gate);
-        return bytes == null ? new State() : read(bytes, State.class);
+        return bytes == null ? new GateState() : read(bytes, GateState.class);
     }
 
-    void putState(String gate, State state) {
+    void putState(String gate, GateState state) {
         store.put("G" + gate, write(state));
     }
 
     /** Every gate of this partition with its state. */
-    void forEachGate(BiConsumer<String, State> action) {
+    void forEachGate(BiConsumer<String, GateState> action) {
         try (KeyValueIterator<String, byte[]> all = store.prefixScan("G", KEYS)) {
             while (all.hasNext()) {
                 KeyValue<String, byte[]> next = all.next();
-                action.accept(next.key.substring(1), read(next.value, State.class));
+                action.accept(next.key.substring(1), read(next.value, GateState.class));
             }
         }
     }
 
-    Slot slot(String gate, String executionId) {
+    GateState.Slot slot(String gate, String executionId) {
         byte[] bytes = store.get("S" + gate + SEP + executionId);
-        return bytes == null ? null : read(bytes, Slot.class);
+        return bytes == null ? null : read(bytes, GateState.Slot.class);
     }
 
-    void putSlot(String gate, String executionId, Slot slot) {
+    void putSlot(String gate, String executionId, GateState.Slot slot) {
         store.put("S" + gate + SEP + executionId, write(slot));
     }
 
@@ -98,53 +66,45 @@ final class GateStore {
         store.delete("S" + gate + SEP + executionId);
     }
 
-    /** Enqueues {@code message} in the queue of {@code queue} (its owner, or {@link #OVERFLOW}). */
+    /** Enqueues {@code message} in the queue of {@code queue} (its owner, or {@link GateRules#OVERFLOW}). */
     void enqueue(String gate, String queue, FlowMessage message, long seq) {
-        long rankMs = Math.max(0, message.dueAtMs() - clampPriority(message.priority()) * priorityAgingMs);
+        long rankMs = Math.max(0, Rank.of(message.dueAtMs(), message.priority(), priorityAgingMs)); // keys sort as unsigned hex
         String key = "W" + gate + SEP + queue + SEP + String.format("%016x%016x", rankMs, seq);
         store.put(key, FlowCodec.encode(message));
         store.put("X" + gate + SEP + message.executionId(), key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     /** The waiting ACQUIRE of {@code executionId}, or null. */
-    Waiting waiting(String gate, String executionId) {
+    GateState.Waiting waiting(String gate, String executionId) {
         byte[] key = store.get("X" + gate + SEP + executionId);
         if (key == null) {
             return null;
         }
         String waitingKey = new String(key, java.nio.charset.StandardCharsets.UTF_8);
         byte[] message = store.get(waitingKey);
-        return message == null ? null : new Waiting(waitingKey, FlowCodec.decodeMessage(message));
+        return message == null ? null : new GateState.Waiting(waitingKey, queueOf(gate, waitingKey), FlowCodec.decodeMessage(message));
     }
 
     /** The first waiting ACQUIRE of {@code owner}'s queue, or null. */
-    Waiting first(String gate, String owner) {
+    GateState.Waiting first(String gate, String owner) {
         try (KeyValueIterator<String, byte[]> queue = store.prefixScan("W" + gate + SEP + owner + SEP, KEYS)) {
             if (!queue.hasNext()) {
                 return null;
             }
             KeyValue<String, byte[]> head = queue.next();
-            return new Waiting(head.key, FlowCodec.decodeMessage(head.value));
+            return new GateState.Waiting(head.key, owner, FlowCodec.decodeMessage(head.value));
         }
     }
 
-    void remove(String gate, Waiting waiting) {
+    void remove(String gate, GateState.Waiting waiting) {
         store.delete(waiting.key());
         store.delete("X" + gate + SEP + waiting.message().executionId());
     }
 
-    /** The queue a waiting entry is in, from its W key (its owner, or {@link #OVERFLOW}). */
-    static String queueOf(String gate, Waiting waiting) {
-        String rest = waiting.key().substring(1 + gate.length() + 1);
+    /** The queue a waiting entry is in, from its W key (its owner, or {@link GateRules#OVERFLOW}). */
+    private static String queueOf(String gate, String waitingKey) {
+        String rest = waitingKey.substring(1 + gate.length() + 1);
         return rest.substring(0, rest.indexOf(SEP));
-    }
-
-    static String ownerOf(FlowMessage message) {
-        return message.owner() == null ? "" : message.owner();
-    }
-
-    private static int clampPriority(int priority) {
-        return Math.max(0, Math.min(9, priority));
     }
 
     private static byte[] write(Object value) {

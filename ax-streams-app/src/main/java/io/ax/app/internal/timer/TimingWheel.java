@@ -1,13 +1,13 @@
 package io.ax.app.internal.timer;
 
+import io.ax.fair.FairQueue;
+import io.ax.fair.FairTurns;
+import io.ax.fair.Rank;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.PriorityQueue;
 import java.util.function.Consumer;
 
 /**
@@ -27,13 +27,14 @@ import java.util.function.Consumer;
  * the next poll.
  *
  * <p>Ordering: a poll fires the timers of every tick it has reached by the rank {@code dueAt − priority ×
- * priorityAging}, lowest first, ties in insertion order: higher priority first, with aging. More are due than a poll
+ * priorityAging} ({@link Rank}), lowest first, ties in insertion order: higher priority first, with aging. More are due than a poll
  * fires only when a backlog builds (a burst, a scheduler behind its clock, a restart behind many due timers), and
  * then a priority-9 timer goes before the lower ones due up to 9 × the aging before it, and no more, so priority 0
  * is delayed, never starved. What a poll leaves stays due in the current tick's slot.
  *
  * <p>Owners: when more are due than a poll fires, the owners of the timers due share the poll in turns (start-time
- * fair queueing, as the worker's lanes do): the next timer is the best-ranked of the owner with the lowest {@code
+ * fair queueing, {@link FairTurns}, as the worker's lanes and the flow gates do, here with equal weights and a
+ * virtual time that starts at 0 in each poll): the next timer is the best-ranked of the owner with the lowest {@code
  * turns taken × aging − its best priority × aging}, so each owner fires one in turn (a priority level is worth one
  * turn), and an owner with ten due fires them among the first of the poll even when another owner has a hundred
  * thousand due before them. With one owner (no owner is one owner too) the order is the rank order.
@@ -80,7 +81,7 @@ public final class TimingWheel {
         }
         this.currentTick = Math.floorDiv(startMs, tickMs);
         this.priorityAgingMs = priorityAgingMs;
-        this.byRank = Comparator.comparingLong(timer -> timer.dueAtMs() - timer.priority() * priorityAgingMs);
+        this.byRank = Comparator.comparingLong(this::rankOf);
     }
 
     /** The latest due time the wheel admits now (inclusive), ms. Grows as the wheel turns. */
@@ -216,21 +217,11 @@ public final class TimingWheel {
         return visited;
     }
 
-    /** One owner's due timers in rank order, and the turns it has taken in this poll. */
-    private static final class Turns {
-        final List<WheelTimer> timers = new ArrayList<>();
-        final int first;
-        int next;
-        long virtualMs;
-
-        Turns(int first) {
-            this.first = first;
-        }
-    }
-
     /**
      * {@code ranked} reordered so that its first {@code limit} are those the owners' turns pick (see Owners in the
-     * class comment), in the order picked, the others after them in rank order. With a single owner: {@code ranked}.
+     * class comment), in the order picked, the others after them in rank order (the next poll orders them again).
+     * With a single owner: {@code ranked}. The turns are a {@link FairQueue} made for this poll: equal turns of the
+     * aging, a priority level worth the aging, virtual time starting at 0 (nothing is remembered between polls).
      */
     private List<WheelTimer> inTurns(List<WheelTimer> ranked, int limit) {
         String firstOwner = ranked.get(0).owner();
@@ -244,34 +235,28 @@ public final class TimingWheel {
         if (oneOwner) {
             return ranked;
         }
-        Map<String, Turns> byOwner = new HashMap<>();
+        FairQueue<WheelTimer> turns = new FairQueue<>(FairTurns.equal(Math.max(1, priorityAgingMs), Math.max(0, priorityAgingMs)));
         for (int i = 0; i < ranked.size(); i++) {
-            int at = i;
-            byOwner.computeIfAbsent(ranked.get(i).owner(), owner -> new Turns(at)).timers.add(ranked.get(i));
+            WheelTimer timer = ranked.get(i);
+            turns.add(new FairQueue.Entry<>(timer, timer.owner(), timer.priority(), rankOf(timer), i));
         }
-        long turnMs = Math.max(1, priorityAgingMs);
-        Comparator<Turns> byTurn = Comparator.<Turns>comparingLong(t -> t.virtualMs - t.timers.get(t.next).priority() * priorityAgingMs)
-                .thenComparingLong(t -> t.virtualMs)
-                .thenComparing(t -> t.timers.get(t.next), byRank)
-                .thenComparingInt(t -> t.first);
-        PriorityQueue<Turns> owners = new PriorityQueue<>(byTurn);
-        owners.addAll(byOwner.values());
         List<WheelTimer> picked = new ArrayList<>(ranked.size());
+        boolean[] taken = new boolean[ranked.size()];
         while (picked.size() < limit) {
-            Turns turns = owners.poll();
-            picked.add(turns.timers.get(turns.next++));
-            turns.virtualMs += turnMs;
-            if (turns.next < turns.timers.size()) {
-                owners.add(turns);
+            FairQueue.Entry<WheelTimer> next = turns.poll();
+            picked.add(next.element());
+            taken[(int) next.sequence()] = true;
+        }
+        for (int i = 0; i < ranked.size(); i++) {
+            if (!taken[i]) {
+                picked.add(ranked.get(i));
             }
         }
-        // The rest, each owner's in rank order, owners by their best-ranked timer: the next poll orders them again.
-        List<Turns> left = new ArrayList<>(owners);
-        left.sort(Comparator.comparingInt(t -> t.first));
-        for (Turns turns : left) {
-            picked.addAll(turns.timers.subList(turns.next, turns.timers.size()));
-        }
         return picked;
+    }
+
+    private long rankOf(WheelTimer timer) {
+        return Rank.of(timer.dueAtMs(), timer.priority(), priorityAgingMs);
     }
 
     /** Drops every timer; the next poll starts from {@code startMs}. */

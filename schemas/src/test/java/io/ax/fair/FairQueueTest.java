@@ -1,4 +1,4 @@
-package io.ax.worker.internal;
+package io.ax.fair;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,7 +14,7 @@ class FairQueueTest {
 
     @Test
     void shouldKeepTheRankOrderWithOneOwner() {
-        FairQueue<String> queue = new FairQueue<>(TURN, owner -> 1);
+        FairQueue<String> queue = new FairQueue<>(FairTurns.equal(TURN, TURN));
         add(queue, "old-p0", "acme", 0, 0);
         add(queue, "urgent-p9", "acme", 9, 500);
         add(queue, "mid-p4", "acme", 4, 500);
@@ -25,7 +25,7 @@ class FairQueueTest {
 
     @Test
     void shouldStartASmallOwnersFewWithinATurnOfABigOwnersThousands() {
-        FairQueue<String> queue = new FairQueue<>(TURN, owner -> 1);
+        FairQueue<String> queue = new FairQueue<>(FairTurns.equal(TURN, TURN));
         for (int i = 0; i < 1_000; i++) {
             add(queue, "big-" + i, "big", 0, i);
         }
@@ -44,7 +44,7 @@ class FairQueueTest {
 
     @Test
     void shouldGiveAnOwnerOfWeightThreeThreeStartsForOne() {
-        FairQueue<String> queue = new FairQueue<>(TURN, owner -> Map.of("gold", 3).getOrDefault(owner, 1));
+        FairQueue<String> queue = new FairQueue<>(FairTurns.weighted(TURN, TURN, owner -> Map.of("gold", 3).getOrDefault(owner, 1)));
         for (int i = 0; i < 8; i++) {
             add(queue, "gold-" + i, "gold", 0, i);
             add(queue, "plain-" + i, "plain", 0, i);
@@ -58,7 +58,7 @@ class FairQueueTest {
 
     @Test
     void shouldLetPriorityOutweighTurnsByOneTurnPerLevelSoThatPriorityZeroIsNeverStarved() {
-        FairQueue<String> queue = new FairQueue<>(TURN, owner -> 1);
+        FairQueue<String> queue = new FairQueue<>(FairTurns.equal(TURN, TURN));
         for (int i = 0; i < 20; i++) {
             add(queue, "hot-" + i, "hot", 3, i);
         }
@@ -71,7 +71,7 @@ class FairQueueTest {
 
     @Test
     void shouldForgetAnOwnerWithNothingWaitingAndLetItJoinAtTheCurrentTurn() {
-        FairQueue<String> queue = new FairQueue<>(TURN, owner -> 1);
+        FairQueue<String> queue = new FairQueue<>(FairTurns.equal(TURN, TURN));
         add(queue, "a-0", "a", 0, 0);
         assertThat(queue.poll().element()).isEqualTo("a-0");
         for (int i = 0; i < 5; i++) {
@@ -84,7 +84,7 @@ class FairQueueTest {
 
     @Test
     void shouldRemoveWhatMatchesAndKeepTheTurns() {
-        FairQueue<String> queue = new FairQueue<>(TURN, owner -> 1);
+        FairQueue<String> queue = new FairQueue<>(FairTurns.equal(TURN, TURN));
         add(queue, "a-0", "a", 0, 0);
         add(queue, "a-1", "a", 0, 1);
         add(queue, "b-0", null, 0, 2);
@@ -101,7 +101,7 @@ class FairQueueTest {
     }
 
     private void add(FairQueue<String> queue, String name, String owner, int priority, long queuedAtMs) {
-        queue.add(new FairQueue.Entry<>(name, owner, priority, queuedAtMs - priority * TURN, sequence++));
+        queue.add(new FairQueue.Entry<>(name, owner, priority, Rank.of(queuedAtMs, priority, TURN), sequence++));
     }
 
     private static List<String> drain(FairQueue<String> queue) {

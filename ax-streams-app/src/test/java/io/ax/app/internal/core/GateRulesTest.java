@@ -1,0 +1,207 @@
+package io.ax.app.internal.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ax.FlowLimit;
+import io.ax.fair.Rank;
+import io.ax.schema.TaskState;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** The gates' rules alone: an in-memory gate store, no Kafka. */
+class GateRulesTest {
+    private static final String TYPE_GATE = "type:charge";
+
+    private final Map<String, FlowLimit> limits = new HashMap<>();
+    private final MemoryGate gate = new MemoryGate();
+    private final GateState state = new GateState();
+    private long nowMs = 1_000;
+
+    @Test
+    void shouldGrantUpToMaxInFlightHoldTheRestWithTheReasonAndGrantTheNextOnRelease() {
+        limits.put(TYPE_GATE, FlowLimit.none().withMaxInFlight(2));
+
+        for (int i = 0; i < 3; i++) {
+            decide(acquire("e" + i, "acme", 4, 100 + i));
+        }
+
+        assertThat(gate.granted).containsExactly("e0", "e1");
+        assertThat(gate.held).containsExactly("e2: held: type:charge has 2 of 2 executions in flight (cluster-wide maxInFlight)");
+        assertThat(state.inFlight).isEqualTo(2);
+        assertThat(state.waiting).isEqualTo(1);
+
+        decide(message(FlowMessage.Kind.RELEASE, "e0", "acme", 4, 0));
+
+        assertThat(gate.granted).containsExactly("e0", "e1", "e2");
+        assertThat(state.inFlight).isEqualTo(2);
+        assertThat(state.waiting).isZero();
+        assertThat(state.owners).isEmpty();
+    }
+
+    @Test
+    void shouldShareABusyGateByWeightAndOrderEachOwnersQueueByRank() {
+        limits.put(TYPE_GATE, FlowLimit.none().withMaxInFlight(1));
+        limits.put("owner:gold", new FlowLimit(null, null, null, 3));
+        decide(acquire("blocker", "x", 4, 0));
+        for (int i = 0; i < 6; i++) {
+            decide(acquire("gold-" + i, "gold", 4, 100 + i));
+            decide(acquire("plain-" + i, "plain", 4, 100 + i));
+        }
+        decide(acquire("plain-urgent", "plain", 9, 5_000)); // priority 9: 9 s of aging outweighs its lateness
+
+        List<String> order = new ArrayList<>();
+        String running = "blocker";
+        for (int i = 0; i < 8; i++) {
+            decide(message(FlowMessage.Kind.RELEASE, running, "?", 4, 0));
+            running = gate.granted.get(gate.granted.size() - 1);
+            order.add(running);
+        }
+
+        assertThat(order).as("3 : 1 between gold and plain, ties to the owner that started waiting first")
+                .containsExactly("gold-0", "plain-urgent", "gold-1", "gold-2", "gold-3", "plain-0", "gold-4", "gold-5");
+    }
+
+    @Test
+    void shouldAdmitBelowTheQuotaRefuseAtItAndAnswerACopyWithoutASecondSlot() {
+        String live = GateRules.LIVE_GATE + "acme";
+        limits.put(live, FlowLimit.none().withMaxLiveTasks(1));
+
+        decide(admit(live, "t1#0"));
+        decide(admit(live, "t1#0"));
+        decide(admit(live, "t2#0"));
+
+        assertThat(gate.answers).containsExactly(
+                "t1#0 admitted: owner acme has 1 of 1 live tasks (maxLiveTasks)",
+                "t1#0 admitted: owner acme has 1 of 1 live tasks (maxLiveTasks)",
+                "t2#0 refused: owner acme has 1 of 1 live tasks (maxLiveTasks)");
+        assertThat(state.inFlight).isEqualTo(1);
+    }
+
+    @Test
+    void shouldGrantAtMostTheBucketAndMoreAsItRefills() {
+        limits.put(TYPE_GATE, FlowLimit.none().withMaxPerSecond(10.0)); // burst max(1, 10 / 10) = 1
+        decide(acquire("e0", "acme", 4, 0));
+        decide(acquire("e1", "acme", 4, 1));
+        assertThat(gate.granted).containsExactly("e0");
+
+        nowMs += 99;
+        assertThat(GateRules.grantWhileAllowed(TYPE_GATE, state, nowMs, gate, gate)).isZero();
+        nowMs += 1;
+        assertThat(GateRules.grantWhileAllowed(TYPE_GATE, state, nowMs, gate, gate)).isEqualTo(1);
+        assertThat(gate.granted).containsExactly("e0", "e1");
+    }
+
+    @Test
+    void shouldHoldWhileWorkersHaveNotStartedMaxNotStartedAndGoOnWhenOneStarts() {
+        limits.put(TYPE_GATE, new FlowLimit(null, null, 1, null));
+        decide(acquire("e0", "acme", 4, 0));
+        decide(acquire("e1", "acme", 4, 1));
+        assertThat(gate.held).singleElement().asString().contains("maxNotStarted");
+
+        decide(message(FlowMessage.Kind.STARTED, "e0", "acme", 4, 0));
+
+        assertThat(gate.granted).containsExactly("e0", "e1");
+        assertThat(state.inFlight).isEqualTo(2);
+        assertThat(state.notStarted).isEqualTo(1);
+    }
+
+    private void decide(FlowMessage message) {
+        GateRules.decide(message.gate(), state, message, nowMs, gate, gate);
+    }
+
+    private static FlowMessage acquire(String executionId, String owner, int priority, long dueAtMs) {
+        return message(FlowMessage.Kind.ACQUIRE, executionId, owner, priority, dueAtMs);
+    }
+
+    private static FlowMessage message(FlowMessage.Kind kind, String executionId, String owner, int priority, long dueAtMs) {
+        return new FlowMessage(kind, "task-" + executionId, executionId, 1, "charge", owner, priority, dueAtMs,
+                TaskState.PENDING, List.of(TYPE_GATE), 0, 1);
+    }
+
+    private static FlowMessage admit(String gate, String slotId) {
+        return new FlowMessage(FlowMessage.Kind.ADMIT, slotId.substring(0, slotId.indexOf('#')), slotId, 0, "charge", "acme", 4,
+                0, TaskState.PENDING, List.of(gate), 0, 1);
+    }
+
+    /** The gate's store in memory (each queue in the store's order: rank, then arrival) and what the effects did. */
+    private final class MemoryGate implements GateRules.Reads, GateRules.Effects {
+        final Map<String, GateState.Slot> slots = new HashMap<>();
+        final Map<String, TreeMap<String, FlowMessage>> queues = new HashMap<>();
+        final Map<String, GateState.Waiting> waitingById = new HashMap<>();
+        final GateTurns turns = new GateTurns(owner -> {
+            FlowLimit limit = limits.get("owner:" + owner);
+            return limit == null || limit.weight() == null ? 1 : limit.weight();
+        });
+        final List<String> granted = new ArrayList<>();
+        final List<String> held = new ArrayList<>();
+        final List<String> answers = new ArrayList<>();
+
+        @Override
+        public FlowLimit limit(String gate) {
+            return limits.get(gate);
+        }
+
+        @Override
+        public GateState.Slot slot(String gate, String executionId) {
+            return slots.get(executionId);
+        }
+
+        @Override
+        public GateState.Waiting waiting(String gate, String executionId) {
+            return waitingById.get(executionId);
+        }
+
+        @Override
+        public GateState.Waiting first(String gate, String queue) {
+            TreeMap<String, FlowMessage> waiting = queues.get(queue);
+            return waiting == null || waiting.isEmpty() ? null : waitingById.get(waiting.firstEntry().getValue().executionId());
+        }
+
+        @Override
+        public GateTurns turns() {
+            return turns;
+        }
+
+        @Override
+        public void putSlot(String gate, String executionId, GateState.Slot slot) {
+            slots.put(executionId, slot);
+        }
+
+        @Override
+        public void deleteSlot(String gate, String executionId) {
+            slots.remove(executionId);
+        }
+
+        @Override
+        public void enqueue(String gate, String queue, FlowMessage message, long seq) {
+            String key = String.format("%016x%016x", Rank.of(message.dueAtMs(), message.priority(), 1_000) + (1L << 40), seq);
+            queues.computeIfAbsent(queue, q -> new TreeMap<>()).put(key, message);
+            waitingById.put(message.executionId(), new GateState.Waiting(key, queue, message));
+        }
+
+        @Override
+        public void dequeue(String gate, GateState.Waiting waiting) {
+            queues.get(waiting.queue()).remove(waiting.key());
+            waitingById.remove(waiting.message().executionId());
+        }
+
+        @Override
+        public void granted(String gate, FlowMessage message, long nowMs) {
+            granted.add(message.executionId());
+        }
+
+        @Override
+        public void held(String gate, FlowMessage message, String reason) {
+            held.add(message.executionId() + ": " + reason);
+        }
+
+        @Override
+        public void admission(FlowMessage message, boolean admitted, String reason, long nowMs) {
+            answers.add(message.executionId() + (admitted ? " admitted: " : " refused: ") + reason);
+        }
+    }
+}
