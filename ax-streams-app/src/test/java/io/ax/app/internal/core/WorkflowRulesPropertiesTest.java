@@ -85,15 +85,17 @@ class WorkflowRulesPropertiesTest {
     // ---- the properties ----
 
     // Each property also checks that its sequences reach what it is about (Statistics coverage), so that a generator
-    // that stopped reaching it would fail rather than pass for want of trying.
+    // that stopped reaching it would fail rather than pass for want of trying. The floors sit about half way below what
+    // the generators reach (gated runs ~20 %, released ~16 %, side by side ~38 % of 300 tries; one standard deviation
+    // is ~2 points): a floor at the mean (20 % for gated runs) failed one run in two, by chance.
 
     @Property(tries = 300)
     void shouldKeepTheInvariantsOfShardedTasks(@ForAll("sharded") Shape shape, @ForAll("moves") List<Move> moves) {
         Checker check = run(shape, moves);
         Statistics.label("occurrence ended as a whole").collect(check.aggregates > 0);
         Statistics.label("gated run").collect(check.gatedRuns > 0);
-        Statistics.label("occurrence ended as a whole").coverage(c -> c.check(true).percentage(p -> p >= 20));
-        Statistics.label("gated run").coverage(c -> c.check(true).percentage(p -> p >= 20));
+        Statistics.label("occurrence ended as a whole").coverage(c -> c.check(true).percentage(p -> p >= 10));
+        Statistics.label("gated run").coverage(c -> c.check(true).percentage(p -> p >= 10));
     }
 
     @Property(tries = 300)
@@ -101,14 +103,14 @@ class WorkflowRulesPropertiesTest {
         Checker check = run(shape, moves);
         Statistics.label("side by side").collect(check.mostBusy > 1);
         Statistics.label("retried").collect(check.retries > 0);
-        Statistics.label("side by side").coverage(c -> c.check(true).percentage(p -> p >= 20));
+        Statistics.label("side by side").coverage(c -> c.check(true).percentage(p -> p >= 10));
     }
 
     @Property(tries = 300)
     void shouldKeepTheInvariantsOfDependents(@ForAll("dependent") Shape shape, @ForAll("dependentMoves") List<Move> moves) {
         Checker check = run(shape, moves);
         Statistics.label("released").collect(check.released);
-        Statistics.label("released").coverage(c -> c.check(true).percentage(p -> p >= 10));
+        Statistics.label("released").coverage(c -> c.check(true).percentage(p -> p >= 8));
     }
 
     private static Checker run(Shape shape, List<Move> moves) {
