@@ -1,7 +1,10 @@
 package io.ax.app.internal.core;
 
+import io.ax.app.internal.timer.TimerKind;
+import io.ax.schema.AtTrigger;
 import io.ax.schema.Dependency;
 import io.ax.schema.DependencyCondition;
+import io.ax.schema.StoredTask;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,8 +25,12 @@ import java.util.Map;
  * export's outcome arrives, at most {@code afterTimeoutMs} after 02:00 and at the latest 1 ms before the report's
  * next occurrence, then it is SKIPPED naming what it waited for.
  *
- * <p>Pure: no clock, no Kafka, no store. The callers keep the latest outcome per upstream ({@link #record}) and ask
- * {@link #judge} at the occurrence's fire and again at every new outcome while the occurrence waits.
+ * <p>Pure: no clock, no Kafka, no store. {@link #record} keeps the latest outcome per upstream; {@link #judge} decides.
+ * The rest of this class applies them to a stored task as the transitions need: the subscriptions at acceptance
+ * ({@link #maybeSubscribe}), the verdict at the occurrence's fire ({@link #atFire}, from {@code FireTimer}), a new
+ * outcome ({@link #onOutcome}), the end of the wait ({@link #onWaitTimeout}), a cancel or pause ({@link #maybeEndHold}).
+ * While an occurrence waits, {@code nextDueAtMs} is that occurrence (its timer has fired) and {@code waitTimeoutAtMs}
+ * the end of its wait (a DEPENDENCY_WAIT timer); {@code previousDueAtMs} is the start of the next period.
  */
 public final class OccurrenceDependencies {
     /** How many conditions a reason names before it says "and N more". */
@@ -119,6 +126,130 @@ public final class OccurrenceDependencies {
         List<String> settled = new ArrayList<>(unmet);
         waitingFor.forEach(w -> settled.add(w + " had no outcome"));
         return new Run("runs anyway (afterRunAnyway) although in its " + period + " " + name(settled));
+    }
+
+    // ---- applied to a stored task ----
+
+    /** A periodic task that names {@code after}: its occurrences wait for their upstreams. */
+    static boolean appliesTo(StoredTask task) {
+        return !task.getRequest().getAfter().isEmpty() && !(task.getRequest().getTrigger() instanceof AtTrigger);
+    }
+
+    /** At acceptance: the task asks each upstream's partition for the outcome of each of its occurrences. */
+    static void maybeSubscribe(Step step, StoredTask task) {
+        if (appliesTo(task)) {
+            for (Dependency dependency : task.getRequest().getAfter()) {
+                step.subscribeEveryOccurrence(dependency.getTaskId());
+            }
+        }
+    }
+
+    /** The task times no further occurrence (cancelled, replaced, schedule ended): its subscriptions go. */
+    static void maybeUnsubscribe(Step step, StoredTask task) {
+        if (appliesTo(task)) {
+            for (Dependency dependency : task.getRequest().getAfter()) {
+                step.unsubscribeEveryOccurrence(dependency.getTaskId());
+            }
+        }
+    }
+
+    /**
+     * The verdict on the occurrence due {@code dueAtMs} as its timer fires. A {@link Wait} has been applied (held, its
+     * wait timer set, saved by the caller); the caller applies a {@link Skip} or goes on with a {@link Run}.
+     */
+    static Verdict atFire(Step step, StoredTask task, long dueAtMs) {
+        Occurrences.Plan plan = Occurrences.afterFire(task.getTaskId(), task.getRequest(), task.getOccurrences() + 1, dueAtMs, dueAtMs);
+        Long nextDueAtMs = plan.next().isPresent() ? plan.next().getAsLong() : null;
+        long untilMs = waitUntilMs(dueAtMs, task.getRequest().getAfterTimeoutMs(), nextDueAtMs);
+        Verdict verdict = judge(task.getRequest().getAfter(), latest(task), task.getPreviousDueAtMs(), dueAtMs,
+                task.getRequest().getAfterRunAnyway(), untilMs, step.nowMs());
+        if (verdict instanceof Wait wait) {
+            task.setWaitTimeoutAtMs(wait.untilMs());
+            step.setTimer(wait.untilMs(), 0, TimerKind.DEPENDENCY_WAIT);
+            step.held(task, ExecutionIds.of(task.getTaskId(), task.getIncarnation(), dueAtMs), dueAtMs, "held: " + wait.reason());
+        }
+        return verdict;
+    }
+
+    /**
+     * An upstream's occurrence ended: recorded as its latest outcome if it is later than the one recorded; an
+     * occurrence that waits is judged again. A final-state NOTIFY without a nominal time (PURGED) is IGNORED.
+     */
+    static Decision onOutcome(Step step, StoredTask task, Input.DependencyOutcome input) {
+        if (input.nominalAtMs() == null) {
+            step.ignored(EventCode.REFUSED, task, null, null, "dependency outcome: " + input.upstream() + " " + input.outcome()
+                    + " names no occurrence; a periodic task judges each occurrence on its upstreams' occurrences", input.source());
+            return step.unchanged();
+        }
+        Map<String, Latest> latest = latest(task);
+        Map<String, Latest> updated = record(latest, input.upstream(), input.outcome(), input.nominalAtMs());
+        if (updated == latest) {
+            return step.unchanged(); // older than the one recorded, or told twice
+        }
+        Map<String, String> outcomes = new HashMap<>();
+        Map<String, Long> nominal = new HashMap<>();
+        updated.forEach((upstream, outcome) -> {
+            outcomes.put(upstream, outcome.outcome());
+            nominal.put(upstream, outcome.nominalAtMs());
+        });
+        task.setDependencyOutcomes(outcomes);
+        task.setUpstreamNominalAtMs(nominal);
+        if (task.getWaitTimeoutAtMs() == null || task.getNextDueAtMs() == null) {
+            return step.save(task); // no occurrence waits: kept for the next one's verdict
+        }
+        return rejudge(step, task, true);
+    }
+
+    /** The wait of the occurrence that waits ended: judged once more, with no time left to wait. */
+    static Decision onWaitTimeout(Step step, StoredTask task, long dueAtMs) {
+        if (task.getWaitTimeoutAtMs() == null || task.getWaitTimeoutAtMs() != dueAtMs || task.getNextDueAtMs() == null) {
+            return step.unchanged();
+        }
+        return rejudge(step, task, false);
+    }
+
+    private static Decision rejudge(Step step, StoredTask task, boolean unsetTimer) {
+        long dueAtMs = task.getNextDueAtMs();
+        long untilMs = task.getWaitTimeoutAtMs();
+        Verdict verdict = judge(task.getRequest().getAfter(), latest(task), task.getPreviousDueAtMs(), dueAtMs,
+                task.getRequest().getAfterRunAnyway(), untilMs, unsetTimer ? step.nowMs() : Math.max(step.nowMs(), untilMs));
+        if (verdict instanceof Wait) {
+            return step.save(task); // the outcome is recorded; the others are still awaited
+        }
+        if (unsetTimer) {
+            step.unsetTimer(untilMs, TimerKind.DEPENDENCY_WAIT);
+        }
+        task.setWaitTimeoutAtMs(null);
+        return FireTimer.afterVerdict(step, task, dueAtMs, verdict);
+    }
+
+    /**
+     * A cancel, replace or pause meets an occurrence that waits: its wait timer is given up (the caller ends or keeps the
+     * occurrence itself, as any pending one). True when one waited.
+     */
+    static boolean maybeEndHold(Step step, StoredTask task, StoredTask.Builder ended) {
+        if (task.getWaitTimeoutAtMs() == null || !appliesTo(task)) {
+            return false;
+        }
+        step.unsetTimer(task.getWaitTimeoutAtMs(), TimerKind.DEPENDENCY_WAIT);
+        if (ended != null) {
+            ended.setWaitTimeoutAtMs(null);
+        } else {
+            task.setWaitTimeoutAtMs(null);
+        }
+        return true;
+    }
+
+    /** The latest outcomes recorded in {@code task}, by upstream. */
+    static Map<String, Latest> latest(StoredTask task) {
+        Map<String, Latest> latest = new HashMap<>();
+        task.getDependencyOutcomes().forEach((upstream, outcome) -> {
+            Long nominalAtMs = task.getUpstreamNominalAtMs().get(upstream);
+            if (nominalAtMs != null) {
+                latest.put(upstream, new Latest(outcome, nominalAtMs));
+            }
+        });
+        return latest;
     }
 
     /** The nominal time falls in (previous, due]. */
