@@ -3,7 +3,11 @@ package io.ax.app.internal.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.ax.app.config.AxConfig;
 import io.ax.app.internal.topology.SchedulerHarness.Dispatched;
+import io.ax.codec.WireCodec;
+import io.ax.schema.AdoptRequest;
+import io.ax.schema.StoredTask;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -121,6 +125,26 @@ class PeriodicDependenciesTest {
             assertThat(eventsOf(ax.events(), "b")).extracting(PeriodicDependenciesTest::fromTo).containsExactly("PENDING->CANCELLED");
             assertThat(ax.dependencyContents().keySet()).noneMatch(k -> k.get()[0] == 'q');
             assertThat(ax.storedTask("b").getWaitTimeoutAtMs()).isNull();
+        }
+    }
+
+    @Test
+    void shouldSubscribeAfreshAndJudgeAHeldOccurrenceAgainWhenAdopted() {
+        try (SchedulerHarness old = started("");
+             SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), Map.of(AxConfig.ADOPT_ENABLED_CONFIG, true))) {
+            assertThat(advance(old, 30_010)).containsOnlyKeys("a");
+            assertThat(advance(old, 30_000)).as("held on the old deployment").isEmpty();
+            StoredTask held = old.storedTask("b");
+            assertThat(held.getWaitTimeoutAtMs()).isNotNull();
+            ax.advanceMs(old.nowMs() - ax.nowMs());
+            ax.requestBytes("b", WireCodec.encode(AdoptRequest.newBuilder().setTask(held).setFromApplicationId("ax-old")
+                    .setFromTopic("old.requests").setFromPartition(0).setMigratedAtMs(old.nowMs()).build()));
+            assertThat(ax.events()).as("adopted").extracting(e -> e.get("to").asText() + " " + e.get("reason")).noneMatch(e -> e.startsWith("REJECTED"));
+            assertThat(ax.dependencyContents().keySet()).as("subscribed afresh here").anyMatch(k -> k.get()[0] == 'q');
+            ax.discardEvents();
+            assertThat(advance(ax, 20)).as("judged again: a has no outcome here yet").isEmpty();
+            assertThat(eventsOf(ax.events(), "b")).extracting(PeriodicDependenciesTest::fromTo).containsExactly("PENDING->PENDING");
+            assertThat(ax.storedTask("b").getWaitTimeoutAtMs()).isEqualTo(held.getWaitTimeoutAtMs());
         }
     }
 
