@@ -240,6 +240,37 @@ public final class OccurrenceDependencies {
         return true;
     }
 
+    /**
+     * {@code ifExists=UPDATE} of a periodic task to {@code request}: an occurrence that waits gives its wait up (it is
+     * not on the new schedule: the caller ends it); the tasks no longer named are unsubscribed and their outcomes
+     * forgotten, the ones newly named subscribed.
+     */
+    static void onUpdate(Step step, StoredTask task, io.ax.schema.ScheduleRequest request) {
+        maybeEndHold(step, task, null);
+        java.util.Set<String> before = new java.util.LinkedHashSet<>();
+        task.getRequest().getAfter().forEach(d -> before.add(d.getTaskId()));
+        java.util.Set<String> after = new java.util.LinkedHashSet<>();
+        request.getAfter().forEach(d -> after.add(d.getTaskId()));
+        for (String upstream : before) {
+            if (!after.contains(upstream)) {
+                step.unsubscribeEveryOccurrence(upstream);
+            }
+        }
+        for (String upstream : after) {
+            if (!before.contains(upstream)) {
+                step.subscribeEveryOccurrence(upstream);
+            }
+        }
+        if (!after.containsAll(task.getDependencyOutcomes().keySet())) {
+            Map<String, String> outcomes = new HashMap<>(task.getDependencyOutcomes());
+            outcomes.keySet().retainAll(after);
+            Map<String, Long> nominal = new HashMap<>(task.getUpstreamNominalAtMs());
+            nominal.keySet().retainAll(after);
+            task.setDependencyOutcomes(outcomes);
+            task.setUpstreamNominalAtMs(nominal);
+        }
+    }
+
     /** The latest outcomes recorded in {@code task}, by upstream. */
     static Map<String, Latest> latest(StoredTask task) {
         Map<String, Latest> latest = new HashMap<>();

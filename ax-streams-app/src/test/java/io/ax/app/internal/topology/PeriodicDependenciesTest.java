@@ -149,6 +149,21 @@ class PeriodicDependenciesTest {
     }
 
     @Test
+    void shouldEndTheWaitAndMoveTheSubscriptionsWhenUpdated() {
+        try (SchedulerHarness ax = started("")) {
+            assertThat(advance(ax, 30_010)).containsOnlyKeys("a");
+            assertThat(advance(ax, 30_000)).as("held").isEmpty();
+            ax.discardEvents();
+            ax.request("b", "{\"jobType\":\"report\",\"everyMs\":60000,\"ifExists\":\"UPDATE\",\"after\":[{\"taskId\":\"c\"}]}");
+            List<JsonNode> b = eventsOf(ax.events(), "b");
+            assertThat(b).extracting(PeriodicDependenciesTest::fromTo).containsExactly("PENDING->CANCELLED", "->PENDING");
+            assertThat(ax.storedTask("b").getWaitTimeoutAtMs()).isNull();
+            assertThat(ax.dependencyContents().keySet()).filteredOn(k -> k.get()[0] == 'q')
+                    .extracting(k -> new String(k.get(), 3, 1, java.nio.charset.StandardCharsets.UTF_8)).containsExactly("c");
+        }
+    }
+
+    @Test
     void shouldCostATaskNobodyWaitsForNoDependencyRecord() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             ax.request("a", A);
