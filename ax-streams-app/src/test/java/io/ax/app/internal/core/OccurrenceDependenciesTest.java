@@ -149,4 +149,54 @@ class OccurrenceDependenciesTest {
         assertThat(OccurrenceDependencies.waitUntilMs(due, 500, null)).isEqualTo(10_500);
         assertThat(OccurrenceDependencies.waitUntilMs(due, Long.MAX_VALUE, null)).isEqualTo(Long.MAX_VALUE);
     }
+
+    /**
+     * Random outcomes of two upstreams in random order, against a model: the verdict follows each upstream's outcome with
+     * the latest nominal time (the last told, on a tie), counted only inside (previous, due]; never runs on an unmet one
+     * without afterRunAnyway, never waits once the wait is over.
+     */
+    @Test
+    void shouldFollowTheLatestOutcomeInThePeriodWhateverTheOrderTheyArriveIn() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(20261204L);
+        List<String> outcomes = List.of("SUCCESS", "FAILED", "CANCELLED", "SKIPPED");
+        List<Dependency> after = List.of(new Dependency("x", DependencyCondition.SUCCESS), new Dependency("y", DependencyCondition.COMPLETED));
+        for (int run = 0; run < 2_000; run++) {
+            Map<String, Latest> latest = Map.of();
+            Map<String, Latest> model = new HashMap<>();
+            for (int n = random.nextInt(8); n > 0; n--) {
+                String upstream = random.nextBoolean() ? "x" : "y";
+                String outcome = outcomes.get(random.nextInt(outcomes.size()));
+                long nominalAtMs = 1_000L * random.nextInt(10);
+                latest = OccurrenceDependencies.record(latest, upstream, outcome, nominalAtMs);
+                Latest known = model.get(upstream);
+                if (known == null || known.nominalAtMs() <= nominalAtMs) {
+                    model.put(upstream, new Latest(outcome, nominalAtMs));
+                }
+            }
+            assertThat(latest).isEqualTo(model);
+            Long previous = random.nextInt(4) == 0 ? null : 1_000L * random.nextInt(5);
+            long due = (previous == null ? 0 : previous) + 1_000L * (1 + random.nextInt(5));
+            boolean runAnyway = random.nextBoolean();
+            long nowMs = due + random.nextInt(3_000);
+            long until = due + 2_000;
+            Verdict verdict = OccurrenceDependencies.judge(after, latest, previous, due, runAnyway, until, nowMs);
+            boolean unmet = false;
+            boolean missing = false;
+            for (Dependency dependency : after) {
+                Latest outcome = model.get(dependency.getTaskId());
+                if (outcome == null || outcome.nominalAtMs() > due || previous != null && outcome.nominalAtMs() <= previous) {
+                    missing = true;
+                } else if (outcome.outcome().equals("SKIPPED")
+                        || dependency.getOn() == DependencyCondition.SUCCESS && !outcome.outcome().equals("SUCCESS")) {
+                    unmet = true;
+                }
+            }
+            Class<?> expected = unmet && !runAnyway ? Skip.class
+                    : missing && nowMs < until ? Wait.class
+                    : missing && !runAnyway ? Skip.class
+                    : Run.class;
+            assertThat(verdict).as("run %d: %s, period (%s, %d], now %d, runAnyway %s", run, model, previous, due, nowMs, runAnyway)
+                    .isInstanceOf(expected);
+        }
+    }
 }
