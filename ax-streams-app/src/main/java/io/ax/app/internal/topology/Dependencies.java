@@ -30,12 +30,15 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * 'p' upstream                    → 8 bytes   upstream was purged at (its tombstone)
  * 'P' purgedAtMs(8) upstream      → (empty)   tombstones in time order, so they expire after ax.retention.ms
  * 'q' [upstream] dependent        → (empty)   periodic dependent is told each of upstream's occurrence outcomes
+ * 'N' upstream                    → sweep     an occurrence of upstream ended: tell its periodic subscribers, from a cursor
  * </pre>
  *
  * A periodic dependent (topology-docs/WORKFLOWS.md, "Periodic tasks that wait") subscribes for every occurrence
- * ({@code everyOccurrence}): each occurrence of the upstream that ends (SUCCESS, FAILED, CANCELLED, SKIPPED) is sent at
- * once, with its nominal time, to each such subscriber. Which upstreams have one is kept in memory, loaded once per
- * assignment ({@link #loadEveryOccurrence}), so an occurrence nobody waits for reads nothing.
+ * ({@code everyOccurrence}): each occurrence of the upstream that ends (SUCCESS, FAILED, CANCELLED, SKIPPED) is sent,
+ * with its nominal time, to each such subscriber by the same bounded sweep as final states, from an 'N' marker (a newer
+ * occurrence's marker replaces an older one still going out: only the latest outcome counts). Which upstreams have a
+ * periodic subscriber is kept in memory, loaded once per assignment ({@link #loadEveryOccurrence}), so an occurrence
+ * nobody waits for reads and writes nothing.
  *
  * The dependent's side is pure ({@code AwaitDependencies} in the core). Everything here runs inside the stream task's
  * exactly-once transactions with the signals it writes to ax.deps, so a restart neither loses nor repeats one. A
@@ -48,6 +51,7 @@ final class Dependencies {
     private static final byte PURGED = 'p';
     private static final byte PURGED_BY_TIME = 'P';
     private static final byte OCCURRENCE_SUBSCRIBER = 'q';
+    private static final byte OCCURRENCE_SWEEP = 'N';
     private static final byte NOTIFY = 1;
     private static final byte DROP = 2;
     private static final byte[] EMPTY = new byte[0];
@@ -69,6 +73,8 @@ final class Dependencies {
     /** The upstreams on this partition with a periodic subscriber (a superset: an unsubscribe leaves its id here). */
     private final java.util.Set<String> everyOccurrence = new java.util.HashSet<>();
     private boolean everyOccurrenceLoaded;
+    /** The upstreams whose occurrence sweep ('N' marker) is owed, in the order they were owed. */
+    private final java.util.LinkedHashSet<String> owedOccurrences = new java.util.LinkedHashSet<>();
     /** Where the last tombstone expiry stopped: the next starts there, not over the tombstones it deleted. */
     private Bytes expiredUpTo = Bytes.wrap(new byte[] {PURGED_BY_TIME});
 
@@ -102,15 +108,53 @@ final class Dependencies {
         if (!everyOccurrence.contains(upstream)) {
             return;
         }
-        byte[] prefix = prefix(OCCURRENCE_SUBSCRIBER, upstream);
-        try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(prefix), Bytes.wrap(withFf(prefix)))) {
-            while (it.hasNext()) {
-                byte[] key = it.next().key.get();
-                String dependent = new String(key, prefix.length, key.length - prefix.length, StandardCharsets.UTF_8);
-                signal(dependent, signal(DependencySignalKind.NOTIFY, upstream, dependent, outcome, executionId, nowMs, false,
-                        nominalAtMs));
+        store.put(Bytes.wrap(key(OCCURRENCE_SWEEP, upstream)), encodeOccurrenceSweep(outcome, executionId, nominalAtMs, ""));
+        owedOccurrences.remove(upstream); // restarts from the first subscriber, at the back
+        owedOccurrences.add(upstream);
+    }
+
+    /** Sends up to {@code budget} owed occurrence outcomes, as {@link #sweep} does final states. Returns how many. */
+    private int sweepOccurrences(long nowMs, int budget) {
+        int handled = 0;
+        java.util.Iterator<String> upstreams = owedOccurrences.iterator();
+        while (upstreams.hasNext() && handled < budget) {
+            String upstream = upstreams.next();
+            Bytes markerKey = Bytes.wrap(key(OCCURRENCE_SWEEP, upstream));
+            byte[] marker = store.get(markerKey);
+            if (marker == null) {
+                upstreams.remove();
+                continue;
+            }
+            OccurrenceSweep sweep = decodeOccurrenceSweep(marker);
+            String cursor = sweep.cursor();
+            boolean done = true;
+            byte[] prefix = prefix(OCCURRENCE_SUBSCRIBER, upstream);
+            Bytes from = cursor.isEmpty() ? Bytes.wrap(prefix) : key(OCCURRENCE_SUBSCRIBER, upstream, cursor);
+            try (KeyValueIterator<Bytes, byte[]> it = store.range(from, Bytes.wrap(withFf(prefix)))) {
+                while (it.hasNext()) {
+                    byte[] key = it.next().key.get();
+                    String dependent = new String(key, prefix.length, key.length - prefix.length, StandardCharsets.UTF_8);
+                    if (dependent.equals(cursor)) {
+                        continue; // handled by the previous call
+                    }
+                    if (handled >= budget) {
+                        done = false;
+                        break;
+                    }
+                    signal(dependent, signal(DependencySignalKind.NOTIFY, upstream, dependent, sweep.outcome(), sweep.executionId(),
+                            nowMs, false, sweep.nominalAtMs()));
+                    cursor = dependent;
+                    handled++;
+                }
+            }
+            if (done) {
+                store.delete(markerKey);
+                upstreams.remove();
+            } else {
+                store.put(markerKey, encodeOccurrenceSweep(sweep.outcome(), sweep.executionId(), sweep.nominalAtMs(), cursor));
             }
         }
+        return handled;
     }
 
     /** The upstreams with periodic subscribers, from the store: once per assignment, before the first record. */
@@ -119,6 +163,13 @@ final class Dependencies {
             return;
         }
         everyOccurrenceLoaded = true;
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(new byte[] {OCCURRENCE_SWEEP}),
+                Bytes.wrap(new byte[] {OCCURRENCE_SWEEP, (byte) 0xFF}))) {
+            while (it.hasNext()) {
+                byte[] key = it.next().key.get();
+                owedOccurrences.add(new String(key, 1, key.length - 1, StandardCharsets.UTF_8));
+            }
+        }
         try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(new byte[] {OCCURRENCE_SUBSCRIBER}),
                 Bytes.wrap(new byte[] {OCCURRENCE_SUBSCRIBER, (byte) 0xFF}))) {
             while (it.hasNext()) {
@@ -214,7 +265,8 @@ final class Dependencies {
      */
     int sweep(long nowMs, int budget) {
         loadOwed();
-        int handled = 0;
+        loadEveryOccurrence();
+        int handled = owedOccurrences.isEmpty() ? 0 : sweepOccurrences(nowMs, budget);
         java.util.Iterator<String> upstreams = owed.iterator();
         while (upstreams.hasNext() && handled < budget) {
             String upstream = upstreams.next();
@@ -373,6 +425,32 @@ final class Dependencies {
     }
 
     private record Sweep(byte mode, String outcome, String executionId, String cursor) {
+    }
+
+    private record OccurrenceSweep(String outcome, String executionId, long nominalAtMs, String cursor) {
+    }
+
+    private static byte[] encodeOccurrenceSweep(String outcome, String executionId, long nominalAtMs, String cursor) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeUTF(outcome);
+            out.writeUTF(executionId == null ? "" : executionId);
+            out.writeLong(nominalAtMs);
+            out.writeUTF(cursor);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static OccurrenceSweep decodeOccurrenceSweep(byte[] value) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
+            String outcome = in.readUTF();
+            String executionId = in.readUTF();
+            return new OccurrenceSweep(outcome, executionId.isEmpty() ? null : executionId, in.readLong(), in.readUTF());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static byte[] encodeSweep(byte mode, String outcome, String executionId, String cursor) {

@@ -62,7 +62,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     /** Input index of ax.deps, the dependency protocol (see {@link Dependencies}). */
     private static final int DEPS = 3;
     /** Notifications owed to waiting tasks sent per punctuation (and after a record that ended a task). */
-    private static final int NOTIFY_BATCH = 1_000;
+    static final int NOTIFY_BATCH = 1_000; // visible for testing
     /** How often expired tombstones of purged tasks are removed, ms. */
     private static final long TOMBSTONE_EXPIRY_EVERY_MS = 60_000;
     /** Index keys deleted, or tasks indexed, per punctuation while the index is rebuilt after an assignment. */

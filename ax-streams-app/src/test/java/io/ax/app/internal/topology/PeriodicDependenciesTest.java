@@ -164,6 +164,26 @@ class PeriodicDependenciesTest {
     }
 
     @Test
+    void shouldTellAFanOutBeyondOneBatchEveryOccurrenceABatchAtATime() {
+        int dependents = TaskProcessor.NOTIFY_BATCH + 5;
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            ax.request("a", A);
+            for (int i = 0; i < dependents; i++) {
+                ax.request("d-" + i, b(",\"afterTimeoutMs\":1000"));
+            }
+            ax.discardEvents();
+            Map<String, Dispatched> fired = advance(ax, 60_010);
+            assertThat(fired).containsKey("a");
+            report(ax, fired.get("a"), "SUCCEEDED"); // one batch after this record, the rest after the next punctuation
+            ax.advanceMs(10);
+            long told = ax.allStoredTasks().stream().filter(t -> t.getTaskId().startsWith("d-"))
+                    .filter(t -> "SUCCESS".equals(t.getDependencyOutcomes().get("a"))).count();
+            assertThat(told).isEqualTo(dependents);
+            assertThat(ax.dependencyContents().keySet()).noneMatch(k -> k.get()[0] == 'N');
+        }
+    }
+
+    @Test
     void shouldCostATaskNobodyWaitsForNoDependencyRecord() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             ax.request("a", A);
