@@ -95,6 +95,9 @@ class PeriodicDependenciesTest {
             report(ax, fired.get("a"), "SUCCEEDED");
             List<JsonNode> released = eventsOf(ax.events(), "b");
             assertThat(released).extracting(PeriodicDependenciesTest::fromTo).contains("PENDING->TRIGGERED");
+            assertThat(released).filteredOn(e -> "TRIGGERED".equals(e.get("to").asText())).singleElement()
+                    .satisfies(e -> assertThat(e.get("reason").asText()).startsWith("every condition met in its period (start, ")
+                            .endsWith("] (1)"));
             assertThat(ax.dispatches()).extracting(Dispatched::key).containsExactly("b");
             assertThat(ax.storedTask("b").getWaitTimeoutAtMs()).isNull();
             assertThat(ax.storedTask("b").getNextDueAtMs()).as("the next occurrence is timed").isNotNull();
