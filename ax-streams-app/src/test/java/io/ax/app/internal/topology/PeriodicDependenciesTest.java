@@ -187,6 +187,26 @@ class PeriodicDependenciesTest {
     }
 
     @Test
+    void shouldGiveUpTheWaitWhenPausedAndSkipTheHeldOccurrenceAtTheResume() {
+        try (SchedulerHarness ax = started("")) {
+            Map<String, Dispatched> fired = advance(ax, 30_010);
+            assertThat(advance(ax, 30_000)).as("held").isEmpty();
+            long heldDueAtMs = ax.storedTask("b").getNextDueAtMs();
+            ax.request("b", "{\"pause\":true}");
+            assertThat(ax.storedTask("b").getWaitTimeoutAtMs()).as("the wait is given up").isNull();
+            report(ax, fired.get("a"), "SUCCEEDED");
+            assertThat(ax.dispatches()).as("a paused task's held occurrence is not released").isEmpty();
+            ax.discardEvents();
+            ax.request("b", "{\"resume\":true}");
+            List<JsonNode> b = eventsOf(ax.events(), "b");
+            assertThat(b).extracting(PeriodicDependenciesTest::fromTo).containsExactly("->SKIPPED", "->PENDING");
+            assertThat(b.get(0).get("dueAt").asText()).isEqualTo(java.time.Instant.ofEpochMilli(heldDueAtMs).toString());
+            assertThat(ax.storedTask("b").getPreviousDueAtMs()).as("the next period starts at the skipped one").isEqualTo(heldDueAtMs);
+            assertThat(ax.storedTask("b").getDependencyOutcomes()).containsEntry("a", "SUCCESS");
+        }
+    }
+
+    @Test
     void shouldCostATaskNobodyWaitsForNoDependencyRecord() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             ax.request("a", A);
