@@ -44,6 +44,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * exactly-once transactions with the signals it writes to ax.deps, so a restart neither loses nor repeats one. A
  * task that ends owes as many notifications as it has subscribers: {@link #sweep} sends at most a bounded batch per
  * call, so a fan-out of any size never makes one step unbounded. Not thread-safe (one stream task owns it).
+ *
+ * <p>Longer than most files here because it is one protocol over one store: final states and occurrence outcomes share
+ * the subscriber key layout, the sweep's cursor and budget, and the in-memory lists of what is owed; split, each half
+ * would need the other's keys.
  */
 final class Dependencies {
     private static final byte SUBSCRIBER = 'd';
