@@ -243,8 +243,9 @@ public final class ScheduleBuilder {
      * Waits for the task {@code taskId} (on any partition, known yet or not) to end in the state {@code on} names:
      * the task is WAITING until every such condition holds, then due (at once, {@link #afterDelay} later, or at its
      * own trigger's time, whichever is later). A condition that can no longer hold cancels it, unless
-     * {@link #runAnywayWhenUnmet()}. One-shot tasks only; without a trigger of its own the task is due once the
-     * conditions are met. At most 100 per task. See topology-docs/WORKFLOWS.md.
+     * {@link #runAnywayWhenUnmet()}. Without a trigger of its own the task is due once the conditions are met. With
+     * {@link #every} or {@link #cron}, each occurrence waits for the named tasks' occurrences of its period instead
+     * (runs, is SKIPPED, or waits at most {@link #afterTimeout}). At most 100 per task. See topology-docs/WORKFLOWS.md.
      */
     public ScheduleBuilder after(String taskId, DependencyCondition on) {
         dependencies.add(new Dependency(Objects.requireNonNull(taskId, "taskId"), Objects.requireNonNull(on, "on")));

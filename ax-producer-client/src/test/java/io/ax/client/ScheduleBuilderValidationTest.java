@@ -45,7 +45,16 @@ class ScheduleBuilderValidationTest {
         assertRejected(() -> client.schedule("t1").jobType("j").after("a", io.ax.schema.DependencyCondition.SUCCESS)
                 .after("a", io.ax.schema.DependencyCondition.FAILURE).submit(), "after", "after: taskId \"a\" is named twice");
         assertRejected(() -> client.schedule("t1").jobType("j").every(Duration.ofMinutes(1))
-                .after("a", io.ax.schema.DependencyCondition.SUCCESS).submit(), "after", "after goes with a one-shot task");
+                .after("a", io.ax.schema.DependencyCondition.SUCCESS).afterDelay(Duration.ofSeconds(1)).submit(), "afterDelayMs",
+                "afterDelayMs goes with a one-shot task");
+    }
+
+    @Test
+    void shouldBuildAPeriodicTaskThatWaitsForAnother() {
+        io.ax.schema.ScheduleRequest built = client.schedule("report").jobType("report").cron("0 2 * * *", java.time.ZoneId.of("UTC"))
+                .after("export", io.ax.schema.DependencyCondition.SUCCESS).afterTimeout(Duration.ofMinutes(20)).build();
+        assertThat(built.getAfter()).hasSize(1);
+        assertThat(built.getAfterTimeoutMs()).isEqualTo(1_200_000);
     }
 
     @Test

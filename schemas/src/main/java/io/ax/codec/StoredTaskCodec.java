@@ -171,6 +171,16 @@ public final class StoredTaskCodec {
             entry.customEncode(out);
         }
         out.writeArrayEnd();
+        Map<String, Long> nominal = t.getUpstreamNominalAtMs();
+        out.writeMapStart();
+        out.setItemCount(nominal.size());
+        for (Map.Entry<String, Long> entry : nominal.entrySet()) {
+            out.startItem();
+            out.writeString(entry.getKey());
+            out.writeLong(entry.getValue());
+        }
+        out.writeMapEnd();
+        writeOptionalLong(t.getPreviousDueAtMs(), out);
     }
 
     private static void writeRequest(ScheduleRequest r, Encoder out) throws IOException {
@@ -311,9 +321,16 @@ public final class StoredTaskCodec {
                         isPresent(in) ? in.readInt() : null, readOptionalString(in), readOptionalString(in), readOptionalLong(in)));
             }
         }
+        Map<String, Long> nominal = new HashMap<>();
+        for (long n = in.readMapStart(); n != 0; n = in.mapNext()) {
+            for (long i = 0; i < n; i++) {
+                nominal.put(in.readString(), in.readLong());
+            }
+        }
+        Long previousDueAtMs = readOptionalLong(in);
         return new StoredTask(taskId, incarnation, request, acceptedAtMs, nextDueAtMs, occurrences, execution, cancelled,
                 finishedAtMs, purgeAtMs, catchUpHeld, queuedDueAtMs, pausedAtMs, alongside, calendarSkips, waitTimeoutAtMs,
-                outcomes, slices, shardsOutcome, admissionGate, admissionId, admissionSinceMs, history);
+                outcomes, slices, shardsOutcome, admissionGate, admissionId, admissionSinceMs, history, nominal, previousDueAtMs);
     }
 
     private static ScheduleRequest readRequest(BinaryDecoder in) throws IOException {

@@ -79,10 +79,22 @@ public final class AdoptValidator {
                     + " have its next occurrence (nextDueAtMs) or wait for other tasks (waitTimeoutAtMs)");
         }
         requireInstantOrNull("task.waitTimeoutAtMs", task.getWaitTimeoutAtMs());
-        if (task.getWaitTimeoutAtMs() != null && (task.getRequest().getAfter().isEmpty() || task.getNextDueAtMs() != null
+        boolean periodic = task.getRequest().getTrigger() instanceof io.ax.schema.IntervalTrigger
+                || task.getRequest().getTrigger() instanceof io.ax.schema.CronTrigger;
+        if (periodic && task.getWaitTimeoutAtMs() != null && (task.getRequest().getAfter().isEmpty()
+                || task.getNextDueAtMs() == null || task.getCancelled())) {
+            // A periodic task's occurrence that waits for its upstreams (topology-docs/WORKFLOWS.md): nextDueAtMs is it.
+            throw new InvalidRequestException("task.waitTimeoutAtMs", "a periodic task's occurrence that waits (waitTimeoutAtMs) has"
+                    + " tasks to wait for (after), its occurrence (nextDueAtMs) and no cancel");
+        }
+        if (!periodic && task.getWaitTimeoutAtMs() != null && (task.getRequest().getAfter().isEmpty() || task.getNextDueAtMs() != null
                 || task.getExecution() != null || task.getCancelled())) {
             throw new InvalidRequestException("task.waitTimeoutAtMs", "a waiting task (waitTimeoutAtMs) has tasks to wait for"
                     + " (after) and no occurrence, execution or cancel yet");
+        }
+        if (!waitedForAll(task, task.getUpstreamNominalAtMs().keySet())) {
+            throw new InvalidRequestException("task.upstreamNominalAtMs", "an upstream occurrence names a task the request does"
+                    + " not wait for (after)");
         }
         java.util.Set<String> waitedFor = new java.util.HashSet<>();
         task.getRequest().getAfter().forEach(dependency -> waitedFor.add(dependency.getTaskId()));
@@ -90,12 +102,18 @@ public final class AdoptValidator {
             throw new InvalidRequestException("task.dependencyOutcomes", "a dependency outcome names a task the request does"
                     + " not wait for (after)");
         }
-        if (!java.util.List.of("SUCCESS", "FAILED", "CANCELLED", "PURGED").containsAll(task.getDependencyOutcomes().values())) {
+        if (!java.util.List.of("SUCCESS", "FAILED", "CANCELLED", "PURGED", "SKIPPED").containsAll(task.getDependencyOutcomes().values())) {
             throw new InvalidRequestException("task.dependencyOutcomes", "a dependency outcome must be SUCCESS, FAILED,"
-                    + " CANCELLED or PURGED");
+                    + " CANCELLED, PURGED or SKIPPED (an occurrence of a periodic task's upstream)");
         }
         validateAlongside(task);
         validateSlices(task);
+    }
+
+    private static boolean waitedForAll(StoredTask task, java.util.Collection<String> taskIds) {
+        java.util.Set<String> waitedFor = new java.util.HashSet<>();
+        task.getRequest().getAfter().forEach(dependency -> waitedFor.add(dependency.getTaskId()));
+        return waitedFor.containsAll(taskIds);
     }
 
     /**

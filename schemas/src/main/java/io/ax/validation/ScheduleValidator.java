@@ -149,8 +149,11 @@ public final class ScheduleValidator {
             }
             return;
         }
-        if (request.getTrigger() instanceof IntervalTrigger || request.getTrigger() instanceof CronTrigger) {
-            throw new InvalidRequestException("after", "after goes with a one-shot task (at or delayMs) only, not with everyMs or cron");
+        if ((request.getTrigger() instanceof IntervalTrigger || request.getTrigger() instanceof CronTrigger)
+                && request.getAfterDelayMs() != 0) {
+            // A periodic occurrence runs at its own time once its upstreams allow it: no delay after them.
+            throw new InvalidRequestException("afterDelayMs", "afterDelayMs goes with a one-shot task (at or delayMs) only, not with"
+                    + " everyMs or cron");
         }
         if (after.size() > MAX_DEPENDENCIES) {
             throw new InvalidRequestException("after", "after names " + after.size() + " tasks, more than " + MAX_DEPENDENCIES

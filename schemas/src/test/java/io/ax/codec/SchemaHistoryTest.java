@@ -127,6 +127,25 @@ class SchemaHistoryTest {
     }
 
     @Test
+    void shouldReadAStoredTaskWrittenBeforePeriodicDependenciesWithoutUpstreamOccurrences() throws IOException {
+        Schema v6 = history("StoredTask-v6.avsc");
+        assertThat(AxSchemas.fingerprint(v6)).isNotEqualTo(AxSchemas.fingerprint(StoredTask.getClassSchema()));
+        StoredTask task = StoredTask.newBuilder().setTaskId("t1").setIncarnation(3)
+                .setRequest(ScheduleRequest.newBuilder().setJobType("sync").setTrigger(new IntervalTrigger(60_000L, null)).build())
+                .setAcceptedAtMs(500L).setNextDueAtMs(60_500L).build();
+        // The v6 writer: the current fields less upstreamNominalAtMs and previousDueAtMs.
+        ByteBuffer written = new BinaryMessageEncoder<StoredTask>(SpecificData.get(), v6).encode(task);
+        byte[] bytes = new byte[written.remaining()];
+        written.get(bytes);
+
+        StoredTask read = WireCodec.decodeBinary(bytes, StoredTask.class);
+
+        assertThat(read.getUpstreamNominalAtMs()).isEmpty();
+        assertThat(read.getPreviousDueAtMs()).isNull();
+        assertThat(read).isEqualTo(task);
+    }
+
+    @Test
     void shouldReadUpdateAsKeepWithAScheduleRequestSchemaThatPredatesIt() throws IOException {
         Schema v2 = history("ScheduleRequest-v2.avsc");
         ScheduleRequest request = ScheduleRequest.newBuilder().setJobType("report")

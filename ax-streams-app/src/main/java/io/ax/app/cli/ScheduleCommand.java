@@ -136,16 +136,17 @@ public final class ScheduleCommand implements Callable<Integer> {
     IfExists ifExists;
 
     @Option(names = "--after", paramLabel = "TASK[:SUCCESS|FAILURE|COMPLETED]", description = "Wait for this task to end"
-            + " so (default SUCCESS); repeat for more (at most 100). Without --in/--at the task is due once all are met"
-            + " (topology-docs/WORKFLOWS.md).")
+            + " so (default SUCCESS); repeat for more (at most 100). Without --in/--at the task is due once all are met;"
+            + " with --every/--cron each occurrence waits for its period's occurrence of it (topology-docs/WORKFLOWS.md).")
     List<String> after = new ArrayList<>();
 
     @Option(names = "--after-delay", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "With --after: due this long after the last condition is met (default 0).")
+            description = "With --after, one-shot only: due this long after the last condition is met (default 0).")
     Duration afterDelay;
 
     @Option(names = "--after-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "With --after: the most it waits (default 1d); then CANCELLED.")
+            description = "With --after: the most it waits (default 1d); then CANCELLED (--every/--cron: each occurrence,"
+                    + " then SKIPPED).")
     Duration afterTimeout;
 
     @Option(names = "--run-anyway", description = "With --after: a condition that can no longer be met counts as settled"

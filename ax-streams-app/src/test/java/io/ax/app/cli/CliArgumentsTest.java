@@ -39,7 +39,7 @@ class CliArgumentsTest {
             "bad overlap           | schedule t1 --job-type j --every 1m --overlap BESIDE    | --overlap",
             "bad after condition   | schedule t1 --job-type j --after a:MAYBE                | must be SUCCESS, FAILURE or COMPLETED",
             "after itself          | schedule t1 --job-type j --after t1                     | after: a task cannot wait for itself",
-            "after on periodic     | schedule t1 --job-type j --every 1m --after a:SUCCESS   | after goes with a one-shot task",
+            "after delay periodic  | schedule t1 --job-type j --every 1m --after a:SUCCESS --after-delay 1s | afterDelayMs goes with a one-shot task",
             "after delay alone     | schedule t1 --job-type j --in 5m --after-delay 1s       | afterDelayMs goes with after",
             "shards zero           | schedule t1 --job-type j --in 5m --shards 0             | shards must be between 1 and 64: 0",
             "shards too many       | schedule t1 --job-type j --in 5m --shards 65            | shards must be between 1 and 64: 65",

@@ -130,11 +130,14 @@ public final class HostileInternalRecords {
             upstream = keyed; // waits for itself
             dependent = keyed;
         }
-        String outcome = pick(random, java.util.Arrays.asList(null, "SUCCESS", "FAILED", "CANCELLED", "PURGED", "success", "",
-                "x".repeat(300)));
+        String outcome = pick(random, java.util.Arrays.asList(null, "SUCCESS", "FAILED", "CANCELLED", "PURGED", "SKIPPED", "success",
+                "", "x".repeat(300)));
+        // Periodic dependencies: a subscription for every occurrence, a NOTIFY naming an occurrence (any long, or none).
+        boolean everyOccurrence = random.nextInt(3) == 0;
+        Long nominalAtMs = pick(random, java.util.Arrays.asList(null, null, Long.MIN_VALUE, -1L, 0L, 1_796_000_000_000L, Long.MAX_VALUE));
         String executionId = pick(random, java.util.Arrays.asList(null, "e", "", "x".repeat(257)));
         DependencySignal signal = DependencySignal.newBuilder().setKind(kind).setUpstream(upstream).setDependent(dependent)
-                .setOutcome(outcome).setExecutionId(executionId)
+                .setOutcome(outcome).setExecutionId(executionId).setEveryOccurrence(everyOccurrence).setNominalAtMs(nominalAtMs)
                 .setAtMs(pick(random, List.of(Long.MIN_VALUE, -1L, 0L, 1_796_000_000_000L, Long.MAX_VALUE))).build();
         boolean subscription = kind != DependencySignalKind.NOTIFY;
         return new Signal(WireCodec.encode(signal), subscription, matching);

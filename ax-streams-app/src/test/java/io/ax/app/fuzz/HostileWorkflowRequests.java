@@ -19,7 +19,8 @@ import java.util.SplittableRandom;
  * Schedule requests on {@code ax.requests} (JSON and Avro) that use the fields of workflows and timeout kinds: {@code after}
  * (huge lists, empty and duplicate ids, the task's own id, ids past the 4096-char bound, unknown {@code on} values, wrong
  * types), {@code afterDelayMs}, {@code afterTimeoutMs} (negative, 0, Long.MAX, due times that overflow with them),
- * {@code afterRunAnyway}, and {@code scheduleToStartTimeoutMs}, {@code startToCloseTimeoutMs}, {@code heartbeatTimeoutMs}
+ * {@code afterRunAnyway}, periodic tasks that wait ({@code everyMs} or {@code cron} with {@code after}, refused with
+ * {@code afterDelayMs}), and {@code scheduleToStartTimeoutMs}, {@code startToCloseTimeoutMs}, {@code heartbeatTimeoutMs}
  * at their extremes and beside {@code timeoutMs}. {@value #SELF} in a value stands for the key the run sends it with.
  */
 final class HostileWorkflowRequests {
@@ -68,7 +69,7 @@ final class HostileWorkflowRequests {
     /** A one-shot request (or another trigger) with a hostile {@code after}. */
     static HostileInput hostileAfterJson(SplittableRandom random) {
         String detail = pick(random, List.of("huge-list", "at-bound", "empty-id", "duplicate-ids", "self-reference", "long-id",
-                "ids-past-total", "unknown-on", "wrong-type", "wrong-entry-type", "unknown-entry-field", "periodic", "huge-id"));
+                "ids-past-total", "unknown-on", "wrong-type", "wrong-entry-type", "unknown-entry-field", "periodic", "periodic-cron", "periodic-after-delay", "huge-id"));
         String after = switch (detail) {
             case "huge-list" -> list(distinct(pick(random, List.of(101, 102, 1_000, 10_000)), 8));
             case "at-bound" -> list(distinct(100, random.nextBoolean() ? 8 : 40));
@@ -83,7 +84,7 @@ final class HostileWorkflowRequests {
             case "wrong-entry-type" -> "[" + pick(random, HostileValues.WRONG_TYPES) + "]";
             case "unknown-entry-field" -> "[{\"taskId\":\"a\",\"on\":\"SUCCESS\",\"" + pick(random, List.of("delayMs", "", "taskid"))
                     + "\":1}]";
-            case "periodic" -> list(List.of(entry("\"a\"", null)));
+            case "periodic", "periodic-cron", "periodic-after-delay" -> list(List.of(entry("\"a\"", null)));
             default -> list(List.of(entry(pick(random, List.of(HostileValues.hugeString(random), "\"\\u0000\"", "\"a\\nb\"",
                     "\"\\ud800\"")), null)));
         };
@@ -91,6 +92,12 @@ final class HostileWorkflowRequests {
         fields.add(Map.entry("jobType", "\"fz\""));
         if (detail.equals("periodic")) {
             fields.add(Map.entry("everyMs", "60000"));
+        } else if (detail.equals("periodic-cron")) {
+            fields.add(Map.entry("cron", "\"0 2 * * *\""));
+            fields.add(Map.entry("afterTimeoutMs", pick(random, EXTREME_MS)));
+        } else if (detail.equals("periodic-after-delay")) { // refused: afterDelayMs is for one-shot tasks
+            fields.add(Map.entry("everyMs", "60000"));
+            fields.add(Map.entry("afterDelayMs", "1000"));
         } else if (random.nextBoolean()) {
             fields.add(Map.entry(random.nextBoolean() ? "delayMs" : "at", random.nextBoolean() ? "0" : "\"2027-01-01T00:00:00Z\""));
         }

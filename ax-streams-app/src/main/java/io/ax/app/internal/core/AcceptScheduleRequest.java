@@ -44,12 +44,13 @@ final class AcceptScheduleRequest {
         if (Admission.maybeAwait(step, replacing ? existing : null, task)) {
             return Admission.awaiting(step, task, replacing);
         }
-        if (!request.getAfter().isEmpty()) {
+        if (!request.getAfter().isEmpty() && !OccurrenceDependencies.appliesTo(task)) {
             return AwaitDependencies.accept(step, task, replacing);
         }
         step.setTimer(firstDueMs, request.getPriority(), TimerKind.OCCURRENCE);
         step.pending(task, ExecutionIds.of(input.taskId(), task.getIncarnation(), firstDueMs), firstDueMs,
                 replacing ? "replaces the live task (ifExists=REPLACE)" : null);
+        OccurrenceDependencies.maybeSubscribe(step, task);
         return step.save(task);
     }
 

@@ -109,11 +109,12 @@ final class Admission {
         }
         task.setAdmissionSinceMs(null);
         String reason = "admitted by " + input.gate() + " after waiting " + waitedMs + " ms: " + input.reason();
-        if (!task.getRequest().getAfter().isEmpty()) {
+        if (!task.getRequest().getAfter().isEmpty() && !OccurrenceDependencies.appliesTo(task)) {
             return AwaitDependencies.accept(step, task, false, reason);
         }
         step.setTimer(task.getNextDueAtMs(), task.getRequest().getPriority(), TimerKind.OCCURRENCE);
         step.held(task, executionIdOf(task), task.getNextDueAtMs(), reason);
+        OccurrenceDependencies.maybeSubscribe(step, task);
         return step.save(task);
     }
 

@@ -46,13 +46,26 @@ final class AdoptTask {
         task.setAdmissionId(null);
         task.setAdmissionSinceMs(null);
         int priority = task.getRequest().getPriority();
-        boolean restated = AwaitDependencies.maybeAdoptWait(step, task, origin, input.source());
+        boolean restated = OccurrenceDependencies.appliesTo(task) ? adoptOccurrenceDependencies(step, task)
+                : AwaitDependencies.maybeAdoptWait(step, task, origin, input.source());
         restated |= maybeAdoptOccurrence(step, task, priority, origin, input);
         restated |= maybeAdoptExecution(step, task, priority, origin, input);
         if (!restated) {
             adoptFinished(step, task, origin, input);
         }
         return step.save(task);
+    }
+
+    /**
+     * A periodic task that waits for other tasks' occurrences: its subscriptions live on the old deployment's partitions,
+     * so it subscribes afresh here (each upstream answers with its latest ended occurrence); an occurrence that waited
+     * there gives its wait up and is timed again at its due time (already past: it fires at once and is judged here, its
+     * wait counted from its due time as before). Returns false: the occurrence is restated by {@link #maybeAdoptOccurrence}.
+     */
+    private static boolean adoptOccurrenceDependencies(Step step, StoredTask task) {
+        task.setWaitTimeoutAtMs(null);
+        OccurrenceDependencies.maybeSubscribe(step, task);
+        return false;
     }
 
     private static boolean maybeAdoptOccurrence(Step step, StoredTask task, int priority, String origin, Input.Adopt input) {

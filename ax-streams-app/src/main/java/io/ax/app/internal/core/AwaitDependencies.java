@@ -103,6 +103,9 @@ final class AwaitDependencies {
                     input.source());
             return step.unchanged();
         }
+        if (OccurrenceDependencies.appliesTo(task)) {
+            return OccurrenceDependencies.onOutcome(step, task, input);
+        }
         if (task.getWaitTimeoutAtMs() == null) {
             step.ignored(EventCode.REFUSED, task, null, null, "dependency outcome: " + about + " after this task stopped waiting ("
                     + IndexEntryState.of(task) + "); it is not re-evaluated", input.source());

@@ -36,7 +36,10 @@ final class CancelTask {
             return Admission.endAwaiting(step, task, to, reason);
         }
         StoredTask.Builder ended = StoredTask.newBuilder(task).setCancelled(true);
-        if (task.getWaitTimeoutAtMs() != null) {
+        if (OccurrenceDependencies.appliesTo(task)) {
+            OccurrenceDependencies.maybeEndHold(step, task, ended); // its occurrence ends below, as any pending one
+            OccurrenceDependencies.maybeUnsubscribe(step, task);
+        } else if (task.getWaitTimeoutAtMs() != null) {
             AwaitDependencies.endWait(step, task, ended, to, reason);
         }
         Long nextDueAtMs = task.getNextDueAtMs();

@@ -41,12 +41,29 @@ public sealed interface Effect {
     record DeadLetter(io.ax.schema.DeadLetter letter) implements Effect {
     }
 
-    /** Ask the partition of {@code upstream} to report its final state to {@code dependent} (ax.deps, keyed by upstream). */
-    record Subscribe(String upstream, String dependent) implements Effect {
+    /**
+     * Ask the partition of {@code upstream} to report its final state to {@code dependent} (ax.deps, keyed by upstream);
+     * with {@code everyOccurrence} (a periodic dependent), the outcome of each of its occurrences instead.
+     */
+    record Subscribe(String upstream, String dependent, boolean everyOccurrence) implements Effect {
+        Subscribe(String upstream, String dependent) {
+            this(upstream, dependent, false);
+        }
     }
 
     /** {@code dependent} waits for {@code upstream} no more (ax.deps, keyed by upstream). */
-    record Unsubscribe(String upstream, String dependent) implements Effect {
+    record Unsubscribe(String upstream, String dependent, boolean everyOccurrence) implements Effect {
+        Unsubscribe(String upstream, String dependent) {
+            this(upstream, dependent, false);
+        }
+    }
+
+    /**
+     * An occurrence of {@code taskId} due (nominally) at {@code nominalAtMs} ended in {@code outcome} (SUCCESS, FAILED,
+     * CANCELLED, or SKIPPED when it did not run): its periodic dependents are told, if it has any (topology-docs/
+     * WORKFLOWS.md, "Periodic tasks that wait"). Costs a task nobody waits for nothing but this object.
+     */
+    record OccurrenceEnded(String taskId, String outcome, String executionId, long nominalAtMs) implements Effect {
     }
 
     /**

@@ -25,6 +25,7 @@ final class Executions {
     /** A task just accepted: nothing fired yet, every other field at the schema's default (a test compares with the builder). */
     static StoredTask newTask(String taskId, long incarnation, ScheduleRequest request, long acceptedAtMs, Long nextDueAtMs) {
         return new StoredTask(taskId, incarnation, request, acceptedAtMs, nextDueAtMs, 0L, null, false, null, null, false, null, null,
-                new ArrayList<>(), null, null, new HashMap<>(), new ArrayList<>(), null, null, null, null, new ArrayList<>());
+                new ArrayList<>(), null, null, new HashMap<>(), new ArrayList<>(), null, null, null, null, new ArrayList<>(), new HashMap<>(),
+                null);
     }
 }

@@ -37,7 +37,9 @@ final class FireTimer {
             case RETRY -> fireRetry(step, task, timer.dueAtMs());
             case TIMEOUT -> TimeOutSilentExecution.decide(step, task, timer.dueAtMs());
             case PURGE -> purge(step, task, timer.dueAtMs());
-            case DEPENDENCY_WAIT -> AwaitDependencies.onWaitTimeout(step, task, timer.dueAtMs());
+            case DEPENDENCY_WAIT -> task != null && OccurrenceDependencies.appliesTo(task)
+                    ? OccurrenceDependencies.onWaitTimeout(step, task, timer.dueAtMs())
+                    : AwaitDependencies.onWaitTimeout(step, task, timer.dueAtMs());
         };
     }
 
@@ -46,6 +48,23 @@ final class FireTimer {
             // Stale, or paused: a pause gives the timer up (PauseTask), so one still firing is a stale copy.
             return step.unchanged();
         }
+        return fire(step, task, dueAtMs, null);
+    }
+
+    /**
+     * The verdict of {@link OccurrenceDependencies} on the occurrence due {@code dueAtMs} that waited for its upstreams:
+     * SKIPPED, or run now (past its due time by design: misfire SKIP does not apply to it).
+     */
+    static Decision afterVerdict(Step step, StoredTask task, long dueAtMs, OccurrenceDependencies.Verdict verdict) {
+        if (verdict instanceof OccurrenceDependencies.Skip) {
+            step.skipped(task, ExecutionIds.of(task.getTaskId(), task.getIncarnation(), dueAtMs), dueAtMs, 1, null, verdict.reason());
+            return nextOccurrence(step, task, dueAtMs);
+        }
+        return fire(step, task, dueAtMs, verdict.reason());
+    }
+
+    /** {@code released}: the reason the occurrence's upstreams let it run after it waited for them; null at its fire. */
+    private static Decision fire(Step step, StoredTask task, long dueAtMs, String released) {
         long nowMs = step.nowMs();
         String executionId = ExecutionIds.of(task.getTaskId(), task.getIncarnation(), dueAtMs);
         StoredExecution busy = Shards.firstBusy(task); // the execution, or a slice of a sharded task
@@ -61,6 +80,17 @@ final class FireTimer {
         }
         if (task.getCalendarSkips() != null) { // the reason is built only when a run of skips is reported
             CalendarExclusions.maybeReportRun(step, task, "the occurrence due " + Instant.ofEpochMilli(dueAtMs) + " is not excluded");
+        }
+        String dependencies = released;
+        if (released == null && periodic && OccurrenceDependencies.appliesTo(task)) {
+            OccurrenceDependencies.Verdict verdict = OccurrenceDependencies.atFire(step, task, dueAtMs);
+            if (verdict instanceof OccurrenceDependencies.Wait) {
+                return step.save(task); // held: an outcome or the end of its wait decides it
+            }
+            if (verdict instanceof OccurrenceDependencies.Skip) {
+                return afterVerdict(step, task, dueAtMs, verdict);
+            }
+            dependencies = verdict.reason();
         }
         if (inFlight && periodic && misfire == MisfirePolicy.FIRE_ALL && dueAtMs <= previous.getFiredAtMs()) {
             // A missed occurrence, already due when the execution in flight was dispatched: it waits for that one to
@@ -86,12 +116,15 @@ final class FireTimer {
         } else if (inFlight && !allow) {
             step.skipped(task, executionId, dueAtMs, 1, null, "overlap: previous execution " + previous.getExecutionId()
                     + " is still " + previous.getState());
-        } else if (periodic && misfire == MisfirePolicy.SKIP && nowMs - dueAtMs > step.settings().misfireThresholdMs()) {
+        } else if (periodic && released == null && misfire == MisfirePolicy.SKIP && nowMs - dueAtMs > step.settings().misfireThresholdMs()) {
             step.skipped(task, executionId, dueAtMs, 1, null, "missed: fired " + (nowMs - dueAtMs) + " ms after its due time,"
                     + " more than ax.misfire.threshold.ms (" + step.settings().misfireThresholdMs() + "); misfire SKIP");
         } else {
             StoredExecution execution = Executions.first(executionId, dueAtMs, nowMs);
             String reason = periodic ? CalendarExclusions.missingCalendarNote(step, task) : null;
+            if (dependencies != null) {
+                reason = reason == null ? dependencies : reason + "; " + dependencies;
+            }
             if (inFlight) {
                 // Overlap ALLOW: the one in flight goes on beside this one, followed by its own executionId (Alongside).
                 List<StoredExecution> alongside = new ArrayList<>(task.getAlongside());
@@ -110,6 +143,9 @@ final class FireTimer {
         // The task is this decision's own decoded copy: changed in place, saved once.
         task.setOccurrences(task.getOccurrences() + 1);
         task.setNextDueAtMs(null);
+        if (OccurrenceDependencies.appliesTo(task)) {
+            task.setPreviousDueAtMs(dueAtMs); // the start of the next occurrence's dependency period
+        }
         task.setCatchUpHeld(false);
         maybeTimeNextOccurrence(step, task, dueAtMs);
         return step.save(task);

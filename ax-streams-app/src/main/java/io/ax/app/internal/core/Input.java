@@ -150,8 +150,13 @@ public sealed interface Input {
      * The final state of a task this one waits for ({@code after}), reported by that task's partition over ax.deps:
      * SUCCESS, FAILED, CANCELLED, or PURGED (purged before this one asked).
      */
-    record DependencyOutcome(String taskId, String upstream, String outcome, String executionId, SourceRecord source)
-            implements Input {
+    /** {@code nominalAtMs}: for a periodic dependent, the nominal time of the upstream occurrence reported; else null. */
+    record DependencyOutcome(String taskId, String upstream, String outcome, String executionId, Long nominalAtMs,
+                             SourceRecord source) implements Input {
+        public DependencyOutcome(String taskId, String upstream, String outcome, String executionId, SourceRecord source) {
+            this(taskId, upstream, outcome, executionId, null, source);
+        }
+
         @Override
         public String label() {
             return "dependency";

@@ -33,6 +33,8 @@ final class PauseTask {
             step.unsetTimer(nextDueAtMs, TimerKind.OCCURRENCE);
         }
         task.setCatchUpHeld(false);
+        // An occurrence waiting for its upstreams stops waiting: it is one of those the resume skips as paused over.
+        OccurrenceDependencies.maybeEndHold(step, task, null);
         Long queuedDueAtMs = task.getQueuedDueAtMs();
         if (queuedDueAtMs != null) {
             step.skipped(task, ExecutionIds.of(task.getTaskId(), task.getIncarnation(), queuedDueAtMs), queuedDueAtMs, 1, null,

@@ -51,6 +51,9 @@ final class ResumeTask {
                         + " occurrence(s) came due while the task was paused (" + since + "); not run");
         task.setOccurrences(task.getOccurrences() + count);
         task.setNextDueAtMs(null);
+        if (OccurrenceDependencies.appliesTo(task)) { // the next occurrence's dependency period starts after the last skipped
+            task.setPreviousDueAtMs(plan.skipped() > 0 ? plan.lastSkippedMs() : firstMs);
+        }
         if (plan.next().isPresent()) {
             long nextMs = plan.next().getAsLong();
             task.setNextDueAtMs(nextMs);

@@ -106,6 +106,15 @@ final class Step {
         effects.add(new Effect.Unsubscribe(upstream, taskId));
     }
 
+    /** A periodic task asks {@code upstream}'s partition for the outcome of each of its occurrences. */
+    void subscribeEveryOccurrence(String upstream) {
+        effects.add(new Effect.Subscribe(upstream, taskId, true));
+    }
+
+    void unsubscribeEveryOccurrence(String upstream) {
+        effects.add(new Effect.Unsubscribe(upstream, taskId, true));
+    }
+
     // ---- state events ----
 
     /** (new) → WAITING: accepted, waiting for the tasks its request names ({@code after}); no execution yet. */
@@ -146,6 +155,8 @@ final class Step {
     /** A transition with the code that counts it in metrics (a TIMED_OUT's kind of limit). */
     void transition(StoredTask task, StoredExecution execution, TaskState from, String reason, EventCode code) {
         StateMachine.requireLegal(from, execution.getState());
+        maybeOccurrenceEnded(execution.getShard(), from == null ? null : from.name(), execution.getState(), execution.getExecutionId(),
+                execution.getDueAtMs(), null);
         effects.add(new Effect.Event(base(task).setShard(execution.getShard()).setExecutionId(execution.getExecutionId()).setAttempt(execution.getAttempt())
                 .setFrom(from == null ? null : from.name()).setTo(execution.getState()).setDueAtMs(execution.getDueAtMs())
                 .setReason(reason).build(), code));
@@ -213,6 +224,9 @@ final class Step {
      */
     void occurrenceEnded(StoredTask task, String occurrenceId, TaskState outcome, String reason) {
         StateMachine.requireLegal(TaskState.RUNNING, outcome);
+        if (task.getExecution() != null) { // the event names no due time: the occurrence's is its slice 0's
+            maybeOccurrenceEnded(null, TaskState.RUNNING.name(), outcome, occurrenceId, task.getExecution().getDueAtMs(), null);
+        }
         event(base(task).setExecutionId(occurrenceId).setFrom(TaskState.RUNNING.name()).setTo(outcome).setReason(reason).build());
     }
 
@@ -238,7 +252,23 @@ final class Step {
     }
 
     private void event(StateChange change) {
+        maybeOccurrenceEnded(change.getShard(), change.getFrom(), change.getTo(), change.getExecutionId(), change.getDueAtMs(),
+                change.getLastDueAtMs());
         effects.add(new Effect.Event(change, null));
+    }
+
+    /**
+     * An event that ends an occurrence (its execution, or the occurrence as a whole for a sharded task, reaches SUCCESS,
+     * FAILED or CANCELLED; or it is SKIPPED) tells the task's periodic dependents, through {@link Effect.OccurrenceEnded}:
+     * every place an occurrence ends writes its event here, so none is missed. A slice's end is not the occurrence's.
+     */
+    private void maybeOccurrenceEnded(Integer shard, String from, TaskState to, String executionId, Long dueAtMs, Long lastDueAtMs) {
+        if (shard != null || dueAtMs == null || to.name().equals(from)) {
+            return;
+        }
+        if (to == TaskState.SUCCESS || to == TaskState.FAILED || to == TaskState.CANCELLED || to == TaskState.SKIPPED) {
+            effects.add(new Effect.OccurrenceEnded(taskId, to.name(), executionId, lastDueAtMs != null ? lastDueAtMs : dueAtMs));
+        }
     }
 
     // ---- outcomes ----
@@ -266,6 +296,9 @@ final class Step {
             setTimer(purgeAtMs, 0, TimerKind.PURGE);
             effects.add(new Effect.Finished(taskId, AwaitDependencies.outcomeOf(task),
                     task.getExecution() == null ? null : task.getExecution().getExecutionId()));
+            if (!task.getCancelled()) { // a cancel or replace unsubscribed (CancelTask)
+                OccurrenceDependencies.maybeUnsubscribe(this, task);
+            }
         }
         return new Decision(taskId, Decision.Store.SAVE, task, effects());
     }

@@ -46,6 +46,7 @@ final class UpdateSchedule {
         }
         Long oldNextMs = task.getNextDueAtMs();
         boolean paused = task.getPausedAtMs() != null;
+        OccurrenceDependencies.onUpdate(step, task, request); // periodic tasks that wait: the wait, the subscriptions
         if (oldNextMs != null) {
             if (!paused && !task.getCatchUpHeld()) {
                 step.unsetTimer(oldNextMs, TimerKind.OCCURRENCE);

@@ -115,7 +115,9 @@ final class TaskView {
 
     /**
      * What a task with dependencies waits for: each task with its condition and, once reported, the state it ended in
-     * and whether that meets the condition; the delay, the wait timeout and whether it runs anyway.
+     * and whether that meets the condition; the delay, the wait timeout and whether it runs anyway. For a periodic
+     * task, the outcome is the upstream's latest occurrence's, whose nominal time is {@code occurrenceDueAt} (whether it
+     * falls in the period of the next occurrence is decided when that one fires: topology-docs/WORKFLOWS.md).
      */
     private static ObjectNode after(StoredTask task) {
         ScheduleRequest request = task.getRequest();
@@ -126,6 +128,10 @@ final class TaskView {
             String outcome = task.getDependencyOutcomes().get(dependency.getTaskId());
             ObjectNode condition = conditions.addObject().put("taskId", dependency.getTaskId()).put("on", dependency.getOn().name())
                     .put("outcome", outcome);
+            Long occurrenceDueAtMs = task.getUpstreamNominalAtMs().get(dependency.getTaskId());
+            if (occurrenceDueAtMs != null) {
+                condition.put("occurrenceDueAt", instant(occurrenceDueAtMs));
+            }
             if (outcome == null) {
                 waiting++;
                 condition.putNull("met");
@@ -142,6 +148,9 @@ final class TaskView {
     }
 
     private static boolean outcomeMeets(io.ax.schema.DependencyCondition on, String outcome) {
+        if ("SKIPPED".equals(outcome)) {
+            return false; // an upstream occurrence that did not run meets no condition
+        }
         return switch (on) {
             case SUCCESS -> "SUCCESS".equals(outcome);
             case FAILURE -> "FAILED".equals(outcome);

@@ -7,7 +7,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * Deletes what schedulers before the unlogged index ({@link TaskIndex}) left in the changelogged store
  * {@link AxStores#DEPENDENCIES}: the index and history key spaces that store held when it was the task index ('c', 'e',
- * 'h', 'j', 'o', 'r', 's', 'v', 'x', 'y'). The dependency keys ('d', 'n', 'p', 'P') are left alone. A bounded batch per
+ * 'h', 'j', 'o', 'r', 's', 'v', 'x', 'y'). The dependency keys ('d', 'n', 'p', 'P', 'q', 'N') are left alone. A bounded batch per
  * call, from where the last call stopped, so an upgrade over a large store spreads the deletes over punctuations; once
  * nothing is left a call costs nothing. Not thread-safe: one stream task owns it.
  */

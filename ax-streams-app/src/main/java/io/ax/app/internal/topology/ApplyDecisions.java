@@ -157,9 +157,11 @@ final class ApplyDecisions {
                 metrics.deadLettered(letter.letter());
                 logDeadLetter(letter.letter());
             } else if (effect instanceof Effect.Subscribe subscribe) {
-                dependencies.subscribe(subscribe.upstream(), subscribe.dependent(), nowMs);
+                dependencies.subscribe(subscribe.upstream(), subscribe.dependent(), subscribe.everyOccurrence(), nowMs);
             } else if (effect instanceof Effect.Unsubscribe unsubscribe) {
-                dependencies.unsubscribe(unsubscribe.upstream(), unsubscribe.dependent(), nowMs);
+                dependencies.unsubscribe(unsubscribe.upstream(), unsubscribe.dependent(), unsubscribe.everyOccurrence(), nowMs);
+            } else if (effect instanceof Effect.OccurrenceEnded ended) {
+                dependencies.occurrenceEnded(ended.taskId(), ended.outcome(), ended.executionId(), ended.nominalAtMs(), nowMs);
             } else if (effect instanceof Effect.Finished finished) {
                 dependencies.finished(finished.taskId(), finished.outcome(), finished.executionId());
             }

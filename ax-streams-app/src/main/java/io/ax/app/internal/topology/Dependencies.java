@@ -29,18 +29,33 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * 'n' upstream                    → sweep     upstream ended: notify its subscribers, from a cursor, a batch at a time
  * 'p' upstream                    → 8 bytes   upstream was purged at (its tombstone)
  * 'P' purgedAtMs(8) upstream      → (empty)   tombstones in time order, so they expire after ax.retention.ms
+ * 'q' [upstream] dependent        → (empty)   periodic dependent is told each of upstream's occurrence outcomes
+ * 'N' upstream                    → sweep     an occurrence of upstream ended: tell its periodic subscribers, from a cursor
  * </pre>
+ *
+ * A periodic dependent (topology-docs/WORKFLOWS.md, "Periodic tasks that wait") subscribes for every occurrence
+ * ({@code everyOccurrence}): each occurrence of the upstream that ends (SUCCESS, FAILED, CANCELLED, SKIPPED) is sent,
+ * with its nominal time, to each such subscriber by the same bounded sweep as final states, from an 'N' marker (a newer
+ * occurrence's marker replaces an older one still going out: only the latest outcome counts). Which upstreams have a
+ * periodic subscriber is kept in memory, loaded once per assignment ({@link #loadEveryOccurrence}), so an occurrence
+ * nobody waits for reads and writes nothing.
  *
  * The dependent's side is pure ({@code AwaitDependencies} in the core). Everything here runs inside the stream task's
  * exactly-once transactions with the signals it writes to ax.deps, so a restart neither loses nor repeats one. A
  * task that ends owes as many notifications as it has subscribers: {@link #sweep} sends at most a bounded batch per
  * call, so a fan-out of any size never makes one step unbounded. Not thread-safe (one stream task owns it).
+ *
+ * <p>Longer than most files here because it is one protocol over one store: final states and occurrence outcomes share
+ * the subscriber key layout, the sweep's cursor and budget, and the in-memory lists of what is owed; split, each half
+ * would need the other's keys.
  */
 final class Dependencies {
     private static final byte SUBSCRIBER = 'd';
     private static final byte SWEEP = 'n';
     private static final byte PURGED = 'p';
     private static final byte PURGED_BY_TIME = 'P';
+    private static final byte OCCURRENCE_SUBSCRIBER = 'q';
+    private static final byte OCCURRENCE_SWEEP = 'N';
     private static final byte NOTIFY = 1;
     private static final byte DROP = 2;
     private static final byte[] EMPTY = new byte[0];
@@ -61,6 +76,11 @@ final class Dependencies {
     private boolean owedLoaded;
     /** Whether any subscriber key exists on this partition (null: not looked yet); see {@link #anySubscriber}. */
     private Boolean anySubscriber;
+    /** The upstreams on this partition with a periodic subscriber (a superset: an unsubscribe leaves its id here). */
+    private final java.util.Set<String> everyOccurrence = new java.util.HashSet<>();
+    private boolean everyOccurrenceLoaded;
+    /** The upstreams whose occurrence sweep ('N' marker) is owed, in the order they were owed. */
+    private final java.util.LinkedHashSet<String> owedOccurrences = new java.util.LinkedHashSet<>();
     /** Where the last tombstone expiry stopped: the next starts there, not over the tombstones it deleted. */
     private Bytes expiredUpTo = Bytes.wrap(new byte[] {PURGED_BY_TIME});
 
@@ -73,13 +93,97 @@ final class Dependencies {
 
     // ---- from this partition's decisions ----
 
-    /** The dependent (this partition's task) asks upstream's partition for its final state. */
-    void subscribe(String upstream, String dependent, long nowMs) {
-        signal(upstream, signal(DependencySignalKind.SUBSCRIBE, upstream, dependent, null, null, nowMs));
+    /**
+     * The dependent (this partition's task) asks upstream's partition for its final state, or, {@code everyOccurrence},
+     * for each of its occurrences' outcomes.
+     */
+    void subscribe(String upstream, String dependent, boolean everyOccurrence, long nowMs) {
+        signal(upstream, signal(DependencySignalKind.SUBSCRIBE, upstream, dependent, null, null, nowMs, everyOccurrence, null));
     }
 
-    void unsubscribe(String upstream, String dependent, long nowMs) {
-        signal(upstream, signal(DependencySignalKind.UNSUBSCRIBE, upstream, dependent, null, null, nowMs));
+    void unsubscribe(String upstream, String dependent, boolean everyOccurrence, long nowMs) {
+        signal(upstream, signal(DependencySignalKind.UNSUBSCRIBE, upstream, dependent, null, null, nowMs, everyOccurrence, null));
+    }
+
+    /**
+     * An occurrence of this partition's task {@code upstream}, nominally due {@code nominalAtMs}, ended: its periodic
+     * subscribers are told at once. Nothing is read for a task without one.
+     */
+    void occurrenceEnded(String upstream, String outcome, String executionId, long nominalAtMs, long nowMs) {
+        loadEveryOccurrence();
+        if (!everyOccurrence.contains(upstream)) {
+            return;
+        }
+        store.put(Bytes.wrap(key(OCCURRENCE_SWEEP, upstream)), encodeOccurrenceSweep(outcome, executionId, nominalAtMs, ""));
+        owedOccurrences.remove(upstream); // restarts from the first subscriber, at the back
+        owedOccurrences.add(upstream);
+    }
+
+    /** Sends up to {@code budget} owed occurrence outcomes, as {@link #sweep} does final states. Returns how many. */
+    private int sweepOccurrences(long nowMs, int budget) {
+        int handled = 0;
+        java.util.Iterator<String> upstreams = owedOccurrences.iterator();
+        while (upstreams.hasNext() && handled < budget) {
+            String upstream = upstreams.next();
+            Bytes markerKey = Bytes.wrap(key(OCCURRENCE_SWEEP, upstream));
+            byte[] marker = store.get(markerKey);
+            if (marker == null) {
+                upstreams.remove();
+                continue;
+            }
+            OccurrenceSweep sweep = decodeOccurrenceSweep(marker);
+            String cursor = sweep.cursor();
+            boolean done = true;
+            byte[] prefix = prefix(OCCURRENCE_SUBSCRIBER, upstream);
+            Bytes from = cursor.isEmpty() ? Bytes.wrap(prefix) : key(OCCURRENCE_SUBSCRIBER, upstream, cursor);
+            try (KeyValueIterator<Bytes, byte[]> it = store.range(from, Bytes.wrap(withFf(prefix)))) {
+                while (it.hasNext()) {
+                    byte[] key = it.next().key.get();
+                    String dependent = new String(key, prefix.length, key.length - prefix.length, StandardCharsets.UTF_8);
+                    if (dependent.equals(cursor)) {
+                        continue; // handled by the previous call
+                    }
+                    if (handled >= budget) {
+                        done = false;
+                        break;
+                    }
+                    signal(dependent, signal(DependencySignalKind.NOTIFY, upstream, dependent, sweep.outcome(), sweep.executionId(),
+                            nowMs, false, sweep.nominalAtMs()));
+                    cursor = dependent;
+                    handled++;
+                }
+            }
+            if (done) {
+                store.delete(markerKey);
+                upstreams.remove();
+            } else {
+                store.put(markerKey, encodeOccurrenceSweep(sweep.outcome(), sweep.executionId(), sweep.nominalAtMs(), cursor));
+            }
+        }
+        return handled;
+    }
+
+    /** The upstreams with periodic subscribers, from the store: once per assignment, before the first record. */
+    void loadEveryOccurrence() {
+        if (everyOccurrenceLoaded) {
+            return;
+        }
+        everyOccurrenceLoaded = true;
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(new byte[] {OCCURRENCE_SWEEP}),
+                Bytes.wrap(new byte[] {OCCURRENCE_SWEEP, (byte) 0xFF}))) {
+            while (it.hasNext()) {
+                byte[] key = it.next().key.get();
+                owedOccurrences.add(new String(key, 1, key.length - 1, StandardCharsets.UTF_8));
+            }
+        }
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(new byte[] {OCCURRENCE_SUBSCRIBER}),
+                Bytes.wrap(new byte[] {OCCURRENCE_SUBSCRIBER, (byte) 0xFF}))) {
+            while (it.hasNext()) {
+                byte[] key = it.next().key.get();
+                int length = ByteBuffer.wrap(key, 1, 2).getShort() & 0xFFFF;
+                everyOccurrence.add(new String(key, 3, length, StandardCharsets.UTF_8));
+            }
+        }
     }
 
     /** This partition's task ended: its subscribers are told, by {@link #sweep}. */
@@ -121,7 +225,11 @@ final class Dependencies {
      * A dependent subscribes: kept, and answered at once when the upstream has already ended (its final state reaches
      * dependents that come after it ended, within its retention) or was purged (PURGED, a condition never met).
      */
-    void onSubscribe(String upstream, String dependent, long nowMs) {
+    void onSubscribe(String upstream, String dependent, boolean everyOccurrence, long nowMs) {
+        if (everyOccurrence) {
+            onSubscribeEveryOccurrence(upstream, dependent, nowMs);
+            return;
+        }
         StoredTask task = tasks.get(upstream);
         if (task == null && store.get(Bytes.wrap(key(PURGED, upstream))) != null) {
             notify(upstream, dependent, "PURGED", null, nowMs);
@@ -135,8 +243,25 @@ final class Dependencies {
         }
     }
 
-    void onUnsubscribe(String upstream, String dependent) {
-        store.delete(subscriberKey(upstream, dependent));
+    void onUnsubscribe(String upstream, String dependent, boolean everyOccurrence) {
+        store.delete(everyOccurrence ? key(OCCURRENCE_SUBSCRIBER, upstream, dependent) : subscriberKey(upstream, dependent));
+    }
+
+    /**
+     * A periodic dependent subscribes: kept for the upstream's life (and beyond: a task scheduled again under the id
+     * tells it too), and told at once the outcome of the upstream's latest occurrence that ended, if any.
+     */
+    private void onSubscribeEveryOccurrence(String upstream, String dependent, long nowMs) {
+        loadEveryOccurrence();
+        store.put(key(OCCURRENCE_SUBSCRIBER, upstream, dependent), EMPTY);
+        everyOccurrence.add(upstream);
+        StoredTask task = tasks.get(upstream);
+        io.ax.schema.StoredExecution last = task == null ? null : task.getExecution();
+        if (last != null && (last.getState() == io.ax.schema.TaskState.SUCCESS || last.getState() == io.ax.schema.TaskState.FAILED
+                || last.getState() == io.ax.schema.TaskState.CANCELLED)) {
+            signal(dependent, signal(DependencySignalKind.NOTIFY, upstream, dependent, last.getState().name(), last.getExecutionId(),
+                    nowMs, false, last.getDueAtMs()));
+        }
     }
 
     // ---- from the punctuator ----
@@ -147,7 +272,8 @@ final class Dependencies {
      */
     int sweep(long nowMs, int budget) {
         loadOwed();
-        int handled = 0;
+        loadEveryOccurrence();
+        int handled = owedOccurrences.isEmpty() ? 0 : sweepOccurrences(nowMs, budget);
         java.util.Iterator<String> upstreams = owed.iterator();
         while (upstreams.hasNext() && handled < budget) {
             String upstream = upstreams.next();
@@ -266,7 +392,7 @@ final class Dependencies {
     // ---- wire and keys ----
 
     private void notify(String upstream, String dependent, String outcome, String executionId, long nowMs) {
-        signal(dependent, signal(DependencySignalKind.NOTIFY, upstream, dependent, outcome, executionId, nowMs));
+        signal(dependent, signal(DependencySignalKind.NOTIFY, upstream, dependent, outcome, executionId, nowMs, false, null));
     }
 
     private void signal(String key, DependencySignal signal) {
@@ -274,9 +400,9 @@ final class Dependencies {
     }
 
     private static DependencySignal signal(DependencySignalKind kind, String upstream, String dependent, String outcome,
-                                           String executionId, long nowMs) {
+                                           String executionId, long nowMs, boolean everyOccurrence, Long nominalAtMs) {
         return DependencySignal.newBuilder().setKind(kind).setUpstream(upstream).setDependent(dependent).setOutcome(outcome)
-                .setExecutionId(executionId).setAtMs(nowMs).build();
+                .setExecutionId(executionId).setAtMs(nowMs).setEveryOccurrence(everyOccurrence).setNominalAtMs(nominalAtMs).build();
     }
 
     private static byte[] key(byte space, String taskId) {
@@ -290,8 +416,18 @@ final class Dependencies {
 
     /** 'd' + 2-byte length + upstream: one upstream's subscribers form one contiguous range. */
     private static byte[] subscriberPrefix(String upstream) {
+        return prefix(SUBSCRIBER, upstream);
+    }
+
+    private static byte[] prefix(byte space, String upstream) {
         byte[] id = upstream.getBytes(StandardCharsets.UTF_8);
-        return ByteBuffer.allocate(3 + id.length).put(SUBSCRIBER).putShort((short) id.length).put(id).array();
+        return ByteBuffer.allocate(3 + id.length).put(space).putShort((short) id.length).put(id).array();
+    }
+
+    private static Bytes key(byte space, String upstream, String dependent) {
+        byte[] prefix = prefix(space, upstream);
+        byte[] id = dependent.getBytes(StandardCharsets.UTF_8);
+        return Bytes.wrap(ByteBuffer.allocate(prefix.length + id.length).put(prefix).put(id).array());
     }
 
     private static Bytes subscriberKey(String upstream, String dependent) {
@@ -313,6 +449,32 @@ final class Dependencies {
     }
 
     private record Sweep(byte mode, String outcome, String executionId, String cursor) {
+    }
+
+    private record OccurrenceSweep(String outcome, String executionId, long nominalAtMs, String cursor) {
+    }
+
+    private static byte[] encodeOccurrenceSweep(String outcome, String executionId, long nominalAtMs, String cursor) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeUTF(outcome);
+            out.writeUTF(executionId == null ? "" : executionId);
+            out.writeLong(nominalAtMs);
+            out.writeUTF(cursor);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static OccurrenceSweep decodeOccurrenceSweep(byte[] value) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
+            String outcome = in.readUTF();
+            String executionId = in.readUTF();
+            return new OccurrenceSweep(outcome, executionId.isEmpty() ? null : executionId, in.readLong(), in.readUTF());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static byte[] encodeSweep(byte mode, String outcome, String executionId, String cursor) {

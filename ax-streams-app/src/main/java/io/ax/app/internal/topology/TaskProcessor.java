@@ -62,7 +62,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     /** Input index of ax.deps, the dependency protocol (see {@link Dependencies}). */
     private static final int DEPS = 3;
     /** Notifications owed to waiting tasks sent per punctuation (and after a record that ended a task). */
-    private static final int NOTIFY_BATCH = 1_000;
+    static final int NOTIFY_BATCH = 1_000; // visible for testing
     /** How often expired tombstones of purged tasks are removed, ms. */
     private static final long TOMBSTONE_EXPIRY_EVERY_MS = 60_000;
     /** Index keys deleted, or tasks indexed, per punctuation while the index is rebuilt after an assignment. */
@@ -115,6 +115,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
                 new Outputs(context, settings.registryOutput()), metrics);
         dependencies = new Dependencies(dependencyStore, tasks, new Outputs(context, settings.registryOutput()), settings.rules().retentionMs());
         decisions.dependencies(dependencies);
+        dependencies.loadEveryOccurrence(); // once per assignment, before the first record
         AxTopics topics = settings.topics();
         // Indexed as FireDueTimers.REQUESTS, FireDueTimers.RESULTS, then the retry log.
         inputs = new InputWatermarks(settings.positions(), context.taskId().partition(), settings.maxClockSkewMs(),
@@ -286,21 +287,24 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         }
         long nowMs = context.currentSystemTimeMs();
         switch (signal.getKind()) {
-            case SUBSCRIBE -> dependencies.onSubscribe(signal.getUpstream(), signal.getDependent(), nowMs);
-            case UNSUBSCRIBE -> dependencies.onUnsubscribe(signal.getUpstream(), signal.getDependent());
+            case SUBSCRIBE -> dependencies.onSubscribe(signal.getUpstream(), signal.getDependent(), signal.getEveryOccurrence(), nowMs);
+            case UNSUBSCRIBE -> dependencies.onUnsubscribe(signal.getUpstream(), signal.getDependent(), signal.getEveryOccurrence());
             case NOTIFY -> {
                 String outcome = signal.getOutcome();
-                if (outcome == null || !OUTCOMES.contains(outcome)) {
+                if (outcome == null || !(signal.getNominalAtMs() == null ? OUTCOMES : OCCURRENCE_OUTCOMES).contains(outcome)) {
                     throw new InvalidRequestException("outcome", "NOTIFY outcome must be one of " + OUTCOMES + ": " + Quote.of(outcome));
                 }
                 ScheduleValidator.requireLength("executionId", signal.getExecutionId(), ScheduleValidator.MAX_ID_CHARS);
-                return new Input.DependencyOutcome(taskId, signal.getUpstream(), outcome, signal.getExecutionId(), source);
+                return new Input.DependencyOutcome(taskId, signal.getUpstream(), outcome, signal.getExecutionId(),
+                        signal.getNominalAtMs(), source);
             }
         }
         return null;
     }
 
     private static final java.util.List<String> OUTCOMES = java.util.List.of("SUCCESS", "FAILED", "CANCELLED", "PURGED");
+    /** What a NOTIFY with a nominal time (one occurrence's outcome, for a periodic dependent) may say. */
+    private static final java.util.List<String> OCCURRENCE_OUTCOMES = java.util.List.of("SUCCESS", "FAILED", "CANCELLED", "SKIPPED");
 
     /**
      * An adopt hands over a task in any state with the executionId it names, which an ordinary producer must not be

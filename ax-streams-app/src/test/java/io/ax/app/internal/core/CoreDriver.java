@@ -78,6 +78,11 @@ final class CoreDriver {
         return decide(new Input.DependencyOutcome(TASK, upstream, outcome, null, source("ax.deps")));
     }
 
+    /** The outcome of an occurrence, due {@code nominalAtMs}, of a task this periodic one waits for, as ax.deps brings it. */
+    Decision occurrenceOutcome(String upstream, String outcome, long nominalAtMs) {
+        return decide(new Input.DependencyOutcome(TASK, upstream, outcome, null, nominalAtMs, source("ax.deps")));
+    }
+
     /** The last gate's grant of a slot to {@code executionId}'s {@code attempt}, as the grants topic brings it. */
     Decision grant(String executionId, int attempt, List<String> gates) {
         return decide(new Input.Granted(TASK, executionId, attempt, gates, source("ax.flow-grants")));

@@ -359,7 +359,7 @@ class DependenciesTest {
                     after(on("a", "SUCCESS") + "," + on("a", "FAILURE")),
                     after("{\"taskId\":\" \"}"),
                     after(IntStream.range(0, 101).mapToObj(i -> on("t" + i, "SUCCESS")).collect(Collectors.joining(","))),
-                    "{\"jobType\":\"j\",\"everyMs\":60000,\"after\":[" + on("a", "SUCCESS") + "]}",
+                    "{\"jobType\":\"j\",\"everyMs\":60000,\"afterDelayMs\":5,\"after\":[" + on("a", "SUCCESS") + "]}",
                     "{\"jobType\":\"j\",\"delayMs\":0,\"afterDelayMs\":5}",
                     after(on("a", "MAYBE")),
                     after("{\"taskId\":\"a\",\"when\":\"SUCCESS\"}"))) {
@@ -371,7 +371,7 @@ class DependenciesTest {
                     "after: taskId \"a\" is named twice",
                     "after: a taskId is blank",
                     "after names 101 tasks, more than 100; wait for more through intermediate tasks (topology-docs/WORKFLOWS.md)",
-                    "after goes with a one-shot task (at or delayMs) only, not with everyMs or cron",
+                    "afterDelayMs goes with a one-shot task (at or delayMs) only, not with everyMs or cron",
                     "afterDelayMs goes with after (the tasks to wait for) only",
                     reasons.get(6),
                     reasons.get(7));
