@@ -8,6 +8,11 @@ import io.ax.app.internal.topology.SchedulerHarness.Dispatched;
 import io.ax.codec.WireCodec;
 import io.ax.schema.AdoptRequest;
 import io.ax.schema.StoredTask;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.ZonedDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -71,6 +76,48 @@ class PeriodicDependenciesTest {
                             .contains("a FAILED (due ", "not SUCCESS");
                 } else {
                     assertThat(fired).as("period %d: B runs", period).containsOnlyKeys("b");
+                    assertThat(b).extracting(PeriodicDependenciesTest::fromTo).contains("PENDING->TRIGGERED");
+                    report(ax, fired.get("b"), "SUCCEEDED");
+                }
+            }
+        }
+    }
+
+    /**
+     * The seed's case on the calendar: the 01:30 export before the 02:00 report, every day in Europe/Berlin, across the
+     * spring change (2027-03-28: 02:00 does not exist, the report's occurrence is at 03:00 CEST, `./ax cron-next`); the
+     * export fails on the 27th, whose report is SKIPPED naming it, and every other day's report runs after that day's
+     * export. Through the topology, the clock driven from one due time to the next.
+     */
+    @Test
+    void shouldRunTheReportEachDayAfterThatDaysExportAndSkipTheDayItFailedAcrossTheSpringChange() {
+        ZoneId berlin = ZoneId.of("Europe/Berlin");
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
+            ax.advanceMs(Instant.parse("2027-03-25T12:00:00Z").toEpochMilli() - ax.nowMs());
+            ax.request("a", "{\"jobType\":\"export\",\"cron\":\"30 1 * * *\",\"zone\":\"Europe/Berlin\",\"maxRetries\":0}");
+            ax.request("b", "{\"jobType\":\"report\",\"cron\":\"0 2 * * *\",\"zone\":\"Europe/Berlin\",\"maxRetries\":0,"
+                    + "\"after\":[{\"taskId\":\"a\",\"on\":\"SUCCESS\"}]}");
+            for (int day = 26; day <= 29; day++) {
+                LocalDate date = LocalDate.of(2027, 3, day);
+                long exportDueMs = ZonedDateTime.of(date, LocalTime.of(1, 30), berlin).toInstant().toEpochMilli();
+                long reportDueMs = ZonedDateTime.of(date, LocalTime.of(2, 0), berlin).toInstant().toEpochMilli(); // 03:00 CEST on the 28th
+                Map<String, Dispatched> fired = advance(ax, exportDueMs + 10 - ax.nowMs());
+                assertThat(fired).as("the %s: the export fires at 01:30", date).containsOnlyKeys("a");
+                assertThat(fired.get("a").task().getDueAtMs()).isEqualTo(exportDueMs);
+                ax.discardEvents();
+                boolean fails = day == 27;
+                report(ax, fired.get("a"), fails ? "FAILED" : "SUCCEEDED");
+                fired = advance(ax, reportDueMs + 10 - ax.nowMs());
+                List<JsonNode> b = eventsOf(ax.events(), "b");
+                if (fails) {
+                    assertThat(fired).as("the %s: no report", date).isEmpty();
+                    assertThat(b).as("the %s", date).anySatisfy(e -> {
+                        assertThat(e.get("to").asText()).isEqualTo("SKIPPED");
+                        assertThat(e.get("reason").asText()).contains("a FAILED (due ", "not SUCCESS");
+                    });
+                } else {
+                    assertThat(fired).as("the %s: the report runs after that day's export", date).containsOnlyKeys("b");
+                    assertThat(fired.get("b").task().getDueAtMs()).isEqualTo(reportDueMs);
                     assertThat(b).extracting(PeriodicDependenciesTest::fromTo).contains("PENDING->TRIGGERED");
                     report(ax, fired.get("b"), "SUCCEEDED");
                 }
