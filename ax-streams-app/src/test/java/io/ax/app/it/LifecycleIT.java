@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ax.AxHeaders;
 import io.ax.AxTopics;
 import io.ax.app.AxScheduler;
@@ -15,8 +14,6 @@ import io.ax.codec.WireCodec;
 import io.ax.schema.DeadLetter;
 import io.ax.worker.AxWorker;
 import io.ax.worker.Result;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -36,21 +33,10 @@ import org.junit.jupiter.api.io.TempDir;
 /** Retries, dead letters and replay through a real worker on a real embedded broker. */
 @Tag("integration")
 class LifecycleIT {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Clock CLOCK = Clock.systemUTC();
 
-    private static List<JsonNode> events(TopicRecorder state, String taskId) {
-        return state.seen().stream().filter(s -> taskId.equals(s.record().key())).map(s -> {
-            try {
-                return MAPPER.readTree(s.record().value());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }).toList();
-    }
-
     private static List<String> path(TopicRecorder state, String taskId) {
-        return events(state, taskId).stream().map(e -> e.get("to").asText()).toList();
+        return state.json(taskId).stream().map(e -> e.get("to").asText()).toList();
     }
 
     @Test
@@ -90,7 +76,7 @@ class LifecycleIT {
                 await().atMost(Duration.ofSeconds(30)).until(() -> path(state, "flaky-1").contains("SUCCESS"));
                 assertThat(path(state, "flaky-1")).containsExactly("PENDING", "TRIGGERED", "RUNNING", "RETRY_WAITING",
                         "TRIGGERED", "RUNNING", "RETRY_WAITING", "TRIGGERED", "RUNNING", "SUCCESS");
-                assertThat(events(state, "flaky-1").stream().map(e -> e.path("executionId").asText()).distinct()).hasSize(1);
+                assertThat(state.json("flaky-1").stream().map(e -> e.path("executionId").asText()).distinct()).hasSize(1);
 
                 await().atMost(Duration.ofSeconds(30)).until(() -> !deadLetters.seen().isEmpty());
                 TopicRecorder.Seen dead = deadLetters.seen().get(0);
@@ -103,11 +89,11 @@ class LifecycleIT {
                 smtpUp.set(true);
                 client.replay("mail-1", "smtp is back").get();
                 await().atMost(Duration.ofSeconds(30)).until(() -> path(state, "mail-1").contains("SUCCESS"));
-                List<String> executionIds = events(state, "mail-1").stream().map(e -> e.path("executionId").asText())
+                List<String> executionIds = state.json("mail-1").stream().map(e -> e.path("executionId").asText())
                         .distinct().toList();
                 assertThat(executionIds).as("the replay is a new execution").hasSize(2);
 
-                assertThat(events(state, misplaced)).singleElement().satisfies(e -> {
+                assertThat(state.json(misplaced)).singleElement().satisfies(e -> {
                     assertThat(e.get("to").asText()).isEqualTo("REJECTED");
                     assertThat(e.get("reason").asText()).contains("belongs on partition " + (1 - wrongPartition))
                             .contains("kcat: -X partitioner=murmur2_random");

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ax.AxTopics;
 import io.ax.app.AxScheduler;
 import io.ax.app.broker.EmbeddedKafkaBroker;
@@ -13,8 +12,6 @@ import io.ax.client.AxClient;
 import io.ax.schema.DependencyCondition;
 import io.ax.worker.AxWorker;
 import io.ax.worker.Result;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -34,23 +31,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("integration")
 class PeriodicDependenciesIT {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Clock CLOCK = Clock.systemUTC();
     /** A's occurrence that fails: its third (the first may be cut short by the start). */
     private static final int FAILING_RUN = 3;
 
-    private static List<JsonNode> events(TopicRecorder state, String taskId) {
-        return state.seen().stream().filter(s -> taskId.equals(s.record().key())).map(s -> {
-            try {
-                return MAPPER.readTree(s.record().value());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }).toList();
-    }
-
     private static List<JsonNode> to(TopicRecorder state, String taskId, String to) {
-        return events(state, taskId).stream().filter(e -> to.equals(e.get("to").asText())).toList();
+        return state.json(taskId).stream().filter(e -> to.equals(e.get("to").asText())).toList();
     }
 
     private static long dueAt(JsonNode event) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ax.AxHeaders;
 import io.ax.AxTopics;
 import io.ax.app.AxScheduler;
@@ -14,8 +13,6 @@ import io.ax.client.AxClient;
 import io.ax.schema.DependencyCondition;
 import io.ax.worker.AxWorker;
 import io.ax.worker.Result;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -38,19 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("integration")
 class ShardsIT {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Clock CLOCK = Clock.systemUTC();
     private static final int SHARDS = 16;
-
-    private static List<JsonNode> events(TopicRecorder state, String taskId) {
-        return state.seen().stream().filter(s -> taskId.equals(s.record().key())).map(s -> {
-            try {
-                return MAPPER.readTree(s.record().value());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }).toList();
-    }
 
     private static String header(TopicRecorder.Seen seen, String name) {
         Header header = seen.record().headers().lastHeader(name);
@@ -90,7 +76,7 @@ class ShardsIT {
                 client.schedule("scan").jobType("scan").after(Duration.ZERO).shards(SHARDS).maxRetries(2)
                         .backoffIntervals(Duration.ofMillis(200)).submit().get();
 
-                await().atMost(Duration.ofSeconds(60)).until(() -> events(state, "report").stream()
+                await().atMost(Duration.ofSeconds(60)).until(() -> state.json("report").stream()
                         .anyMatch(e -> e.get("to").asText().equals("SUCCESS")));
 
                 List<String> firstAttempts = ran.stream().filter(r -> r.endsWith(" 1")).toList();
@@ -109,7 +95,7 @@ class ShardsIT {
                 assertThat(runs.stream().map(s -> header(s, AxHeaders.SHARD)).distinct())
                         .containsExactlyInAnyOrderElementsOf(IntStream.range(0, SHARDS).mapToObj(i -> i + "/" + SHARDS).toList());
 
-                List<JsonNode> scan = events(state, "scan");
+                List<JsonNode> scan = state.json("scan");
                 List<JsonNode> outcome = scan.stream().filter(e -> e.has("shards") && !e.has("shard") && e.has("from")).toList();
                 assertThat(outcome).as("the task succeeded once").singleElement().satisfies(e -> {
                     assertThat(e.get("to").asText()).isEqualTo("SUCCESS");

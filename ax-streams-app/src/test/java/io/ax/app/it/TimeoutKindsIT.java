@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ax.AxTopics;
 import io.ax.app.AxScheduler;
 import io.ax.app.broker.EmbeddedKafkaBroker;
@@ -13,8 +12,6 @@ import io.ax.client.AxClient;
 import io.ax.client.ScheduleBuilder;
 import io.ax.worker.AxWorker;
 import io.ax.worker.Result;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -34,27 +31,16 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("integration")
 class TimeoutKindsIT {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Clock CLOCK = Clock.systemUTC();
     private static final long TIMEOUT_MS = 1000;
     private static final long START_TO_CLOSE_MS = 3000;
 
-    private static List<JsonNode> events(TopicRecorder state, String taskId) {
-        return state.seen().stream().filter(s -> taskId.equals(s.record().key())).map(s -> {
-            try {
-                return MAPPER.readTree(s.record().value());
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }).toList();
-    }
-
     private static List<String> path(TopicRecorder state, String taskId) {
-        return events(state, taskId).stream().map(e -> e.get("to").asText()).toList();
+        return state.json(taskId).stream().map(e -> e.get("to").asText()).toList();
     }
 
     private static Instant at(TopicRecorder state, String taskId, String to) {
-        return events(state, taskId).stream().filter(e -> e.get("to").asText().equals(to)).findFirst()
+        return state.json(taskId).stream().filter(e -> e.get("to").asText().equals(to)).findFirst()
                 .map(e -> Instant.parse(e.get("at").asText())).orElseThrow();
     }
 
@@ -99,7 +85,7 @@ class TimeoutKindsIT {
 
                 await().atMost(Duration.ofSeconds(30)).until(() -> path(state, "stuck").contains("FAILED"));
                 assertThat(path(state, "stuck")).containsSubsequence("RUNNING", "TIMED_OUT", "FAILED");
-                JsonNode timedOut = events(state, "stuck").stream().filter(e -> e.get("to").asText().equals("TIMED_OUT"))
+                JsonNode timedOut = state.json("stuck").stream().filter(e -> e.get("to").asText().equals("TIMED_OUT"))
                         .findFirst().orElseThrow();
                 assertThat(timedOut.get("reason").asText())
                         .isEqualTo("timed out: still running after startToCloseTimeoutMs 3000 ms since STARTED");

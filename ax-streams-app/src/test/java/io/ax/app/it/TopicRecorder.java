@@ -1,5 +1,9 @@
 package io.ax.app.it;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -18,6 +22,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * wall-clock time it became visible here, for tests that measure when output appeared.
  */
 final class TopicRecorder implements AutoCloseable {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
     record Seen(ConsumerRecord<String, byte[]> record, long seenAtMs) {
     }
 
@@ -53,6 +59,17 @@ final class TopicRecorder implements AutoCloseable {
 
     List<Seen> seen() {
         return List.copyOf(seen);
+    }
+
+    /** The values of the records keyed {@code key} seen so far, in order, read as JSON (the state topic's events of a task). */
+    List<JsonNode> json(String key) {
+        return seen.stream().filter(s -> key.equals(s.record().key())).map(s -> {
+            try {
+                return MAPPER.readTree(s.record().value());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }).toList();
     }
 
     @Override

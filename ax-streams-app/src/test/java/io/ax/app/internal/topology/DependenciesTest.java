@@ -34,39 +34,26 @@ class DependenciesTest {
         return ax.dispatches().stream().collect(Collectors.toMap(Dispatched::key, d -> d));
     }
 
-    private static void report(SchedulerHarness ax, Dispatched d, String status) {
-        ax.report(d.key(), "{\"executionId\":\"" + d.executionId() + "\",\"attempt\":" + d.task().getAttempt()
-                + ",\"status\":\"" + status + "\"" + ("FAILED".equals(status) ? ",\"retryable\":false" : "") + "}");
-    }
-
-    private static List<JsonNode> eventsOf(List<JsonNode> events, String taskId) {
-        return events.stream().filter(e -> taskId.equals(e.get("taskId").asText())).toList();
-    }
-
-    private static String fromTo(JsonNode e) {
-        return (e.get("from") == null || e.get("from").isNull() ? "" : e.get("from").asText()) + "->" + e.get("to").asText();
-    }
-
     @Test
     void shouldRunAChainOneAfterTheOther() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             ax.request("b", after(on("a", "SUCCESS")));
             ax.request("c", after(on("b", "SUCCESS")));
-            assertThat(ax.events()).extracting(DependenciesTest::fromTo).containsExactly("->WAITING", "->WAITING");
+            assertThat(ax.events()).extracting(SchedulerHarness::fromTo).containsExactly("->WAITING", "->WAITING");
             ax.request("a", ONE_SHOT);
             Map<String, Dispatched> fired = fire(ax);
             assertThat(fired).containsOnlyKeys("a");
             ax.discardEvents();
 
-            report(ax, fired.get("a"), "SUCCEEDED");
+            ax.report(fired.get("a"), "SUCCEEDED");
             List<JsonNode> events = ax.events();
-            assertThat(eventsOf(events, "b")).extracting(DependenciesTest::fromTo).containsExactly("WAITING->PENDING");
-            assertThat(eventsOf(events, "b").get(0).get("reason").asText()).isEqualTo("every condition met (1); due now");
+            assertThat(SchedulerHarness.eventsOf(events, "b")).extracting(SchedulerHarness::fromTo).containsExactly("WAITING->PENDING");
+            assertThat(SchedulerHarness.eventsOf(events, "b").get(0).get("reason").asText()).isEqualTo("every condition met (1); due now");
             fired = fire(ax);
             assertThat(fired).containsOnlyKeys("b");
             assertThat(ax.storedTask("c").getWaitTimeoutAtMs()).as("c still waits").isNotNull();
 
-            report(ax, fired.get("b"), "SUCCEEDED");
+            ax.report(fired.get("b"), "SUCCEEDED");
             assertThat(fire(ax)).containsOnlyKeys("c");
         }
     }
@@ -81,16 +68,16 @@ class DependenciesTest {
             assertThat(fired).hasSize(20).doesNotContainKey("join");
             ax.discardEvents();
             for (int i = 0; i < 19; i++) {
-                report(ax, fired.get(ups.get(i)), "SUCCEEDED");
+                ax.report(fired.get(ups.get(i)), "SUCCEEDED");
             }
-            List<JsonNode> join = eventsOf(ax.events(), "join");
-            assertThat(join).hasSize(19).allSatisfy(e -> assertThat(fromTo(e)).isEqualTo("WAITING->WAITING"));
+            List<JsonNode> join = SchedulerHarness.eventsOf(ax.events(), "join");
+            assertThat(join).hasSize(19).allSatisfy(e -> assertThat(SchedulerHarness.fromTo(e)).isEqualTo("WAITING->WAITING"));
             assertThat(join.get(18).get("reason").asText()).startsWith("up-18 ended SUCCESS (execution ")
                     .endsWith(": met; still waits for 1: up-19");
             assertThat(fire(ax)).isEmpty();
 
-            report(ax, fired.get("up-19"), "SUCCEEDED");
-            assertThat(eventsOf(ax.events(), "join")).extracting(DependenciesTest::fromTo).containsExactly("WAITING->PENDING");
+            ax.report(fired.get("up-19"), "SUCCEEDED");
+            assertThat(SchedulerHarness.eventsOf(ax.events(), "join")).extracting(SchedulerHarness::fromTo).containsExactly("WAITING->PENDING");
             assertThat(fire(ax)).containsOnlyKeys("join");
         }
     }
@@ -103,7 +90,7 @@ class DependenciesTest {
             }
             ax.request("root", ONE_SHOT);
             Map<String, Dispatched> fired = fire(ax);
-            report(ax, fired.get("root"), "SUCCEEDED");
+            ax.report(fired.get("root"), "SUCCEEDED");
             assertThat(fire(ax)).containsOnlyKeys("out-0", "out-1", "out-2", "out-3", "out-4");
         }
     }
@@ -121,9 +108,9 @@ class DependenciesTest {
             ax.request("root", ONE_SHOT);
             Dispatched root = fire(ax).get("root");
             ax.discardEvents();
-            report(ax, root, "SUCCEEDED");
+            ax.report(root, "SUCCEEDED");
             ax.advanceMs(10);
-            List<JsonNode> released = ax.events().stream().filter(e -> fromTo(e).equals("WAITING->PENDING")).toList();
+            List<JsonNode> released = ax.events().stream().filter(e -> SchedulerHarness.fromTo(e).equals("WAITING->PENDING")).toList();
             assertThat(released).hasSize(1_500);
             assertThat(released.stream().map(e -> e.get("taskId").asText()).distinct()).hasSize(1_500);
             assertThat(ax.dispatches()).hasSize(1_500);
@@ -139,14 +126,14 @@ class DependenciesTest {
             ax.request("a", ONE_SHOT);
             Map<String, Dispatched> fired = fire(ax);
             ax.discardEvents();
-            report(ax, fired.get("a"), "SUCCEEDED");
+            ax.report(fired.get("a"), "SUCCEEDED");
             List<JsonNode> events = ax.events();
-            assertThat(eventsOf(events, "on-failure")).singleElement().satisfies(e -> {
-                assertThat(fromTo(e)).isEqualTo("WAITING->CANCELLED");
+            assertThat(SchedulerHarness.eventsOf(events, "on-failure")).singleElement().satisfies(e -> {
+                assertThat(SchedulerHarness.fromTo(e)).isEqualTo("WAITING->CANCELLED");
                 assertThat(e.get("reason").asText()).isEqualTo("a condition can no longer be met: a ended SUCCESS, not FAILURE");
             });
-            assertThat(eventsOf(events, "next")).singleElement().satisfies(e -> {
-                assertThat(fromTo(e)).isEqualTo("WAITING->CANCELLED");
+            assertThat(SchedulerHarness.eventsOf(events, "next")).singleElement().satisfies(e -> {
+                assertThat(SchedulerHarness.fromTo(e)).isEqualTo("WAITING->CANCELLED");
                 assertThat(e.get("reason").asText()).isEqualTo("a condition can no longer be met: on-failure ended CANCELLED, not SUCCESS");
             });
             assertThat(fire(ax)).isEmpty();
@@ -160,7 +147,7 @@ class DependenciesTest {
             ax.request("b", after(on("a", "SUCCESS")));
             ax.discardEvents();
             ax.request("a", "{\"cancel\":true}");
-            assertThat(eventsOf(ax.events(), "b")).singleElement().satisfies(e ->
+            assertThat(SchedulerHarness.eventsOf(ax.events(), "b")).singleElement().satisfies(e ->
                     assertThat(e.get("reason").asText()).isEqualTo("a condition can no longer be met: a ended CANCELLED, not SUCCESS"));
         }
     }
@@ -172,9 +159,9 @@ class DependenciesTest {
             ax.request("a", ONE_SHOT);
             Map<String, Dispatched> fired = fire(ax);
             ax.discardEvents();
-            report(ax, fired.get("a"), "FAILED");
-            assertThat(eventsOf(ax.events(), "cleanup")).singleElement().satisfies(e -> {
-                assertThat(fromTo(e)).isEqualTo("WAITING->PENDING");
+            ax.report(fired.get("a"), "FAILED");
+            assertThat(SchedulerHarness.eventsOf(ax.events(), "cleanup")).singleElement().satisfies(e -> {
+                assertThat(SchedulerHarness.fromTo(e)).isEqualTo("WAITING->PENDING");
                 assertThat(e.get("reason").asText())
                         .isEqualTo("every condition settled; runs anyway (afterRunAnyway) although a ended FAILED, not SUCCESS; due now");
             });
@@ -192,7 +179,7 @@ class DependenciesTest {
             Map<String, Dispatched> fired = fire(ax);
             ax.discardEvents();
             long releasedAtMs = ax.nowMs();
-            report(ax, fired.get("a"), "SUCCEEDED");
+            ax.report(fired.get("a"), "SUCCEEDED");
             ax.events();
             assertThat(ax.storedTask("delayed").getNextDueAtMs()).isEqualTo(releasedAtMs + 5000);
             assertThat(ax.storedTask("at-later").getNextDueAtMs()).isEqualTo(at.toEpochMilli());
@@ -211,7 +198,7 @@ class DependenciesTest {
             assertThat(ax.dispatches()).isEmpty();
             ax.request("later", ONE_SHOT);
             Map<String, Dispatched> fired = fire(ax);
-            report(ax, fired.get("later"), "SUCCEEDED");
+            ax.report(fired.get("later"), "SUCCEEDED");
             assertThat(fire(ax)).containsOnlyKeys("b");
         }
     }
@@ -220,10 +207,10 @@ class DependenciesTest {
     void shouldAnswerADependentThatComesAfterItsDependencyEnded() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             ax.request("a", ONE_SHOT);
-            report(ax, fire(ax).get("a"), "SUCCEEDED");
+            ax.report(fire(ax).get("a"), "SUCCEEDED");
             ax.discardEvents();
             ax.request("b", after(on("a", "SUCCESS")));
-            assertThat(ax.events()).extracting(DependenciesTest::fromTo).containsExactly("->WAITING", "WAITING->PENDING");
+            assertThat(ax.events()).extracting(SchedulerHarness::fromTo).containsExactly("->WAITING", "WAITING->PENDING");
             assertThat(fire(ax)).containsOnlyKeys("b");
         }
     }
@@ -232,14 +219,14 @@ class DependenciesTest {
     void shouldCancelAWaitThatTimesOutNamingWhatItStillWaitsFor() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             ax.request("a", ONE_SHOT);
-            report(ax, fire(ax).get("a"), "SUCCEEDED");
+            ax.report(fire(ax).get("a"), "SUCCEEDED");
             ax.request("b", "{\"jobType\":\"j\",\"after\":[" + on("a", "SUCCESS") + "," + on("never", "SUCCESS") + "],\"afterTimeoutMs\":30000}");
             ax.discardEvents();
             ax.advanceMs(29_990);
             assertThat(ax.events()).isEmpty();
             ax.advanceMs(10);
             assertThat(ax.events()).singleElement().satisfies(e -> {
-                assertThat(fromTo(e)).isEqualTo("WAITING->CANCELLED");
+                assertThat(SchedulerHarness.fromTo(e)).isEqualTo("WAITING->CANCELLED");
                 assertThat(e.get("reason").asText()).isEqualTo("wait timed out after 30000 ms (afterTimeoutMs): still waiting for never (SUCCESS)");
             });
             assertThat(ax.dependencyContents().keySet()).as("the subscription to the task that never came is withdrawn")
@@ -258,9 +245,9 @@ class DependenciesTest {
             ax.advanceMs(5_000);
             List<JsonNode> events = ax.events();
             for (String task : List.of("x", "y")) {
-                List<JsonNode> ended = eventsOf(events, task);
+                List<JsonNode> ended = SchedulerHarness.eventsOf(events, task);
                 JsonNode first = ended.get(0);
-                assertThat(fromTo(first)).isEqualTo("WAITING->CANCELLED");
+                assertThat(SchedulerHarness.fromTo(first)).isEqualTo("WAITING->CANCELLED");
                 assertThat(first.get("reason").asText()).isEqualTo("wait timed out after 10000 ms (afterTimeoutMs): still waiting for "
                         + (task.equals("x") ? "y" : "x") + " (SUCCESS)");
                 // Both timed out in one tick, so each then hears that the other ended: too late, and said so.
@@ -278,7 +265,7 @@ class DependenciesTest {
             ax.request("waits", after(on("a", "FAILURE") + "," + on("other", "SUCCESS")));
             ax.request("released", after(on("a", "FAILURE")));
             ax.request("a", ONE_SHOT);
-            report(ax, fire(ax).get("a"), "FAILED");
+            ax.report(fire(ax).get("a"), "FAILED");
             assertThat(fire(ax)).containsOnlyKeys("released");
             assertThat(ax.storedTask("waits").getDependencyOutcomes()).containsEntry("a", "FAILED");
             ax.discardEvents();
@@ -286,13 +273,13 @@ class DependenciesTest {
             ax.request("a", "{\"replay\":true}");
             Map<String, Dispatched> again = fire(ax);
             ax.discardEvents();
-            report(ax, again.get("a"), "SUCCEEDED");
+            ax.report(again.get("a"), "SUCCEEDED");
             List<JsonNode> events = ax.events();
-            assertThat(eventsOf(events, "waits")).singleElement().satisfies(e -> {
-                assertThat(fromTo(e)).isEqualTo("WAITING->CANCELLED");
+            assertThat(SchedulerHarness.eventsOf(events, "waits")).singleElement().satisfies(e -> {
+                assertThat(SchedulerHarness.fromTo(e)).isEqualTo("WAITING->CANCELLED");
                 assertThat(e.get("reason").asText()).isEqualTo("a condition can no longer be met: a ended SUCCESS, not FAILURE");
             });
-            assertThat(eventsOf(events, "released")).singleElement().satisfies(e -> {
+            assertThat(SchedulerHarness.eventsOf(events, "released")).singleElement().satisfies(e -> {
                 assertThat(e.get("to").asText()).isEqualTo("IGNORED");
                 assertThat(e.get("reason").asText()).startsWith("dependency outcome: a ended SUCCESS (execution ")
                         .endsWith("after this task stopped waiting (TRIGGERED); it is not re-evaluated");
@@ -304,7 +291,7 @@ class DependenciesTest {
     void shouldAnswerADependentOfAPurgedTaskWithAClearReason() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), Map.of(AxConfig.RETENTION_MS_CONFIG, 1000L))) {
             ax.request("a", ONE_SHOT);
-            report(ax, fire(ax).get("a"), "SUCCEEDED");
+            ax.report(fire(ax).get("a"), "SUCCEEDED");
             ax.advanceMs(1000);
             assertThat(ax.storedTask("a")).as("purged").isNull();
             ax.discardEvents();
@@ -313,7 +300,7 @@ class DependenciesTest {
                     .isEqualTo("a condition can no longer be met: a was purged (its retention ended) before this task asked");
 
             ax.request("a", ONE_SHOT); // a new task under the purged id: no longer purged
-            report(ax, fire(ax).get("a"), "SUCCEEDED");
+            ax.report(fire(ax).get("a"), "SUCCEEDED");
             ax.request("c", after(on("a", "SUCCESS")));
             assertThat(fire(ax)).containsOnlyKeys("c");
         }
@@ -326,12 +313,12 @@ class DependenciesTest {
             ax.discardEvents();
             ax.request("b", "{\"cancel\":true,\"reason\":\"not needed\"}");
             assertThat(ax.events()).singleElement().satisfies(e -> {
-                assertThat(fromTo(e)).isEqualTo("WAITING->CANCELLED");
+                assertThat(SchedulerHarness.fromTo(e)).isEqualTo("WAITING->CANCELLED");
                 assertThat(e.get("reason").asText()).isEqualTo("cancelled: not needed");
             });
             assertThat(ax.dependencyContents().keySet()).noneMatch(k -> k.get()[0] == 'd');
             ax.request("a", ONE_SHOT);
-            report(ax, fire(ax).get("a"), "SUCCEEDED");
+            ax.report(fire(ax).get("a"), "SUCCEEDED");
             assertThat(fire(ax)).isEmpty();
         }
     }
@@ -343,7 +330,7 @@ class DependenciesTest {
             assertThat(ax.events()).singleElement().satisfies(e -> assertThat(e.get("reason").asText())
                     .isEqualTo("waits for a1 (SUCCESS), a2 (COMPLETED); the wait times out at " + ax.now().plusMillis(86_400_000)));
             ax.request("a1", ONE_SHOT);
-            report(ax, fire(ax).get("a1"), "SUCCEEDED");
+            ax.report(fire(ax).get("a1"), "SUCCEEDED");
             StoredTask b = ax.storedTask("b");
             assertThat(b.getDependencyOutcomes()).containsExactly(Map.entry("a1", "SUCCESS"));
             assertThat(io.ax.app.internal.store.IndexEntry.stateOf(b).name()).isEqualTo("WAITING");

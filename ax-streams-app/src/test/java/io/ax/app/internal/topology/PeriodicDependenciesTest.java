@@ -36,26 +36,13 @@ class PeriodicDependenciesTest {
         return ax.dispatches().stream().collect(Collectors.toMap(Dispatched::key, d -> d));
     }
 
-    private static void report(SchedulerHarness ax, Dispatched d, String status) {
-        ax.report(d.key(), "{\"executionId\":\"" + d.executionId() + "\",\"attempt\":" + d.task().getAttempt()
-                + ",\"status\":\"" + status + "\"" + ("FAILED".equals(status) ? ",\"retryable\":false" : "") + "}");
-    }
-
-    private static List<JsonNode> eventsOf(List<JsonNode> events, String taskId) {
-        return events.stream().filter(e -> taskId.equals(e.get("taskId").asText())).toList();
-    }
-
-    private static String fromTo(JsonNode e) {
-        return (e.get("from") == null || e.get("from").isNull() ? "" : e.get("from").asText()) + "->" + e.get("to").asText();
-    }
-
     /** A at T+60 s, T+120 s, ...; B at T+90 s, T+150 s, ... */
     private static SchedulerHarness started(String bExtra) {
         SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir());
         ax.request("a", A);
         ax.advanceMs(30_000);
         ax.request("b", b(bExtra));
-        assertThat(eventsOf(ax.events(), "b")).extracting(PeriodicDependenciesTest::fromTo).containsExactly("->PENDING");
+        assertThat(SchedulerHarness.eventsOf(ax.events(), "b")).extracting(SchedulerHarness::fromTo).containsExactly("->PENDING");
         return ax;
     }
 
@@ -66,9 +53,9 @@ class PeriodicDependenciesTest {
                 Map<String, Dispatched> fired = advance(ax, 30_010);
                 assertThat(fired).as("period %d: A fires", period).containsOnlyKeys("a");
                 ax.discardEvents();
-                report(ax, fired.get("a"), period == 1 ? "FAILED" : "SUCCEEDED");
+                ax.report(fired.get("a"), period == 1 ? "FAILED" : "SUCCEEDED");
                 fired = advance(ax, 29_990);
-                List<JsonNode> b = eventsOf(ax.events(), "b");
+                List<JsonNode> b = SchedulerHarness.eventsOf(ax.events(), "b");
                 if (period == 1) {
                     assertThat(fired).as("period %d: B skipped", period).isEmpty();
                     JsonNode skipped = b.stream().filter(e -> "SKIPPED".equals(e.get("to").asText())).findFirst().orElseThrow();
@@ -76,8 +63,8 @@ class PeriodicDependenciesTest {
                             .contains("a FAILED (due ", "not SUCCESS");
                 } else {
                     assertThat(fired).as("period %d: B runs", period).containsOnlyKeys("b");
-                    assertThat(b).extracting(PeriodicDependenciesTest::fromTo).contains("PENDING->TRIGGERED");
-                    report(ax, fired.get("b"), "SUCCEEDED");
+                    assertThat(b).extracting(SchedulerHarness::fromTo).contains("PENDING->TRIGGERED");
+                    ax.report(fired.get("b"), "SUCCEEDED");
                 }
             }
         }
@@ -106,9 +93,9 @@ class PeriodicDependenciesTest {
                 assertThat(fired.get("a").task().getDueAtMs()).isEqualTo(exportDueMs);
                 ax.discardEvents();
                 boolean fails = day == 27;
-                report(ax, fired.get("a"), fails ? "FAILED" : "SUCCEEDED");
+                ax.report(fired.get("a"), fails ? "FAILED" : "SUCCEEDED");
                 fired = advance(ax, reportDueMs + 10 - ax.nowMs());
-                List<JsonNode> b = eventsOf(ax.events(), "b");
+                List<JsonNode> b = SchedulerHarness.eventsOf(ax.events(), "b");
                 if (fails) {
                     assertThat(fired).as("the %s: no report", date).isEmpty();
                     assertThat(b).as("the %s", date).anySatisfy(e -> {
@@ -118,8 +105,8 @@ class PeriodicDependenciesTest {
                 } else {
                     assertThat(fired).as("the %s: the report runs after that day's export", date).containsOnlyKeys("b");
                     assertThat(fired.get("b").task().getDueAtMs()).isEqualTo(reportDueMs);
-                    assertThat(b).extracting(PeriodicDependenciesTest::fromTo).contains("PENDING->TRIGGERED");
-                    report(ax, fired.get("b"), "SUCCEEDED");
+                    assertThat(b).extracting(SchedulerHarness::fromTo).contains("PENDING->TRIGGERED");
+                    ax.report(fired.get("b"), "SUCCEEDED");
                 }
             }
         }
@@ -132,16 +119,16 @@ class PeriodicDependenciesTest {
             assertThat(fired).containsOnlyKeys("a");
             ax.discardEvents();
             assertThat(advance(ax, 30_000)).as("B due, A still running: held").isEmpty();
-            List<JsonNode> held = eventsOf(ax.events(), "b");
-            assertThat(held).extracting(PeriodicDependenciesTest::fromTo).containsExactly("PENDING->PENDING");
+            List<JsonNode> held = SchedulerHarness.eventsOf(ax.events(), "b");
+            assertThat(held).extracting(SchedulerHarness::fromTo).containsExactly("PENDING->PENDING");
             assertThat(held.get(0).get("reason").asText()).startsWith("held: waits for a (SUCCESS) in its period (start, ");
             long dueAtMs = java.time.Instant.parse(held.get(0).get("dueAt").asText()).toEpochMilli();
             assertThat(ax.storedTask("b").getWaitTimeoutAtMs()).as("1 ms before the next occurrence").isEqualTo(dueAtMs + 59_999);
 
             ax.advanceMs(5_000);
-            report(ax, fired.get("a"), "SUCCEEDED");
-            List<JsonNode> released = eventsOf(ax.events(), "b");
-            assertThat(released).extracting(PeriodicDependenciesTest::fromTo).contains("PENDING->TRIGGERED");
+            ax.report(fired.get("a"), "SUCCEEDED");
+            List<JsonNode> released = SchedulerHarness.eventsOf(ax.events(), "b");
+            assertThat(released).extracting(SchedulerHarness::fromTo).contains("PENDING->TRIGGERED");
             assertThat(released).filteredOn(e -> "TRIGGERED".equals(e.get("to").asText())).singleElement()
                     .satisfies(e -> assertThat(e.get("reason").asText()).startsWith("every condition met in its period (start, ")
                             .endsWith("] (1)"));
@@ -158,8 +145,8 @@ class PeriodicDependenciesTest {
             assertThat(advance(ax, 30_000)).isEmpty();
             ax.discardEvents();
             assertThat(advance(ax, 5_000)).isEmpty();
-            List<JsonNode> b = eventsOf(ax.events(), "b");
-            assertThat(b).extracting(PeriodicDependenciesTest::fromTo).containsExactly("->SKIPPED", "->PENDING");
+            List<JsonNode> b = SchedulerHarness.eventsOf(ax.events(), "b");
+            assertThat(b).extracting(SchedulerHarness::fromTo).containsExactly("->SKIPPED", "->PENDING");
             assertThat(b.get(0).get("reason").asText()).startsWith("dependency wait ended at ").contains("a (SUCCESS)");
         }
     }
@@ -172,7 +159,7 @@ class PeriodicDependenciesTest {
             assertThat(ax.dependencyContents().keySet()).anyMatch(k -> k.get()[0] == 'q');
             ax.discardEvents();
             ax.request("b", "{\"cancel\":true}");
-            assertThat(eventsOf(ax.events(), "b")).extracting(PeriodicDependenciesTest::fromTo).containsExactly("PENDING->CANCELLED");
+            assertThat(SchedulerHarness.eventsOf(ax.events(), "b")).extracting(SchedulerHarness::fromTo).containsExactly("PENDING->CANCELLED");
             assertThat(ax.dependencyContents().keySet()).noneMatch(k -> k.get()[0] == 'q');
             assertThat(ax.storedTask("b").getWaitTimeoutAtMs()).isNull();
         }
@@ -193,7 +180,7 @@ class PeriodicDependenciesTest {
             assertThat(ax.dependencyContents().keySet()).as("subscribed afresh here").anyMatch(k -> k.get()[0] == 'q');
             ax.discardEvents();
             assertThat(advance(ax, 20)).as("judged again: a has no outcome here yet").isEmpty();
-            assertThat(eventsOf(ax.events(), "b")).extracting(PeriodicDependenciesTest::fromTo).containsExactly("PENDING->PENDING");
+            assertThat(SchedulerHarness.eventsOf(ax.events(), "b")).extracting(SchedulerHarness::fromTo).containsExactly("PENDING->PENDING");
             assertThat(ax.storedTask("b").getWaitTimeoutAtMs()).isEqualTo(held.getWaitTimeoutAtMs());
         }
     }
@@ -205,8 +192,8 @@ class PeriodicDependenciesTest {
             assertThat(advance(ax, 30_000)).as("held").isEmpty();
             ax.discardEvents();
             ax.request("b", "{\"jobType\":\"report\",\"everyMs\":60000,\"ifExists\":\"UPDATE\",\"after\":[{\"taskId\":\"c\"}]}");
-            List<JsonNode> b = eventsOf(ax.events(), "b");
-            assertThat(b).extracting(PeriodicDependenciesTest::fromTo).containsExactly("PENDING->CANCELLED", "->PENDING");
+            List<JsonNode> b = SchedulerHarness.eventsOf(ax.events(), "b");
+            assertThat(b).extracting(SchedulerHarness::fromTo).containsExactly("PENDING->CANCELLED", "->PENDING");
             assertThat(ax.storedTask("b").getWaitTimeoutAtMs()).isNull();
             assertThat(ax.dependencyContents().keySet()).filteredOn(k -> k.get()[0] == 'q')
                     .extracting(k -> new String(k.get(), 3, 1, java.nio.charset.StandardCharsets.UTF_8)).containsExactly("c");
@@ -224,7 +211,7 @@ class PeriodicDependenciesTest {
             ax.discardEvents();
             Map<String, Dispatched> fired = advance(ax, 60_010);
             assertThat(fired).containsKey("a");
-            report(ax, fired.get("a"), "SUCCEEDED"); // one batch after this record, the rest after the next punctuation
+            ax.report(fired.get("a"), "SUCCEEDED"); // one batch after this record, the rest after the next punctuation
             ax.advanceMs(10);
             long told = ax.allStoredTasks().stream().filter(t -> t.getTaskId().startsWith("d-"))
                     .filter(t -> "SUCCESS".equals(t.getDependencyOutcomes().get("a"))).count();
@@ -241,12 +228,12 @@ class PeriodicDependenciesTest {
             long heldDueAtMs = ax.storedTask("b").getNextDueAtMs();
             ax.request("b", "{\"pause\":true}");
             assertThat(ax.storedTask("b").getWaitTimeoutAtMs()).as("the wait is given up").isNull();
-            report(ax, fired.get("a"), "SUCCEEDED");
+            ax.report(fired.get("a"), "SUCCEEDED");
             assertThat(ax.dispatches()).as("a paused task's held occurrence is not released").isEmpty();
             ax.discardEvents();
             ax.request("b", "{\"resume\":true}");
-            List<JsonNode> b = eventsOf(ax.events(), "b");
-            assertThat(b).extracting(PeriodicDependenciesTest::fromTo).containsExactly("->SKIPPED", "->PENDING");
+            List<JsonNode> b = SchedulerHarness.eventsOf(ax.events(), "b");
+            assertThat(b).extracting(SchedulerHarness::fromTo).containsExactly("->SKIPPED", "->PENDING");
             assertThat(b.get(0).get("dueAt").asText()).isEqualTo(java.time.Instant.ofEpochMilli(heldDueAtMs).toString());
             assertThat(ax.storedTask("b").getPreviousDueAtMs()).as("the next period starts at the skipped one").isEqualTo(heldDueAtMs);
             assertThat(ax.storedTask("b").getDependencyOutcomes()).containsEntry("a", "SUCCESS");
@@ -258,7 +245,7 @@ class PeriodicDependenciesTest {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir())) {
             ax.request("a", A);
             Map<String, Dispatched> fired = advance(ax, 60_010);
-            report(ax, fired.get("a"), "SUCCEEDED");
+            ax.report(fired.get("a"), "SUCCEEDED");
             assertThat(ax.drainRaw(ax.topics.deps())).isEmpty();
             assertThat(ax.dependencyContents()).isEmpty();
         }

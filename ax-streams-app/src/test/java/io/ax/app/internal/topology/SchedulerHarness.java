@@ -187,6 +187,22 @@ final class SchedulerHarness implements AutoCloseable {
         retryInput.pipeInput(taskId, value, now);
     }
 
+    /** A worker's report of {@code d}: STARTED, SUCCEEDED, or FAILED (not retryable). */
+    void report(Dispatched d, String status) {
+        report(d.key(), "{\"executionId\":\"" + d.executionId() + "\",\"attempt\":" + d.task().getAttempt()
+                + ",\"status\":\"" + status + "\"" + ("FAILED".equals(status) ? ",\"retryable\":false" : "") + "}");
+    }
+
+    /** The events of {@code taskId} among {@code events}, in order. */
+    static List<JsonNode> eventsOf(List<JsonNode> events, String taskId) {
+        return events.stream().filter(e -> taskId.equals(e.get("taskId").asText())).toList();
+    }
+
+    /** An event's transition, e.g. {@code PENDING->TRIGGERED} ({@code ->PENDING} for the first). */
+    static String fromTo(JsonNode e) {
+        return (e.get("from") == null || e.get("from").isNull() ? "" : e.get("from").asText()) + "->" + e.get("to").asText();
+    }
+
     void report(String taskId, String json) {
         results.pipeInput(taskId, json.getBytes(StandardCharsets.UTF_8), now);
     }
