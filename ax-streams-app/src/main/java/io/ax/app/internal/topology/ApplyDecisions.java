@@ -161,7 +161,7 @@ final class ApplyDecisions {
             } else if (effect instanceof Effect.Unsubscribe unsubscribe) {
                 dependencies.unsubscribe(unsubscribe.upstream(), unsubscribe.dependent(), unsubscribe.everyOccurrence(), nowMs);
             } else if (effect instanceof Effect.OccurrenceEnded ended) {
-                dependencies.occurrenceEnded(ended.taskId(), ended.outcome(), ended.executionId(), ended.nominalAtMs(), nowMs);
+                dependencies.occurrenceEnded(ended.taskId(), ended.outcome(), ended.executionId(), ended.nominalAtMs());
             } else if (effect instanceof Effect.Finished finished) {
                 dependencies.finished(finished.taskId(), finished.outcome(), finished.executionId());
             }

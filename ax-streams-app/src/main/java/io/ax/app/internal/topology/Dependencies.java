@@ -1,9 +1,10 @@
 package io.ax.app.internal.topology;
 
-import io.ax.app.internal.core.Liveness;
+import io.ax.app.internal.core.DependencyRules;
+import io.ax.app.internal.core.DependencyRules.Mode;
+import io.ax.app.internal.core.DependencyRules.Sweep;
 import io.ax.app.internal.store.TaskStore;
 import io.ax.schema.DependencySignal;
-import io.ax.schema.DependencySignalKind;
 import io.ax.schema.StoredTask;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -40,14 +41,14 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * periodic subscriber is kept in memory, loaded once per assignment ({@link #loadEveryOccurrence}), so an occurrence
  * nobody waits for reads and writes nothing.
  *
- * The dependent's side is pure ({@code AwaitDependencies} in the core). Everything here runs inside the stream task's
- * exactly-once transactions with the signals it writes to ax.deps, so a restart neither loses nor repeats one. A
- * task that ends owes as many notifications as it has subscribers: {@link #sweep} sends at most a bounded batch per
- * call, so a fan-out of any size never makes one step unbounded. Not thread-safe (one stream task owns it).
- *
- * <p>Longer than most files here because it is one protocol over one store: final states and occurrence outcomes share
- * the subscriber key layout, the sweep's cursor and budget, and the in-memory lists of what is owed; split, each half
- * would need the other's keys.
+ * <p>The decisions are {@link DependencyRules} in the core (what a subscription, an end, a purge and each step of a
+ * sweep release, record and send), as the dependent's side is ({@code AwaitDependencies}, {@code OccurrenceDependencies}).
+ * This class is their adapter: it reads the store for them, walks the key ranges, calls them, and applies their
+ * effects to the store, to the in-memory lists of what is owed and to ax.deps; it also expires the tombstones.
+ * Everything here runs inside the stream task's exactly-once transactions with the signals it writes to ax.deps, so a
+ * restart neither loses nor repeats one. A task that ends owes as many notifications as it has subscribers:
+ * {@link #sweep} sends at most a bounded batch per call, so a fan-out of any size never makes one step unbounded. Not
+ * thread-safe (one stream task owns it).
  */
 final class Dependencies {
     private static final byte SUBSCRIBER = 'd';
@@ -83,6 +84,8 @@ final class Dependencies {
     private final java.util.LinkedHashSet<String> owedOccurrences = new java.util.LinkedHashSet<>();
     /** Where the last tombstone expiry stopped: the next starts there, not over the tombstones it deleted. */
     private Bytes expiredUpTo = Bytes.wrap(new byte[] {PURGED_BY_TIME});
+    /** Set by the effect that ends a sweep, so that the sweep's loop removes it from its list. */
+    private boolean stepDone;
 
     Dependencies(KeyValueStore<Bytes, byte[]> store, TaskStore tasks, Outputs outputs, long retentionMs) {
         this.store = store;
@@ -93,74 +96,35 @@ final class Dependencies {
 
     // ---- from this partition's decisions ----
 
-    /**
-     * The dependent (this partition's task) asks upstream's partition for its final state, or, {@code everyOccurrence},
-     * for each of its occurrences' outcomes.
-     */
     void subscribe(String upstream, String dependent, boolean everyOccurrence, long nowMs) {
-        signal(upstream, signal(DependencySignalKind.SUBSCRIBE, upstream, dependent, null, null, nowMs, everyOccurrence, null));
+        DependencyRules.subscribe(upstream, dependent, everyOccurrence, nowMs, effects);
     }
 
     void unsubscribe(String upstream, String dependent, boolean everyOccurrence, long nowMs) {
-        signal(upstream, signal(DependencySignalKind.UNSUBSCRIBE, upstream, dependent, null, null, nowMs, everyOccurrence, null));
+        DependencyRules.unsubscribe(upstream, dependent, everyOccurrence, nowMs, effects);
     }
 
-    /**
-     * An occurrence of this partition's task {@code upstream}, nominally due {@code nominalAtMs}, ended: its periodic
-     * subscribers are told at once. Nothing is read for a task without one.
-     */
-    void occurrenceEnded(String upstream, String outcome, String executionId, long nominalAtMs, long nowMs) {
-        loadEveryOccurrence();
-        if (!everyOccurrence.contains(upstream)) {
-            return;
-        }
-        store.put(Bytes.wrap(key(OCCURRENCE_SWEEP, upstream)), encodeOccurrenceSweep(outcome, executionId, nominalAtMs, ""));
-        owedOccurrences.remove(upstream); // restarts from the first subscriber, at the back
-        owedOccurrences.add(upstream);
+    void occurrenceEnded(String upstream, String outcome, String executionId, long nominalAtMs) {
+        DependencyRules.occurrenceEnded(upstream, outcome, executionId, nominalAtMs, reads, effects);
     }
 
-    /** Sends up to {@code budget} owed occurrence outcomes, as {@link #sweep} does final states. Returns how many. */
-    private int sweepOccurrences(long nowMs, int budget) {
-        int handled = 0;
-        java.util.Iterator<String> upstreams = owedOccurrences.iterator();
-        while (upstreams.hasNext() && handled < budget) {
-            String upstream = upstreams.next();
-            Bytes markerKey = Bytes.wrap(key(OCCURRENCE_SWEEP, upstream));
-            byte[] marker = store.get(markerKey);
-            if (marker == null) {
-                upstreams.remove();
-                continue;
-            }
-            OccurrenceSweep sweep = decodeOccurrenceSweep(marker);
-            String cursor = sweep.cursor();
-            boolean done = true;
-            byte[] prefix = prefix(OCCURRENCE_SUBSCRIBER, upstream);
-            Bytes from = cursor.isEmpty() ? Bytes.wrap(prefix) : key(OCCURRENCE_SUBSCRIBER, upstream, cursor);
-            try (KeyValueIterator<Bytes, byte[]> it = store.range(from, Bytes.wrap(withFf(prefix)))) {
-                while (it.hasNext()) {
-                    byte[] key = it.next().key.get();
-                    String dependent = new String(key, prefix.length, key.length - prefix.length, StandardCharsets.UTF_8);
-                    if (dependent.equals(cursor)) {
-                        continue; // handled by the previous call
-                    }
-                    if (handled >= budget) {
-                        done = false;
-                        break;
-                    }
-                    signal(dependent, signal(DependencySignalKind.NOTIFY, upstream, dependent, sweep.outcome(), sweep.executionId(),
-                            nowMs, false, sweep.nominalAtMs()));
-                    cursor = dependent;
-                    handled++;
-                }
-            }
-            if (done) {
-                store.delete(markerKey);
-                upstreams.remove();
-            } else {
-                store.put(markerKey, encodeOccurrenceSweep(sweep.outcome(), sweep.executionId(), sweep.nominalAtMs(), cursor));
-            }
-        }
-        return handled;
+    void finished(String upstream, String outcome, String executionId) {
+        DependencyRules.finished(upstream, outcome, executionId, reads, effects);
+    }
+
+    void purged(String upstream, long nowMs) {
+        DependencyRules.purged(upstream, nowMs, reads, effects);
+    }
+
+    void maybeForgetPurged(String taskId) {
+        DependencyRules.scheduledAgain(taskId, reads, effects);
+    }
+
+    // ---- from ax.deps ----
+
+    /** A SUBSCRIBE or UNSUBSCRIBE, keyed by this partition's task that is waited for. */
+    void onSignal(DependencySignal signal, long nowMs) {
+        DependencyRules.onSignal(signal, nowMs, reads, effects);
     }
 
     /** The upstreams with periodic subscribers, from the store: once per assignment, before the first record. */
@@ -186,156 +150,185 @@ final class Dependencies {
         }
     }
 
-    /** This partition's task ended: its subscribers are told, by {@link #sweep}. */
-    void finished(String upstream, String outcome, String executionId) {
-        if (!hasSubscribers(upstream)) {
-            return; // nobody waits (the common case): nothing owed; a later subscriber is answered from the task store
-        }
-        store.put(Bytes.wrap(sweepKey(upstream)), encodeSweep(NOTIFY, outcome, executionId, ""));
-        owe(upstream);
-    }
-
-    /** This partition's task was purged: its subscriptions go (by {@link #sweep}), a tombstone answers later ones. */
-    void purged(String upstream, long nowMs) {
-        byte[] owed = store.get(Bytes.wrap(sweepKey(upstream)));
-        if (owed == null && hasSubscribers(upstream)) {
-            store.put(Bytes.wrap(sweepKey(upstream)), encodeSweep(DROP, "", null, ""));
-            owe(upstream);
-        } else if (owed != null && decodeSweep(owed).mode() != NOTIFY) {
-            store.put(Bytes.wrap(sweepKey(upstream)), encodeSweep(DROP, "", null, ""));
-            owe(upstream);
-        } // else the notifications still owed go out first; that sweep then drops the subscriptions (see sweep)
-        store.put(Bytes.wrap(key(PURGED, upstream)), ByteBuffer.allocate(Long.BYTES).putLong(nowMs).array());
-        store.put(purgedByTimeKey(nowMs, upstream), EMPTY);
-    }
-
-    /** A task was scheduled under this id again: it is no longer purged. */
-    void maybeForgetPurged(String taskId) {
-        Bytes tombstone = Bytes.wrap(key(PURGED, taskId));
-        byte[] purgedAt = store.get(tombstone);
-        if (purgedAt != null) {
-            store.delete(tombstone);
-            store.delete(purgedByTimeKey(ByteBuffer.wrap(purgedAt).getLong(), taskId));
-        }
-    }
-
-    // ---- from ax.deps ----
-
-    /**
-     * A dependent subscribes: kept, and answered at once when the upstream has already ended (its final state reaches
-     * dependents that come after it ended, within its retention) or was purged (PURGED, a condition never met).
-     */
-    void onSubscribe(String upstream, String dependent, boolean everyOccurrence, long nowMs) {
-        if (everyOccurrence) {
-            onSubscribeEveryOccurrence(upstream, dependent, nowMs);
-            return;
-        }
-        StoredTask task = tasks.get(upstream);
-        if (task == null && store.get(Bytes.wrap(key(PURGED, upstream))) != null) {
-            notify(upstream, dependent, "PURGED", null, nowMs);
-            return;
-        }
-        store.put(subscriberKey(upstream, dependent), EMPTY);
-        anySubscriber = true;
-        if (task != null && task.getFinishedAtMs() != null && !Liveness.isLive(task)) {
-            notify(upstream, dependent, Liveness.finalOutcome(task),
-                    task.getExecution() == null ? null : task.getExecution().getExecutionId(), nowMs);
-        }
-    }
-
-    void onUnsubscribe(String upstream, String dependent, boolean everyOccurrence) {
-        store.delete(everyOccurrence ? key(OCCURRENCE_SUBSCRIBER, upstream, dependent) : subscriberKey(upstream, dependent));
-    }
-
-    /**
-     * A periodic dependent subscribes: kept for the upstream's life (and beyond: a task scheduled again under the id
-     * tells it too), and told at once the outcome of the upstream's latest occurrence that ended, if any.
-     */
-    private void onSubscribeEveryOccurrence(String upstream, String dependent, long nowMs) {
-        loadEveryOccurrence();
-        store.put(key(OCCURRENCE_SUBSCRIBER, upstream, dependent), EMPTY);
-        everyOccurrence.add(upstream);
-        StoredTask task = tasks.get(upstream);
-        io.ax.schema.StoredExecution last = task == null ? null : task.getExecution();
-        if (last != null && (last.getState() == io.ax.schema.TaskState.SUCCESS || last.getState() == io.ax.schema.TaskState.FAILED
-                || last.getState() == io.ax.schema.TaskState.CANCELLED)) {
-            signal(dependent, signal(DependencySignalKind.NOTIFY, upstream, dependent, last.getState().name(), last.getExecutionId(),
-                    nowMs, false, last.getDueAtMs()));
-        }
-    }
-
     // ---- from the punctuator ----
 
     /**
-     * Sends (or, after a purge, drops) up to {@code budget} owed notifications, oldest sweep first by upstream id; a
-     * sweep cut short goes on from its cursor at the next call. Returns how many were handled.
+     * Sends (or, after a purge, drops) up to {@code budget} owed notifications, occurrence outcomes first, then final
+     * states, oldest sweep first; a sweep cut short goes on from its cursor at the next call. Returns how many were
+     * handled.
      */
     int sweep(long nowMs, int budget) {
         loadOwed();
         loadEveryOccurrence();
-        int handled = owedOccurrences.isEmpty() ? 0 : sweepOccurrences(nowMs, budget);
-        java.util.Iterator<String> upstreams = owed.iterator();
+        int handled = 0;
+        java.util.Iterator<String> upstreams = owedOccurrences.iterator();
         while (upstreams.hasNext() && handled < budget) {
             String upstream = upstreams.next();
-            Bytes markerKey = Bytes.wrap(sweepKey(upstream));
+            Bytes markerKey = Bytes.wrap(key(OCCURRENCE_SWEEP, upstream));
             byte[] marker = store.get(markerKey);
             if (marker == null) {
                 upstreams.remove();
                 continue;
             }
-            Sweep sweep = decodeSweep(marker);
-            String cursor = sweep.cursor();
-            boolean done = true;
-            byte[] prefix = subscriberPrefix(upstream);
-            Bytes from = cursor.isEmpty() ? Bytes.wrap(prefix) : subscriberKey(upstream, cursor);
-            List<Bytes> drop = new ArrayList<>();
-            try (KeyValueIterator<Bytes, byte[]> it = store.range(from, Bytes.wrap(withFf(prefix)))) {
-                while (it.hasNext()) {
-                    Bytes key = it.next().key;
-                    String dependent = new String(key.get(), prefix.length, key.get().length - prefix.length, StandardCharsets.UTF_8);
-                    if (dependent.equals(cursor)) {
-                        continue; // handled by the previous call
-                    }
-                    if (handled >= budget) {
-                        done = false;
-                        break;
-                    }
-                    if (sweep.mode() == NOTIFY) {
-                        notify(upstream, dependent, sweep.outcome(), sweep.executionId(), nowMs);
-                    } else {
-                        drop.add(key);
-                    }
-                    cursor = dependent;
-                    handled++;
-                }
+            DependencyRules.OccurrenceSweep sweep = decodeOccurrenceSweep(marker);
+            List<String> next = subscribersAfter(OCCURRENCE_SUBSCRIBER, upstream, sweep.cursor(), budget - handled + 1);
+            stepDone = false;
+            handled += DependencyRules.occurrenceSweepStep(upstream, sweep, next, budget - handled, nowMs, effects);
+            if (stepDone) {
+                upstreams.remove();
             }
-            drop.forEach(store::delete);
-            if (!done) {
-                store.put(markerKey, encodeSweep(sweep.mode(), sweep.outcome(), sweep.executionId(), cursor));
-            } else if (sweep.mode() == NOTIFY && store.get(Bytes.wrap(key(PURGED, upstream))) != null) {
-                // Purged while its notifications were going out: now its subscriptions go, from the start.
-                store.put(markerKey, encodeSweep(DROP, "", null, ""));
-            } else {
-                store.delete(markerKey);
+        }
+        upstreams = owed.iterator();
+        while (upstreams.hasNext() && handled < budget) {
+            String upstream = upstreams.next();
+            Sweep sweep = reads.sweep(upstream);
+            if (sweep == null) {
+                upstreams.remove();
+                continue;
+            }
+            List<String> next = subscribersAfter(SUBSCRIBER, upstream, sweep.cursor(), budget - handled + 1);
+            stepDone = false;
+            handled += DependencyRules.sweepStep(upstream, sweep, next, budget - handled, nowMs, reads, effects);
+            if (stepDone) {
                 upstreams.remove();
             }
         }
         return handled;
     }
 
-    private boolean hasSubscribers(String upstream) {
-        if (!anySubscriber()) {
-            return false; // no subscription on this partition: a finished task costs no seek
+    /** Up to {@code limit} subscribers of {@code upstream} in key space {@code space} after {@code cursor}, in key order. */
+    private List<String> subscribersAfter(byte space, String upstream, String cursor, int limit) {
+        List<String> next = new ArrayList<>();
+        byte[] prefix = prefix(space, upstream);
+        Bytes from = cursor.isEmpty() ? Bytes.wrap(prefix) : key(space, upstream, cursor);
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(from, Bytes.wrap(withFf(prefix)))) {
+            while (it.hasNext() && next.size() < limit) {
+                byte[] key = it.next().key.get();
+                String dependent = new String(key, prefix.length, key.length - prefix.length, StandardCharsets.UTF_8);
+                if (!dependent.equals(cursor)) { // the cursor was handled by the previous call
+                    next.add(dependent);
+                }
+            }
         }
-        byte[] prefix = subscriberPrefix(upstream);
-        try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(prefix), Bytes.wrap(withFf(prefix)))) {
-            return it.hasNext();
-        }
+        return next;
     }
+
+    // ---- what the rules read, and their effects ----
+
+    /** The rules' reads: the task store, this store's keys, and what is kept of them in memory. */
+    private final DependencyRules.Reads reads = new DependencyRules.Reads() {
+        @Override
+        public StoredTask task(String upstream) {
+            return tasks.get(upstream);
+        }
+
+        @Override
+        public boolean hasSubscribers(String upstream) {
+            if (!anySubscriber()) {
+                return false; // no subscription on this partition: a finished task costs no seek
+            }
+            byte[] prefix = subscriberPrefix(upstream);
+            try (KeyValueIterator<Bytes, byte[]> it = store.range(Bytes.wrap(prefix), Bytes.wrap(withFf(prefix)))) {
+                return it.hasNext();
+            }
+        }
+
+        @Override
+        public boolean mayHaveOccurrenceSubscribers(String upstream) {
+            loadEveryOccurrence();
+            return everyOccurrence.contains(upstream);
+        }
+
+        @Override
+        public Sweep sweep(String upstream) {
+            byte[] marker = store.get(Bytes.wrap(sweepKey(upstream)));
+            return marker == null ? null : decodeSweep(marker);
+        }
+
+        @Override
+        public Long purgedAtMs(String upstream) {
+            byte[] purgedAt = store.get(Bytes.wrap(key(PURGED, upstream)));
+            return purgedAt == null ? null : ByteBuffer.wrap(purgedAt).getLong();
+        }
+    };
+
+    /** The rules' effects, applied to this store, the in-memory lists of what is owed, and ax.deps. */
+    private final DependencyRules.Effects effects = new DependencyRules.Effects() {
+        @Override
+        public void send(String key, DependencySignal signal) {
+            outputs.deps(key, signal);
+        }
+
+        @Override
+        public void keepSubscriber(String upstream, String dependent, boolean periodic) {
+            if (periodic) {
+                loadEveryOccurrence();
+                store.put(key(OCCURRENCE_SUBSCRIBER, upstream, dependent), EMPTY);
+                everyOccurrence.add(upstream);
+            } else {
+                store.put(subscriberKey(upstream, dependent), EMPTY);
+                anySubscriber = true;
+            }
+        }
+
+        @Override
+        public void forgetSubscriber(String upstream, String dependent, boolean periodic) {
+            store.delete(periodic ? key(OCCURRENCE_SUBSCRIBER, upstream, dependent) : subscriberKey(upstream, dependent));
+        }
+
+        @Override
+        public void oweSweep(String upstream, Sweep sweep) {
+            store.put(Bytes.wrap(sweepKey(upstream)), encodeSweep(sweep));
+            loadOwed();
+            owed.remove(upstream); // a newer sweep (a replay's outcome) goes to the back
+            owed.add(upstream);
+        }
+
+        @Override
+        public void continueSweep(String upstream, Sweep sweep) {
+            store.put(Bytes.wrap(sweepKey(upstream)), encodeSweep(sweep));
+        }
+
+        @Override
+        public void sweepDone(String upstream) {
+            store.delete(Bytes.wrap(sweepKey(upstream)));
+            stepDone = true; // the sweep's loop removes it from the owed list
+        }
+
+        @Override
+        public void oweOccurrenceSweep(String upstream, DependencyRules.OccurrenceSweep sweep) {
+            store.put(Bytes.wrap(key(OCCURRENCE_SWEEP, upstream)), encodeOccurrenceSweep(sweep));
+            owedOccurrences.remove(upstream); // restarts from the first subscriber, at the back
+            owedOccurrences.add(upstream);
+        }
+
+        @Override
+        public void continueOccurrenceSweep(String upstream, DependencyRules.OccurrenceSweep sweep) {
+            store.put(Bytes.wrap(key(OCCURRENCE_SWEEP, upstream)), encodeOccurrenceSweep(sweep));
+        }
+
+        @Override
+        public void occurrenceSweepDone(String upstream) {
+            store.delete(Bytes.wrap(key(OCCURRENCE_SWEEP, upstream)));
+            stepDone = true;
+        }
+
+        @Override
+        public void tombstone(String upstream, long purgedAtMs) {
+            store.put(Bytes.wrap(key(PURGED, upstream)), ByteBuffer.allocate(Long.BYTES).putLong(purgedAtMs).array());
+            store.put(purgedByTimeKey(purgedAtMs, upstream), EMPTY);
+        }
+
+        @Override
+        public void forgetTombstone(String upstream, long purgedAtMs) {
+            store.delete(Bytes.wrap(key(PURGED, upstream)));
+            store.delete(purgedByTimeKey(purgedAtMs, upstream));
+        }
+    };
 
     /**
      * Whether this partition has held a subscription since it was assigned: one seek per assignment, then set by
-     * {@link #onSubscribe} (never cleared, so a false is always true: no subscriber key exists).
+     * keeping a subscriber (never cleared, so a false is always true: no subscriber key exists).
      */
     private boolean anySubscriber() {
         if (anySubscriber == null) {
@@ -345,12 +338,6 @@ final class Dependencies {
             }
         }
         return anySubscriber;
-    }
-
-    private void owe(String upstream) {
-        loadOwed();
-        owed.remove(upstream); // a newer sweep (a replay's outcome) goes to the back
-        owed.add(upstream);
     }
 
     /** The sweeps a previous owner of this partition left owed: one scan per assignment. */
@@ -390,20 +377,6 @@ final class Dependencies {
     }
 
     // ---- wire and keys ----
-
-    private void notify(String upstream, String dependent, String outcome, String executionId, long nowMs) {
-        signal(dependent, signal(DependencySignalKind.NOTIFY, upstream, dependent, outcome, executionId, nowMs, false, null));
-    }
-
-    private void signal(String key, DependencySignal signal) {
-        outputs.deps(key, signal);
-    }
-
-    private static DependencySignal signal(DependencySignalKind kind, String upstream, String dependent, String outcome,
-                                           String executionId, long nowMs, boolean everyOccurrence, Long nominalAtMs) {
-        return DependencySignal.newBuilder().setKind(kind).setUpstream(upstream).setDependent(dependent).setOutcome(outcome)
-                .setExecutionId(executionId).setAtMs(nowMs).setEveryOccurrence(everyOccurrence).setNominalAtMs(nominalAtMs).build();
-    }
 
     private static byte[] key(byte space, String taskId) {
         byte[] id = taskId.getBytes(StandardCharsets.UTF_8);
@@ -448,42 +421,36 @@ final class Dependencies {
         return end;
     }
 
-    private record Sweep(byte mode, String outcome, String executionId, String cursor) {
-    }
-
-    private record OccurrenceSweep(String outcome, String executionId, long nominalAtMs, String cursor) {
-    }
-
-    private static byte[] encodeOccurrenceSweep(String outcome, String executionId, long nominalAtMs, String cursor) {
+    private static byte[] encodeOccurrenceSweep(DependencyRules.OccurrenceSweep sweep) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeUTF(outcome);
-            out.writeUTF(executionId == null ? "" : executionId);
-            out.writeLong(nominalAtMs);
-            out.writeUTF(cursor);
+            out.writeUTF(sweep.outcome());
+            out.writeUTF(sweep.executionId() == null ? "" : sweep.executionId());
+            out.writeLong(sweep.nominalAtMs());
+            out.writeUTF(sweep.cursor());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         return bytes.toByteArray();
     }
 
-    private static OccurrenceSweep decodeOccurrenceSweep(byte[] value) {
+    private static DependencyRules.OccurrenceSweep decodeOccurrenceSweep(byte[] value) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
             String outcome = in.readUTF();
             String executionId = in.readUTF();
-            return new OccurrenceSweep(outcome, executionId.isEmpty() ? null : executionId, in.readLong(), in.readUTF());
+            return new DependencyRules.OccurrenceSweep(outcome, executionId.isEmpty() ? null : executionId, in.readLong(), in.readUTF());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    private static byte[] encodeSweep(byte mode, String outcome, String executionId, String cursor) {
+    private static byte[] encodeSweep(Sweep sweep) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(mode);
-            out.writeUTF(outcome);
-            out.writeUTF(executionId == null ? "" : executionId);
-            out.writeUTF(cursor);
+            out.writeByte(sweep.mode() == Mode.NOTIFY ? NOTIFY : DROP);
+            out.writeUTF(sweep.outcome());
+            out.writeUTF(sweep.executionId() == null ? "" : sweep.executionId());
+            out.writeUTF(sweep.cursor());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -495,7 +462,7 @@ final class Dependencies {
             byte mode = in.readByte();
             String outcome = in.readUTF();
             String executionId = in.readUTF();
-            return new Sweep(mode, outcome, executionId.isEmpty() ? null : executionId, in.readUTF());
+            return new Sweep(mode == NOTIFY ? Mode.NOTIFY : Mode.DROP, outcome, executionId.isEmpty() ? null : executionId, in.readUTF());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -287,8 +287,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         }
         long nowMs = context.currentSystemTimeMs();
         switch (signal.getKind()) {
-            case SUBSCRIBE -> dependencies.onSubscribe(signal.getUpstream(), signal.getDependent(), signal.getEveryOccurrence(), nowMs);
-            case UNSUBSCRIBE -> dependencies.onUnsubscribe(signal.getUpstream(), signal.getDependent(), signal.getEveryOccurrence());
+            case SUBSCRIBE, UNSUBSCRIBE -> dependencies.onSignal(signal, nowMs);
             case NOTIFY -> {
                 String outcome = signal.getOutcome();
                 if (outcome == null || !(signal.getNominalAtMs() == null ? OUTCOMES : OCCURRENCE_OUTCOMES).contains(outcome)) {

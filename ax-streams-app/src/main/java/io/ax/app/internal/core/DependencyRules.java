@@ -1,0 +1,275 @@
+package io.ax.app.internal.core;
+
+import io.ax.schema.DependencySignal;
+import io.ax.schema.DependencySignalKind;
+import io.ax.schema.StoredExecution;
+import io.ax.schema.StoredTask;
+import io.ax.schema.TaskState;
+import java.util.List;
+
+/**
+ * The decisions of the upstream side of task dependencies (topology-docs/WORKFLOWS.md), on the partition of a task that
+ * others wait for, a pure function of what they read and the message: who subscribes, what is owed to subscribers when
+ * the task ends or one of its occurrences ends, the tombstone of a purged task, and what each step of the bounded sweep
+ * sends or drops. The dependent's side is {@link AwaitDependencies} (a task that waits once) and
+ * {@link OccurrenceDependencies} (a periodic task's occurrences).
+ *
+ * <p>Shaped like {@link GateRules}: the rules read the upstream's task, its subscriptions, owed sweep and tombstone
+ * through {@link Reads} and hand every effect to {@link Effects} at once (a later read sees it);
+ * {@code topology.Dependencies} only reads its store, calls them and applies the effects (store keys, the signals on
+ * ax.deps). No I/O, no clock, no Kafka types. The reads are asked lazily, in the order a decision needs them, so a task
+ * nobody waits for costs no store read.
+ */
+public final class DependencyRules {
+    /** The outcome a subscriber of a purged task is told (a condition never met). */
+    public static final String PURGED = AwaitDependencies.PURGED;
+
+    private DependencyRules() {
+    }
+
+    /** What an owed sweep over an upstream's subscribers does to each of them. */
+    public enum Mode {
+        /** Tell each subscriber the upstream's final state. */
+        NOTIFY,
+        /** The upstream was purged: drop each subscription. */
+        DROP
+    }
+
+    /**
+     * A sweep owed over an upstream's (final-state) subscribers: {@code outcome} and {@code executionId} to tell (NOTIFY),
+     * from after {@code cursor} (the last subscriber handled; empty: from the first).
+     */
+    public record Sweep(Mode mode, String outcome, String executionId, String cursor) {
+        static Sweep drop() {
+            return new Sweep(Mode.DROP, "", null, "");
+        }
+    }
+
+    /** A sweep owed over an upstream's periodic subscribers: one occurrence's outcome, from after {@code cursor}. */
+    public record OccurrenceSweep(String outcome, String executionId, long nominalAtMs, String cursor) {
+    }
+
+    /** What the rules read on the upstream's partition. */
+    public interface Reads {
+        /** The upstream task, or null. */
+        StoredTask task(String upstream);
+
+        /** Whether {@code upstream} has a final-state subscriber. */
+        boolean hasSubscribers(String upstream);
+
+        /** Whether {@code upstream} may have a periodic subscriber (true may be a stale yes; false is exact). */
+        boolean mayHaveOccurrenceSubscribers(String upstream);
+
+        /** The sweep owed over {@code upstream}'s final-state subscribers, or null. */
+        Sweep sweep(String upstream);
+
+        /** When {@code upstream} was purged (its tombstone), or null. */
+        Long purgedAtMs(String upstream);
+    }
+
+    /** Where the rules' effects go; each is applied when handed over. */
+    public interface Effects {
+        /** A dependency signal on ax.deps, keyed by {@code key}. */
+        void send(String key, DependencySignal signal);
+
+        /** {@code dependent} is kept as a subscriber of {@code upstream} (of every occurrence, or of its final state). */
+        void keepSubscriber(String upstream, String dependent, boolean everyOccurrence);
+
+        void forgetSubscriber(String upstream, String dependent, boolean everyOccurrence);
+
+        /** A new sweep over {@code upstream}'s subscribers is owed (after those owed before it). */
+        void oweSweep(String upstream, Sweep sweep);
+
+        /** {@code upstream}'s sweep, cut short or turned into a DROP, goes on at the next call, from its cursor. */
+        void continueSweep(String upstream, Sweep sweep);
+
+        void sweepDone(String upstream);
+
+        /** A new sweep over {@code upstream}'s periodic subscribers is owed; it replaces one still going out. */
+        void oweOccurrenceSweep(String upstream, OccurrenceSweep sweep);
+
+        void continueOccurrenceSweep(String upstream, OccurrenceSweep sweep);
+
+        void occurrenceSweepDone(String upstream);
+
+        /** {@code upstream} was purged at {@code purgedAtMs}: its tombstone answers later subscribers. */
+        void tombstone(String upstream, long purgedAtMs);
+
+        /** {@code upstream}'s tombstone, written at {@code purgedAtMs}, goes. */
+        void forgetTombstone(String upstream, long purgedAtMs);
+    }
+
+    // ---- from this partition's decisions ----
+
+    /**
+     * The dependent (this partition's task) asks upstream's partition for its final state, or, {@code everyOccurrence},
+     * for each of its occurrences' outcomes.
+     */
+    public static void subscribe(String upstream, String dependent, boolean everyOccurrence, long nowMs, Effects effects) {
+        effects.send(upstream, signal(DependencySignalKind.SUBSCRIBE, upstream, dependent, null, null, nowMs, everyOccurrence, null));
+    }
+
+    public static void unsubscribe(String upstream, String dependent, boolean everyOccurrence, long nowMs, Effects effects) {
+        effects.send(upstream, signal(DependencySignalKind.UNSUBSCRIBE, upstream, dependent, null, null, nowMs, everyOccurrence, null));
+    }
+
+    /**
+     * An occurrence of this partition's task {@code upstream}, nominally due {@code nominalAtMs}, ended: its periodic
+     * subscribers are owed its outcome (a newer occurrence's replaces an older one still going out: only the latest
+     * outcome counts). Nothing for a task without one.
+     */
+    public static void occurrenceEnded(String upstream, String outcome, String executionId, long nominalAtMs, Reads reads,
+                                       Effects effects) {
+        if (reads.mayHaveOccurrenceSubscribers(upstream)) {
+            effects.oweOccurrenceSweep(upstream, new OccurrenceSweep(outcome, executionId, nominalAtMs, ""));
+        }
+    }
+
+    /** This partition's task ended: its subscribers are owed its final state, if it has any. */
+    public static void finished(String upstream, String outcome, String executionId, Reads reads, Effects effects) {
+        if (reads.hasSubscribers(upstream)) { // nobody waits (the common case): nothing owed; a later subscriber is answered from the task
+            effects.oweSweep(upstream, new Sweep(Mode.NOTIFY, outcome, executionId, ""));
+        }
+    }
+
+    /**
+     * This partition's task was purged: its subscriptions go (by a DROP sweep), a tombstone answers later ones.
+     * Notifications still owed go out first; that sweep then drops the subscriptions ({@link #sweepEnded}).
+     */
+    public static void purged(String upstream, long nowMs, Reads reads, Effects effects) {
+        Sweep owed = reads.sweep(upstream);
+        if (owed == null ? reads.hasSubscribers(upstream) : owed.mode() != Mode.NOTIFY) {
+            effects.oweSweep(upstream, Sweep.drop());
+        }
+        effects.tombstone(upstream, nowMs);
+    }
+
+    /** A task was scheduled under this id again: it is no longer purged. */
+    public static void scheduledAgain(String taskId, Reads reads, Effects effects) {
+        Long purgedAtMs = reads.purgedAtMs(taskId);
+        if (purgedAtMs != null) {
+            effects.forgetTombstone(taskId, purgedAtMs);
+        }
+    }
+
+    // ---- from ax.deps ----
+
+    /**
+     * A SUBSCRIBE or UNSUBSCRIBE (keyed by the task waited for). A subscriber is kept, and answered at once when the
+     * upstream has already ended (its final state reaches dependents that come after it ended, within its retention) or
+     * was purged (PURGED, a condition never met; such a subscriber is not kept). A periodic subscriber is kept for the
+     * upstream's life (and beyond: a task scheduled again under the id tells it too), and told at once the outcome of the
+     * upstream's latest occurrence that ended, if any.
+     */
+    public static void onSignal(DependencySignal signal, long nowMs, Reads reads, Effects effects) {
+        String upstream = signal.getUpstream();
+        String dependent = signal.getDependent();
+        boolean everyOccurrence = signal.getEveryOccurrence();
+        switch (signal.getKind()) {
+            case SUBSCRIBE -> {
+                if (everyOccurrence) {
+                    subscribeEveryOccurrence(upstream, dependent, nowMs, reads, effects);
+                } else {
+                    subscribeFinalState(upstream, dependent, nowMs, reads, effects);
+                }
+            }
+            case UNSUBSCRIBE -> effects.forgetSubscriber(upstream, dependent, everyOccurrence);
+            case NOTIFY -> throw new IllegalArgumentException("a NOTIFY is an input of the dependent's rules, not of its upstream's");
+        }
+    }
+
+    private static void subscribeFinalState(String upstream, String dependent, long nowMs, Reads reads, Effects effects) {
+        StoredTask task = reads.task(upstream);
+        if (task == null && reads.purgedAtMs(upstream) != null) {
+            notify(upstream, dependent, PURGED, null, nowMs, effects);
+            return;
+        }
+        effects.keepSubscriber(upstream, dependent, false);
+        if (task != null && task.getFinishedAtMs() != null && !Liveness.isLive(task)) {
+            notify(upstream, dependent, Liveness.finalOutcome(task),
+                    task.getExecution() == null ? null : task.getExecution().getExecutionId(), nowMs, effects);
+        }
+    }
+
+    private static void subscribeEveryOccurrence(String upstream, String dependent, long nowMs, Reads reads, Effects effects) {
+        effects.keepSubscriber(upstream, dependent, true);
+        StoredTask task = reads.task(upstream);
+        StoredExecution last = task == null ? null : task.getExecution();
+        if (last != null && (last.getState() == TaskState.SUCCESS || last.getState() == TaskState.FAILED
+                || last.getState() == TaskState.CANCELLED)) {
+            effects.send(dependent, signal(DependencySignalKind.NOTIFY, upstream, dependent, last.getState().name(),
+                    last.getExecutionId(), nowMs, false, last.getDueAtMs()));
+        }
+    }
+
+    // ---- the sweep, from the punctuator ----
+
+    /**
+     * One step of the sweep owed over {@code upstream}'s final-state subscribers: {@code next} are the subscribers after
+     * its cursor, in key order, as many as {@code budget} and one more if there are more; each of the first
+     * {@code budget} is told (NOTIFY) or dropped (DROP). Then the sweep goes on from the last one handled, or, when the
+     * upstream was purged while its notifications went out, turns into a DROP from the start, or is done. Returns how
+     * many subscribers were handled.
+     */
+    public static int sweepStep(String upstream, Sweep sweep, List<String> next, int budget, long nowMs, Reads reads,
+                                Effects effects) {
+        int handled = 0;
+        String cursor = sweep.cursor();
+        for (String dependent : next) {
+            if (handled >= budget) {
+                effects.continueSweep(upstream, new Sweep(sweep.mode(), sweep.outcome(), sweep.executionId(), cursor));
+                return handled;
+            }
+            if (sweep.mode() == Mode.NOTIFY) {
+                notify(upstream, dependent, sweep.outcome(), sweep.executionId(), nowMs, effects);
+            } else {
+                effects.forgetSubscriber(upstream, dependent, false);
+            }
+            cursor = dependent;
+            handled++;
+        }
+        sweepEnded(upstream, sweep, reads, effects);
+        return handled;
+    }
+
+    /** A sweep reached its last subscriber. */
+    private static void sweepEnded(String upstream, Sweep sweep, Reads reads, Effects effects) {
+        if (sweep.mode() == Mode.NOTIFY && reads.purgedAtMs(upstream) != null) {
+            effects.continueSweep(upstream, Sweep.drop()); // purged while its notifications went out: now its subscriptions go
+        } else {
+            effects.sweepDone(upstream);
+        }
+    }
+
+    /** {@link #sweepStep} for the sweep of one occurrence's outcome over {@code upstream}'s periodic subscribers. */
+    public static int occurrenceSweepStep(String upstream, OccurrenceSweep sweep, List<String> next, int budget, long nowMs,
+                                          Effects effects) {
+        int handled = 0;
+        String cursor = sweep.cursor();
+        for (String dependent : next) {
+            if (handled >= budget) {
+                effects.continueOccurrenceSweep(upstream,
+                        new OccurrenceSweep(sweep.outcome(), sweep.executionId(), sweep.nominalAtMs(), cursor));
+                return handled;
+            }
+            effects.send(dependent, signal(DependencySignalKind.NOTIFY, upstream, dependent, sweep.outcome(), sweep.executionId(),
+                    nowMs, false, sweep.nominalAtMs()));
+            cursor = dependent;
+            handled++;
+        }
+        effects.occurrenceSweepDone(upstream);
+        return handled;
+    }
+
+    // ---- signals ----
+
+    private static void notify(String upstream, String dependent, String outcome, String executionId, long nowMs, Effects effects) {
+        effects.send(dependent, signal(DependencySignalKind.NOTIFY, upstream, dependent, outcome, executionId, nowMs, false, null));
+    }
+
+    private static DependencySignal signal(DependencySignalKind kind, String upstream, String dependent, String outcome,
+                                           String executionId, long nowMs, boolean everyOccurrence, Long nominalAtMs) {
+        return DependencySignal.newBuilder().setKind(kind).setUpstream(upstream).setDependent(dependent).setOutcome(outcome)
+                .setExecutionId(executionId).setAtMs(nowMs).setEveryOccurrence(everyOccurrence).setNominalAtMs(nominalAtMs).build();
+    }
+}

@@ -1,0 +1,312 @@
+package io.ax.app.internal.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ax.app.internal.core.DependencyRules.Mode;
+import io.ax.app.internal.core.DependencyRules.OccurrenceSweep;
+import io.ax.app.internal.core.DependencyRules.Sweep;
+import io.ax.schema.AtTrigger;
+import io.ax.schema.DependencySignal;
+import io.ax.schema.DependencySignalKind;
+import io.ax.schema.ScheduleRequest;
+import io.ax.schema.StoredExecution;
+import io.ax.schema.StoredTask;
+import io.ax.schema.TaskState;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/** The upstream side of dependencies alone: an in-memory store of subscribers, sweeps and tombstones, no Kafka. */
+class DependencyRulesTest {
+    private static final long NOW = 1_796_083_200_000L;
+
+    private final MemoryDeps deps = new MemoryDeps();
+
+    @Test
+    void shouldSendSubscribeAndUnsubscribeKeyedByTheUpstream() {
+        DependencyRules.subscribe("up", "down", false, NOW, deps);
+        DependencyRules.unsubscribe("up", "down", true, NOW, deps);
+
+        assertThat(deps.sent).containsExactly("up SUBSCRIBE up->down", "up UNSUBSCRIBE up->down every");
+    }
+
+    @Test
+    void shouldKeepASubscriberAndAnswerAtOnceWhenTheUpstreamHasEnded() {
+        onSignal(DependencySignalKind.SUBSCRIBE, "up", "a", false);
+        assertThat(deps.subscribers).containsEntry("up", new TreeSet<>(List.of("a")));
+        assertThat(deps.sent).isEmpty(); // no task yet: it may come
+
+        deps.tasks.put("up", finished("up", TaskState.SUCCESS));
+        onSignal(DependencySignalKind.SUBSCRIBE, "up", "b", false);
+
+        assertThat(deps.subscribers.get("up")).containsExactly("a", "b");
+        assertThat(deps.sent).containsExactly("b NOTIFY up->b SUCCESS e-up");
+    }
+
+    @Test
+    void shouldAnswerASubscriberOfAPurgedTaskPurgedWithoutKeepingIt() {
+        deps.tombstones.put("up", NOW - 5);
+
+        onSignal(DependencySignalKind.SUBSCRIBE, "up", "a", false);
+
+        assertThat(deps.sent).containsExactly("a NOTIFY up->a PURGED");
+        assertThat(deps.subscribers).isEmpty();
+    }
+
+    @Test
+    void shouldOweNothingWhenNobodyWaitsAndASweepWhenSomeoneDoes() {
+        DependencyRules.finished("up", "SUCCESS", "e-1", deps, deps);
+        assertThat(deps.sweeps).isEmpty();
+
+        subscribe("up", "a", "b", "c");
+        DependencyRules.finished("up", "FAILED", "e-1", deps, deps);
+
+        assertThat(deps.sweeps).containsEntry("up", new Sweep(Mode.NOTIFY, "FAILED", "e-1", ""));
+        assertThat(deps.owedOrder).containsExactly("up");
+    }
+
+    @Test
+    void shouldSweepABatchAtATimeFromTheCursorThenBeDone() {
+        subscribe("up", "a", "b", "c");
+        DependencyRules.finished("up", "SUCCESS", "e-1", deps, deps);
+
+        assertThat(deps.sweepStep("up", 2)).isEqualTo(2);
+        assertThat(deps.sent).containsExactly("a NOTIFY up->a SUCCESS e-1", "b NOTIFY up->b SUCCESS e-1");
+        assertThat(deps.sweeps).containsEntry("up", new Sweep(Mode.NOTIFY, "SUCCESS", "e-1", "b"));
+
+        assertThat(deps.sweepStep("up", 2)).isEqualTo(1);
+        assertThat(deps.sent).hasSize(3).endsWith("c NOTIFY up->c SUCCESS e-1");
+        assertThat(deps.sweeps).isEmpty();
+        assertThat(deps.done).containsExactly("up");
+        assertThat(deps.subscribers.get("up")).containsExactly("a", "b", "c"); // kept until the upstream is purged
+    }
+
+    @Test
+    void shouldDropTheSubscriptionsOfAPurgedTaskAndLeaveATombstone() {
+        subscribe("up", "a", "b");
+
+        DependencyRules.purged("up", NOW, deps, deps);
+
+        assertThat(deps.sweeps).containsEntry("up", new Sweep(Mode.DROP, "", null, ""));
+        assertThat(deps.tombstones).containsEntry("up", NOW);
+        assertThat(deps.sweepStep("up", 10)).isEqualTo(2);
+        assertThat(deps.subscribers).isEmpty();
+        assertThat(deps.sent).isEmpty();
+        assertThat(deps.sweeps).isEmpty();
+    }
+
+    @Test
+    void shouldFinishTellingBeforeDroppingWhenPurgedWhileNotificationsGoOut() {
+        subscribe("up", "a", "b");
+        DependencyRules.finished("up", "SUCCESS", "e-1", deps, deps);
+        deps.sweepStep("up", 1);
+
+        DependencyRules.purged("up", NOW, deps, deps);
+        assertThat(deps.sweeps).containsEntry("up", new Sweep(Mode.NOTIFY, "SUCCESS", "e-1", "a")); // unchanged
+
+        deps.sweepStep("up", 10);
+        assertThat(deps.sent).containsExactly("a NOTIFY up->a SUCCESS e-1", "b NOTIFY up->b SUCCESS e-1");
+        assertThat(deps.sweeps).containsEntry("up", new Sweep(Mode.DROP, "", null, "")); // now the subscriptions go
+        assertThat(deps.done).isEmpty();
+
+        deps.sweepStep("up", 10);
+        assertThat(deps.subscribers).isEmpty();
+        assertThat(deps.done).containsExactly("up");
+    }
+
+    @Test
+    void shouldForgetTheTombstoneOfATaskScheduledAgain() {
+        DependencyRules.scheduledAgain("up", deps, deps);
+        assertThat(deps.forgotten).isEmpty();
+
+        deps.tombstones.put("up", NOW - 7);
+        DependencyRules.scheduledAgain("up", deps, deps);
+
+        assertThat(deps.tombstones).isEmpty();
+        assertThat(deps.forgotten).containsExactly("up@" + (NOW - 7));
+    }
+
+    @Test
+    void shouldTellPeriodicSubscribersEachOccurrenceAndANewOneItsLatest() {
+        DependencyRules.occurrenceEnded("up", "SUCCESS", "e-1", 100, deps, deps);
+        assertThat(deps.occurrenceSweeps).isEmpty(); // nobody waits
+
+        onSignal(DependencySignalKind.SUBSCRIBE, "up", "p1", true);
+        onSignal(DependencySignalKind.SUBSCRIBE, "up", "p2", true);
+        assertThat(deps.sent).isEmpty(); // no occurrence ended yet
+
+        DependencyRules.occurrenceEnded("up", "FAILED", "e-2", 200, deps, deps);
+        assertThat(deps.occurrenceSweepStep("up", 1)).isEqualTo(1);
+        assertThat(deps.occurrenceSweeps).containsEntry("up", new OccurrenceSweep("FAILED", "e-2", 200, "p1"));
+        assertThat(deps.occurrenceSweepStep("up", 1)).isEqualTo(1);
+        assertThat(deps.occurrenceSweeps).isEmpty();
+        assertThat(deps.sent).containsExactly("p1 NOTIFY up->p1 FAILED e-2 @200", "p2 NOTIFY up->p2 FAILED e-2 @200");
+
+        StoredTask task = finished("up", TaskState.SUCCESS);
+        task.getExecution().setDueAtMs(300L);
+        deps.tasks.put("up", task);
+        onSignal(DependencySignalKind.SUBSCRIBE, "up", "p3", true);
+        assertThat(deps.sent).endsWith("p3 NOTIFY up->p3 SUCCESS e-up @300");
+
+        onSignal(DependencySignalKind.UNSUBSCRIBE, "up", "p1", true);
+        assertThat(deps.occurrenceSubscribers.get("up")).containsExactly("p2", "p3");
+    }
+
+    @Test
+    void shouldRefuseANotifyWhichIsTheDependentsInput() {
+        assertThatThrownBy(() -> onSignal(DependencySignalKind.NOTIFY, "up", "a", false))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private void onSignal(DependencySignalKind kind, String upstream, String dependent, boolean everyOccurrence) {
+        DependencyRules.onSignal(DependencySignal.newBuilder().setKind(kind).setUpstream(upstream).setDependent(dependent)
+                .setAtMs(NOW).setEveryOccurrence(everyOccurrence).build(), NOW, deps, deps);
+    }
+
+    private void subscribe(String upstream, String... dependents) {
+        for (String dependent : dependents) {
+            onSignal(DependencySignalKind.SUBSCRIBE, upstream, dependent, false);
+        }
+        deps.sent.clear();
+    }
+
+    private static StoredTask finished(String taskId, TaskState state) {
+        ScheduleRequest request = ScheduleRequest.newBuilder().setJobType("job").setTrigger(new AtTrigger(NOW - 1_000)).build();
+        StoredTask task = Executions.newTask(taskId, 1, request, NOW - 2_000, null);
+        StoredExecution execution = Executions.first("e-" + taskId, NOW - 1_000, NOW - 1_000);
+        execution.setState(state);
+        task.setExecution(execution);
+        task.setFinishedAtMs(NOW - 500);
+        return task;
+    }
+
+    /** The store the adapter keeps, in memory: reads and effects over sorted maps, and the signals sent. */
+    private static final class MemoryDeps implements DependencyRules.Reads, DependencyRules.Effects {
+        final Map<String, StoredTask> tasks = new HashMap<>();
+        final Map<String, TreeSet<String>> subscribers = new TreeMap<>();
+        final Map<String, TreeSet<String>> occurrenceSubscribers = new TreeMap<>();
+        final Map<String, Sweep> sweeps = new HashMap<>();
+        final Map<String, OccurrenceSweep> occurrenceSweeps = new HashMap<>();
+        final Map<String, Long> tombstones = new LinkedHashMap<>();
+        final List<String> owedOrder = new ArrayList<>();
+        final List<String> done = new ArrayList<>();
+        final List<String> forgotten = new ArrayList<>();
+        final List<String> sent = new ArrayList<>();
+
+        /** What the adapter does at a punctuation for one upstream: list what follows the cursor, call the rules. */
+        int sweepStep(String upstream, int budget) {
+            Sweep sweep = sweeps.get(upstream);
+            return DependencyRules.sweepStep(upstream, sweep, after(subscribers, upstream, sweep.cursor(), budget + 1), budget,
+                    NOW, this, this);
+        }
+
+        int occurrenceSweepStep(String upstream, int budget) {
+            OccurrenceSweep sweep = occurrenceSweeps.get(upstream);
+            return DependencyRules.occurrenceSweepStep(upstream, sweep,
+                    after(occurrenceSubscribers, upstream, sweep.cursor(), budget + 1), budget, NOW, this);
+        }
+
+        private static List<String> after(Map<String, TreeSet<String>> keys, String upstream, String cursor, int limit) {
+            TreeSet<String> all = keys.getOrDefault(upstream, new TreeSet<>());
+            return (cursor.isEmpty() ? all : all.tailSet(cursor, false)).stream().limit(limit).toList();
+        }
+
+        @Override
+        public StoredTask task(String upstream) {
+            return tasks.get(upstream);
+        }
+
+        @Override
+        public boolean hasSubscribers(String upstream) {
+            return subscribers.containsKey(upstream);
+        }
+
+        @Override
+        public boolean mayHaveOccurrenceSubscribers(String upstream) {
+            return occurrenceSubscribers.containsKey(upstream);
+        }
+
+        @Override
+        public Sweep sweep(String upstream) {
+            return sweeps.get(upstream);
+        }
+
+        @Override
+        public Long purgedAtMs(String upstream) {
+            return tombstones.get(upstream);
+        }
+
+        @Override
+        public void send(String key, DependencySignal signal) {
+            sent.add(key + " " + signal.getKind() + " " + signal.getUpstream() + "->" + signal.getDependent()
+                    + (signal.getOutcome() == null ? "" : " " + signal.getOutcome())
+                    + (signal.getExecutionId() == null ? "" : " " + signal.getExecutionId())
+                    + (signal.getNominalAtMs() == null ? "" : " @" + signal.getNominalAtMs())
+                    + (signal.getEveryOccurrence() ? " every" : ""));
+        }
+
+        @Override
+        public void keepSubscriber(String upstream, String dependent, boolean everyOccurrence) {
+            (everyOccurrence ? occurrenceSubscribers : subscribers).computeIfAbsent(upstream, u -> new TreeSet<>()).add(dependent);
+        }
+
+        @Override
+        public void forgetSubscriber(String upstream, String dependent, boolean everyOccurrence) {
+            Map<String, TreeSet<String>> keys = everyOccurrence ? occurrenceSubscribers : subscribers;
+            TreeSet<String> set = keys.get(upstream);
+            if (set != null && set.remove(dependent) && set.isEmpty()) {
+                keys.remove(upstream);
+            }
+        }
+
+        @Override
+        public void oweSweep(String upstream, Sweep sweep) {
+            sweeps.put(upstream, sweep);
+            owedOrder.remove(upstream);
+            owedOrder.add(upstream);
+        }
+
+        @Override
+        public void continueSweep(String upstream, Sweep sweep) {
+            sweeps.put(upstream, sweep);
+        }
+
+        @Override
+        public void sweepDone(String upstream) {
+            sweeps.remove(upstream);
+            done.add(upstream);
+        }
+
+        @Override
+        public void oweOccurrenceSweep(String upstream, OccurrenceSweep sweep) {
+            occurrenceSweeps.put(upstream, sweep);
+        }
+
+        @Override
+        public void continueOccurrenceSweep(String upstream, OccurrenceSweep sweep) {
+            occurrenceSweeps.put(upstream, sweep);
+        }
+
+        @Override
+        public void occurrenceSweepDone(String upstream) {
+            occurrenceSweeps.remove(upstream);
+        }
+
+        @Override
+        public void tombstone(String upstream, long purgedAtMs) {
+            tombstones.put(upstream, purgedAtMs);
+        }
+
+        @Override
+        public void forgetTombstone(String upstream, long purgedAtMs) {
+            tombstones.remove(upstream);
+            forgotten.add(upstream + "@" + purgedAtMs);
+        }
+    }
+}
