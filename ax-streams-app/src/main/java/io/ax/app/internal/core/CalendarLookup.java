@@ -13,4 +13,12 @@ public interface CalendarLookup {
 
     /** The calendar named {@code name}, or null when there is none (never set, or deleted). */
     ExclusionCalendar find(String name);
+
+    /**
+     * Whether a calendar named {@code name} is stored (set, not deleted), whether or not it compiles: what a delete
+     * needs to know.
+     */
+    default boolean exists(String name) {
+        return find(name) != null;
+    }
 }

@@ -18,6 +18,17 @@ public sealed interface Effect {
     record UnsetTimer(String taskId, long dueAtMs, TimerKind kind) implements Effect {
     }
 
+    /**
+     * Publish the calendar {@code name} to the calendars topic: {@code request}, the accepted calendar request, or a
+     * tombstone when null (a delete). It concerns no task ({@link CalendarRules}).
+     */
+    record PublishCalendar(String name, io.ax.schema.CalendarRequest request) implements Effect {
+    }
+
+    /** Write the ACCEPTED line of a calendar request to the state topic, with its {@code reason} and {@code source}. */
+    record CalendarAccepted(String name, String reason, io.ax.schema.SourceRecord source) implements Effect {
+    }
+
     /** Write a RUN or CANCEL record to the dispatch topic. */
     record Dispatch(DispatchTask task) implements Effect {
     }

@@ -75,8 +75,8 @@ public sealed interface Input {
     }
 
     /**
-     * A calendar request, keyed by the calendar's name ({@code taskId} here): applied by the adapter
-     * ({@code ApplyCalendarRequest}), not by {@link Rules}, since it concerns no task.
+     * A calendar request, keyed by the calendar's name ({@code taskId} here). It concerns no task: the adapter decides it
+     * with no task read ({@link CalendarRules}).
      */
     record Calendar(String taskId, io.ax.schema.CalendarRequest request, SourceRecord source) implements Input {
         @Override

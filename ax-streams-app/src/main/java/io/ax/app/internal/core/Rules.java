@@ -110,8 +110,8 @@ public final class Rules {
         if (input instanceof Input.Resume resume) {
             return ResumeTask.decide(step, current, resume);
         }
-        if (input instanceof Input.Calendar) {
-            throw new IllegalArgumentException("a calendar request concerns no task: ApplyCalendarRequest applies it");
+        if (input instanceof Input.Calendar calendar) {
+            return CalendarRules.decide(step, calendar, step.calendars()); // concerns no task: current is null
         }
         if (input instanceof Input.Granted grant) {
             return FlowControl.grant(step, current, grant);

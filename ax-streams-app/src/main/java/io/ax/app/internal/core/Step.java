@@ -1,6 +1,7 @@
 package io.ax.app.internal.core;
 
 import io.ax.app.internal.timer.TimerKind;
+import io.ax.schema.CalendarRequest;
 import io.ax.schema.DispatchTask;
 import io.ax.schema.RetryRecord;
 import io.ax.schema.SourceRecord;
@@ -242,8 +243,32 @@ final class Step {
      * key is named by a short stand-in, a reason is cut to a bound.
      */
     void rejected(EventCode code, String reason, SourceRecord source) {
-        effects.add(new Effect.Event(StateChange.newBuilder().setTaskId(Quote.key(taskId)).setTo(TaskState.REJECTED).setAtMs(nowMs)
-                .setReason(Quote.truncate(reason, MAX_REJECTION_CHARS)).setSource(source).build(), code));
+        effects.add(new Effect.Event(rejection(reason, source).build(), code));
+    }
+
+    /** {@link #rejected} of a calendar request ({@link CalendarRules}): the event names the calendar too. */
+    void rejectedCalendar(EventCode code, String reason, SourceRecord source) {
+        effects.add(new Effect.Event(rejection(reason, source).setCalendar(Quote.key(taskId)).build(), code));
+    }
+
+    private StateChange.Builder rejection(String reason, SourceRecord source) {
+        return StateChange.newBuilder().setTaskId(Quote.key(taskId)).setTo(TaskState.REJECTED).setAtMs(nowMs)
+                .setReason(Quote.truncate(reason, MAX_REJECTION_CHARS)).setSource(source);
+    }
+
+    /** A calendar request that changes nothing (the delete of a calendar that does not exist), keyed by its calendar. */
+    void ignoredCalendar(EventCode code, String reason, SourceRecord source) {
+        effects.add(new Effect.Event(StateChange.newBuilder().setTaskId(taskId).setTo(TaskState.IGNORED).setAtMs(nowMs)
+                .setCalendar(taskId).setReason(reason).setSource(source).build(), code));
+    }
+
+    /**
+     * A calendar request is accepted: the calendar named by this step's key is published ({@code request}, or null for a
+     * delete) and its ACCEPTED line, with {@code reason}, written to the state topic.
+     */
+    void publishCalendar(CalendarRequest request, String reason, SourceRecord source) {
+        effects.add(new Effect.PublishCalendar(taskId, request));
+        effects.add(new Effect.CalendarAccepted(taskId, reason, source));
     }
 
     private StateChange.Builder base(StoredTask task) {

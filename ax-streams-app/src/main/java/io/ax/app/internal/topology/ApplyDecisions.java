@@ -28,7 +28,7 @@ import org.slf4j.MDC;
 
 /**
  * Applies a {@link Decision} of the rules to one stream task's world: its effects in order (timers, dispatch,
- * state, retry and dead-letter records), then the task store with its history of state changes ({@link TaskHistory}, in
+ * state, retry and dead-letter records, flow messages, dependency signals, calendars), then the task store with its history of state changes ({@link TaskHistory}, in
  * the task record) and its indexes ({@link TaskIndex}), which so stay exact: every save and delete of a task goes
  * through here. The only code that turns decisions into Kafka Streams writes; each effect is logged with its taskId and
  * executionId.
@@ -43,7 +43,8 @@ final class ApplyDecisions {
     static final String MDC_EXECUTION_ID = AxMdc.EXECUTION_ID;
     /** Longest reason a dead-letter line quotes (the whole one is on ax.dead-letter and ax.state). */
     static final int DEAD_LETTER_REASON_CHARS = 300;
-    private static final Set<String> REQUESTS = Set.of("schedule", "cancel", "trigger", "replay", "adopt", "pause", "resume");
+    private static final Set<String> REQUESTS = Set.of("schedule", "cancel", "trigger", "replay", "adopt", "pause", "resume",
+            "calendar");
 
     private final TaskStore tasks;
     private final TaskIndex index;
@@ -88,7 +89,7 @@ final class ApplyDecisions {
 
     /**
      * @param input what the decision answers, as the metrics name it: {@code schedule}, {@code cancel}, {@code trigger},
-     *              {@code replay}, {@code adopt}, {@code pause}, {@code resume} (requests), {@code request} (a record of the requests topic that is none
+     *              {@code replay}, {@code adopt}, {@code pause}, {@code resume}, {@code calendar} (requests), {@code request} (a record of the requests topic that is none
      *              of these), {@code report}, {@code retry}, {@code timer}
      * @param decided the input the decision answers (null: a record rejected before it became one); a report's STARTED
      *                may start an execution, a schedule may reuse the id of a purged task
@@ -156,6 +157,11 @@ final class ApplyDecisions {
                 outputs.deadLetter(letter.letter(), nowMs);
                 metrics.deadLettered(letter.letter());
                 logDeadLetter(letter.letter());
+            } else if (effect instanceof Effect.PublishCalendar calendar) {
+                outputs.calendar(calendar.name(), calendar.request(), nowMs);
+            } else if (effect instanceof Effect.CalendarAccepted accepted) {
+                log.info("Calendar {}: {}", accepted.name(), accepted.reason());
+                outputs.calendarAccepted(accepted.name(), accepted.reason(), accepted.source(), nowMs);
             } else if (effect instanceof Effect.Subscribe subscribe) {
                 dependencies.subscribe(subscribe.upstream(), subscribe.dependent(), subscribe.everyOccurrence(), nowMs);
             } else if (effect instanceof Effect.Unsubscribe unsubscribe) {

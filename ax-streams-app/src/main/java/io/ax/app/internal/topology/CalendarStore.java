@@ -51,6 +51,11 @@ final class CalendarStore implements CalendarLookup {
         return calendar;
     }
 
+    @Override
+    public boolean exists(String name) {
+        return store.get(name) != null;
+    }
+
     /** The stored bytes of a calendar, or null (for {@code GET /calendars/{name}}). */
     byte[] bytes(String name) {
         return store.get(name);

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the global calendar store in step with the calendars topic, on every instance: a value sets the calendar, a
- * tombstone deletes it. The scheduler writes the topic only after validating each calendar ({@link ApplyCalendarRequest}),
+ * tombstone deletes it. The scheduler writes the topic only after validating each calendar ({@code core.CalendarRules}),
  * but anyone with write access to the topic can write anything, so every record is checked again before it is stored:
  * the key a calendar name, the value at most {@value #MAX_VALUE_BYTES} bytes and a {@link CalendarRequest} (Avro or its
  * JSON form; a record of another type is not read as an empty calendar) that compiles within its bounds

@@ -13,7 +13,7 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 
 /**
- * Where the scheduler's output goes: the dispatch, state, retry and dead-letter sinks of {@link AxTopology}. Everything
+ * Where the scheduler's output goes: the dispatch, state, retry, dead-letter, flow, calendars and dependency sinks of {@link AxTopology}. Everything
  * forwarded in one processing step or punctuation commits in the same exactly-once transaction as the
  * store updates made in it.
  */
@@ -74,6 +74,18 @@ public final class Outputs {
     /** Writes one JSON line to the state topic. */
     public void state(StateChange change) {
         context.forward(new Record<>(change.getTaskId(), JsonForms.stateChangeJsonBytes(change), change.getAtMs(),
+                new RecordHeaders()), AxTopology.STATE_SINK);
+    }
+
+    /** Publishes a calendar to the compacted calendars topic: the accepted request, or a tombstone when null. */
+    public void calendar(String name, io.ax.schema.CalendarRequest request, long nowMs) {
+        context.forward(new Record<>(name, request == null ? null : WireCodec.encode(request), nowMs, new RecordHeaders()),
+                AxTopology.CALENDARS_SINK);
+    }
+
+    /** Writes the ACCEPTED line of a calendar request to the state topic. */
+    public void calendarAccepted(String name, String reason, io.ax.schema.SourceRecord source, long nowMs) {
+        context.forward(new Record<>(name, JsonForms.calendarAcceptedJsonBytes(name, nowMs, reason, source), nowMs,
                 new RecordHeaders()), AxTopology.STATE_SINK);
     }
 

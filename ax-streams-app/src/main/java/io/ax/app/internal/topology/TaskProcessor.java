@@ -70,7 +70,6 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
 
     private final SchedulerSettings settings;
     private Rules rules;
-    private ApplyCalendarRequest calendarRequests;
     private final StoreFlowLimits flowLimits = new StoreFlowLimits();
     private ProcessorContext<String, byte[]> context;
     private TaskStore tasks;
@@ -110,7 +109,6 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         KeyValueStore<Bytes, byte[]> dependencyStore = context.getStateStore(AxStores.DEPENDENCIES);
         legacyKeys = new LegacyIndexKeys(dependencyStore);
         metrics = new PartitionMetrics(settings.metrics(), context.taskId().partition(), indexStore, tasks, timers);
-        calendarRequests = new ApplyCalendarRequest(context, calendars, metrics);
         decisions = new ApplyDecisions(tasks, index, new TaskHistory(settings.historyMaxEvents()), timers,
                 new Outputs(context, settings.registryOutput()), metrics);
         dependencies = new Dependencies(dependencyStore, tasks, new Outputs(context, settings.registryOutput()), settings.rules().retentionMs());
@@ -159,8 +157,8 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         long nowMs = context.currentSystemTimeMs();
         try {
             Input decoded = decode(record, source, input);
-            if (decoded instanceof Input.Calendar calendar) {
-                calendarRequests.apply(calendar.taskId(), calendar.request(), source, nowMs);
+            if (decoded instanceof Input.Calendar) {
+                decisions.decide(rules, null, decoded, nowMs); // concerns no task: none is read
                 return;
             }
             if (decoded == null) {
