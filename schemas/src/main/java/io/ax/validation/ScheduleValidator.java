@@ -4,11 +4,9 @@ import io.ax.InvalidRequestException;
 import io.ax.schema.AtTrigger;
 import io.ax.schema.CronTrigger;
 import io.ax.schema.DelayTrigger;
-import io.ax.schema.ExecutionReport;
 import io.ax.schema.IntervalTrigger;
 import io.ax.schema.MisfirePolicy;
 import io.ax.schema.OverlapPolicy;
-import io.ax.schema.RetryRecord;
 import io.ax.schema.ScheduleRequest;
 import io.ax.trigger.CronSchedules;
 import java.time.Instant;
@@ -297,27 +295,11 @@ public final class ScheduleValidator {
         }
     }
 
-    /** The bounds of an execution report's fields (its failure message is truncated, not refused: see {@link #MAX_MESSAGE_CHARS}). */
-    public static void validateReport(ExecutionReport report) {
-        requireId("executionId", report.getExecutionId());
-        if (report.getAttempt() < 1) {
-            throw new InvalidRequestException("attempt", "attempt must be >= 1: " + report.getAttempt());
-        }
-        requireLength("workerId", report.getWorkerId(), MAX_ID_CHARS);
-        requireLength("progress", report.getProgress(), MAX_PROGRESS_CHARS);
-    }
-
-    /** The bounds of a retry record's fields (the scheduler writes them; anyone can write to the topic). */
-    public static void validateRetry(RetryRecord retry) {
-        requireId("executionId", retry.getExecutionId());
-        if (retry.getAttempt() < 2 || retry.getAttempt() > MAX_RETRIES + 1) {
-            throw new InvalidRequestException("attempt", "a retry's attempt must be between 2 and " + (MAX_RETRIES + 1) + ": "
-                    + retry.getAttempt());
-        }
-        requireInstant("nextAttemptAtMs", retry.getNextAttemptAtMs());
-    }
-
-    private static void requireId(String field, String id) {
+    /**
+     * @throws InvalidRequestException when {@code id} is missing, empty or longer than {@link #MAX_ID_CHARS} (an
+     *                                 executionId a worker or the retry topic names)
+     */
+    public static void requireId(String field, String id) {
         if (id == null || id.isEmpty()) {
             throw new InvalidRequestException(field, "missing " + field);
         }

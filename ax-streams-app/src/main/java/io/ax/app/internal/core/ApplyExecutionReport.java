@@ -1,5 +1,6 @@
 package io.ax.app.internal.core;
 
+import io.ax.InvalidRequestException;
 import io.ax.app.internal.timer.TimerKind;
 import io.ax.schema.ExecutionReport;
 import io.ax.schema.ReportStatus;
@@ -19,6 +20,19 @@ import java.time.Instant;
  */
 final class ApplyExecutionReport {
     private ApplyExecutionReport() {
+    }
+
+    /**
+     * The rules of a report's fields ({@link Rules#requireValid}): an executionId, an attempt from 1, bounded worker id
+     * and progress (the failure message is cut, not refused: see {@link #apply}).
+     */
+    static void requireValid(ExecutionReport report) {
+        ScheduleValidator.requireId("executionId", report.getExecutionId());
+        if (report.getAttempt() < 1) {
+            throw new InvalidRequestException("attempt", "attempt must be >= 1: " + report.getAttempt());
+        }
+        ScheduleValidator.requireLength("workerId", report.getWorkerId(), ScheduleValidator.MAX_ID_CHARS);
+        ScheduleValidator.requireLength("progress", report.getProgress(), ScheduleValidator.MAX_PROGRESS_CHARS);
     }
 
     static Decision decide(Step step, StoredTask task, Input.Report input) {

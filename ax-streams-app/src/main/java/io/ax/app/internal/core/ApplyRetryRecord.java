@@ -1,10 +1,12 @@
 package io.ax.app.internal.core;
 
+import io.ax.InvalidRequestException;
 import io.ax.app.internal.timer.TimerKind;
 import io.ax.schema.RetryRecord;
 import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
+import io.ax.validation.ScheduleValidator;
 
 /**
  * Reads the RETRY_WAITING log back from {@code ax.retry} and arms the retry timer of the execution it names.
@@ -12,6 +14,19 @@ import io.ax.schema.TaskState;
  */
 final class ApplyRetryRecord {
     private ApplyRetryRecord() {
+    }
+
+    /**
+     * The rules of a retry record's fields ({@link Rules#requireValid}): the scheduler writes them, but anyone can write
+     * to the topic: an executionId, an attempt from 2 to the most a task may make, a next attempt time in range.
+     */
+    static void requireValid(RetryRecord retry) {
+        ScheduleValidator.requireId("executionId", retry.getExecutionId());
+        if (retry.getAttempt() < 2 || retry.getAttempt() > ScheduleValidator.MAX_RETRIES + 1) {
+            throw new InvalidRequestException("attempt", "a retry's attempt must be between 2 and " + (ScheduleValidator.MAX_RETRIES + 1)
+                    + ": " + retry.getAttempt());
+        }
+        ScheduleValidator.requireInstant("nextAttemptAtMs", retry.getNextAttemptAtMs());
     }
 
     static Decision decide(Step step, StoredTask task, Input.RetryLogged input) {

@@ -1,11 +1,14 @@
 package io.ax.app.internal.core;
 
+import io.ax.InvalidRequestException;
 import io.ax.app.internal.timer.TimerKind;
 import io.ax.schema.AtTrigger;
 import io.ax.schema.Dependency;
 import io.ax.schema.DependencyCondition;
 import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
+import io.ax.validation.Quote;
+import io.ax.validation.ScheduleValidator;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -87,6 +90,20 @@ final class AwaitDependencies {
         }
         step.restated(task, null, null, TaskState.WAITING, null, origin + "; waits for " + name(waitingFor), source);
         return true;
+    }
+
+    /** The final states a NOTIFY reports to a task that waits once. */
+    private static final List<String> OUTCOMES = List.of("SUCCESS", "FAILED", "CANCELLED", PURGED);
+    /** What a NOTIFY with a nominal time (one occurrence's outcome, for a periodic dependent) may say. */
+    private static final List<String> OCCURRENCE_OUTCOMES = List.of("SUCCESS", "FAILED", "CANCELLED", OccurrenceDependencies.SKIPPED);
+
+    /** The rules of a reported outcome's fields ({@link Rules#requireValid}): an outcome the protocol knows, a bounded id. */
+    static void requireValid(Input.DependencyOutcome input) {
+        String outcome = input.outcome();
+        if (outcome == null || !(input.nominalAtMs() == null ? OUTCOMES : OCCURRENCE_OUTCOMES).contains(outcome)) {
+            throw new InvalidRequestException("outcome", "NOTIFY outcome must be one of " + OUTCOMES + ": " + Quote.of(outcome));
+        }
+        ScheduleValidator.requireLength("executionId", input.executionId(), ScheduleValidator.MAX_ID_CHARS);
     }
 
     /** A task this one waits for reported its final state. */

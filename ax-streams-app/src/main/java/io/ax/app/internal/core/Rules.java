@@ -2,6 +2,7 @@ package io.ax.app.internal.core;
 
 import io.ax.InvalidRequestException;
 import io.ax.schema.StoredTask;
+import io.ax.validation.ScheduleValidator;
 
 /**
  * The scheduler's rules as one pure function: given the stored task (or null), one input and the clock reading,
@@ -55,6 +56,41 @@ public final class Rules {
             ignored.ignored(EventCode.ILLEGAL_TRANSITION, current, null, null, "input ignored: the rules tried an " + e.getMessage(), input.source());
             return ignored.unchanged();
         }
+    }
+
+    /**
+     * The rules of an input's own fields, which need no task: the adapter checks them as it decodes the record, before it
+     * reads the task or counts the input anywhere, and answers an input that breaks one with {@link #reject} (REJECTED,
+     * the reason naming the field). A report's ({@link ApplyExecutionReport}), a retry record's
+     * ({@link ApplyRetryRecord}), a dependency outcome's ({@link AwaitDependencies}), and the reason a cancel, replay,
+     * trigger, pause or resume may carry. A schedule request is checked by {@link AcceptScheduleRequest}, a calendar
+     * request by {@link CalendarRules}, as they are decided (their checks need the settings).
+     *
+     * @throws InvalidRequestException naming the field (null: the record as a whole)
+     */
+    public static void requireValid(Input input) {
+        if (input instanceof Input.Report report) {
+            ApplyExecutionReport.requireValid(report.report());
+        } else if (input instanceof Input.RetryLogged retry) {
+            ApplyRetryRecord.requireValid(retry.retry());
+        } else if (input instanceof Input.DependencyOutcome outcome) {
+            AwaitDependencies.requireValid(outcome);
+        } else if (input instanceof Input.Cancel cancel) {
+            requireReason(cancel.request().getReason());
+        } else if (input instanceof Input.Replay replay) {
+            requireReason(replay.request().getReason());
+        } else if (input instanceof Input.Trigger trigger) {
+            requireReason(trigger.request().getReason());
+        } else if (input instanceof Input.Pause pause) {
+            requireReason(pause.request().getReason());
+        } else if (input instanceof Input.Resume resume) {
+            requireReason(resume.request().getReason());
+        }
+    }
+
+    /** The reason a request gives is repeated on ax.state and in the task's history: bounded. */
+    private static void requireReason(String reason) {
+        ScheduleValidator.requireLength("reason", reason, ScheduleValidator.MAX_REASON_CHARS);
     }
 
     /** The answer to an input that broke a rule. */

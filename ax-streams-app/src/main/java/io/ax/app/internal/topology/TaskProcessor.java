@@ -227,24 +227,19 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         if (input == FireDueTimers.REQUESTS) {
             SpecificRecord request = settings.inputCodec().decodeRequest(record.value());
             if (request instanceof CancelRequest cancel) {
-                ScheduleValidator.requireLength("reason", cancel.getReason(), ScheduleValidator.MAX_REASON_CHARS);
-                return new Input.Cancel(taskId, cancel, source);
+                return valid(new Input.Cancel(taskId, cancel, source));
             }
             if (request instanceof ReplayRequest replay) {
-                ScheduleValidator.requireLength("reason", replay.getReason(), ScheduleValidator.MAX_REASON_CHARS);
-                return new Input.Replay(taskId, replay, source);
+                return valid(new Input.Replay(taskId, replay, source));
             }
             if (request instanceof TriggerRequest trigger) {
-                ScheduleValidator.requireLength("reason", trigger.getReason(), ScheduleValidator.MAX_REASON_CHARS);
-                return new Input.Trigger(taskId, trigger, source);
+                return valid(new Input.Trigger(taskId, trigger, source));
             }
             if (request instanceof PauseRequest pause) {
-                ScheduleValidator.requireLength("reason", pause.getReason(), ScheduleValidator.MAX_REASON_CHARS);
-                return new Input.Pause(taskId, pause, source);
+                return valid(new Input.Pause(taskId, pause, source));
             }
             if (request instanceof ResumeRequest resume) {
-                ScheduleValidator.requireLength("reason", resume.getReason(), ScheduleValidator.MAX_REASON_CHARS);
-                return new Input.Resume(taskId, resume, source);
+                return valid(new Input.Resume(taskId, resume, source));
             }
             if (request instanceof CalendarRequest calendar) {
                 return new Input.Calendar(taskId, calendar, source);
@@ -257,18 +252,23 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         }
         if (input == FireDueTimers.RESULTS) {
             ExecutionReport report = settings.inputCodec().decodeReport(record.value());
-            ScheduleValidator.validateReport(report);
+            Input.Report decoded = valid(new Input.Report(taskId, report, source));
             // the worker registry's view of workers that never announce: one in-memory update, no record, no store write
             settings.metrics().reportedWorkers().saw(report.getWorkerId(), report.getExecutionId(), taskId, report.getStatus(),
                     context.currentSystemTimeMs());
-            return new Input.Report(taskId, report, source);
+            return decoded;
         }
         if (input == DEPS) {
             return decodeDependencySignal(taskId, record.value(), source);
         }
         RetryRecord retry = WireCodec.decodeBinary(record.value(), RetryRecord.class);
-        ScheduleValidator.validateRetry(retry);
-        return new Input.RetryLogged(taskId, retry, source);
+        return valid(new Input.RetryLogged(taskId, retry, source));
+    }
+
+    /** {@code input}, once its fields keep the rules' own checks ({@link Rules#requireValid}), before its task is read. */
+    private static <I extends Input> I valid(I input) {
+        Rules.requireValid(input);
+        return input;
     }
 
     /**
@@ -287,21 +287,12 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         switch (signal.getKind()) {
             case SUBSCRIBE, UNSUBSCRIBE -> dependencies.onSignal(signal, nowMs);
             case NOTIFY -> {
-                String outcome = signal.getOutcome();
-                if (outcome == null || !(signal.getNominalAtMs() == null ? OUTCOMES : OCCURRENCE_OUTCOMES).contains(outcome)) {
-                    throw new InvalidRequestException("outcome", "NOTIFY outcome must be one of " + OUTCOMES + ": " + Quote.of(outcome));
-                }
-                ScheduleValidator.requireLength("executionId", signal.getExecutionId(), ScheduleValidator.MAX_ID_CHARS);
-                return new Input.DependencyOutcome(taskId, signal.getUpstream(), outcome, signal.getExecutionId(),
-                        signal.getNominalAtMs(), source);
+                return valid(new Input.DependencyOutcome(taskId, signal.getUpstream(), signal.getOutcome(), signal.getExecutionId(),
+                        signal.getNominalAtMs(), source));
             }
         }
         return null;
     }
-
-    private static final java.util.List<String> OUTCOMES = java.util.List.of("SUCCESS", "FAILED", "CANCELLED", "PURGED");
-    /** What a NOTIFY with a nominal time (one occurrence's outcome, for a periodic dependent) may say. */
-    private static final java.util.List<String> OCCURRENCE_OUTCOMES = java.util.List.of("SUCCESS", "FAILED", "CANCELLED", "SKIPPED");
 
     /**
      * An adopt hands over a task in any state with the executionId it names, which an ordinary producer must not be

@@ -1,0 +1,70 @@
+package io.ax.app.internal.core;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.ax.InvalidRequestException;
+import io.ax.schema.CancelRequest;
+import io.ax.schema.ExecutionReport;
+import io.ax.schema.ReportStatus;
+import io.ax.schema.RetryRecord;
+import io.ax.schema.SourceRecord;
+import org.junit.jupiter.api.Test;
+
+/** {@link Rules#requireValid}: the rules of an input's own fields, checked before its task is read; no Kafka. */
+class InputRulesTest {
+    private static final SourceRecord SOURCE = new SourceRecord("ax.results", 0, 1L);
+
+    @Test
+    void shouldTakeAReportFromAttemptOneWithAnExecutionIdAndBoundedFields() {
+        assertThatCode(() -> Rules.requireValid(report("e-1", 1, "w", "half"))).doesNotThrowAnyException();
+        assertRefused(report("e-1", 0, null, null), "attempt", "attempt must be >= 1: 0");
+        assertRefused(report("", 1, null, null), "executionId", "missing executionId");
+        assertRefused(report("e-1", 1, "w".repeat(257), null), "workerId", "workerId is longer than 256 chars: ");
+        assertRefused(report("e-1", 1, null, "p".repeat(4097)), "progress", "progress is longer than 4096 chars: ");
+    }
+
+    @Test
+    void shouldTakeARetryRecordOfASecondAttemptOnAtMostTheLast() {
+        assertThatCode(() -> Rules.requireValid(retry(2, 1_000))).doesNotThrowAnyException();
+        assertRefused(retry(1, 1_000), "attempt", "a retry's attempt must be between 2 and 101: 1");
+        assertRefused(retry(102, 1_000), "attempt", "a retry's attempt must be between 2 and 101: 102");
+        assertRefused(retry(2, -1), "nextAttemptAtMs", "nextAttemptAtMs must be between 1970-01-01T00:00:00Z and");
+    }
+
+    @Test
+    void shouldTakeTheOutcomesTheDependencyProtocolKnows() {
+        assertThatCode(() -> Rules.requireValid(outcome("PURGED", null))).doesNotThrowAnyException();
+        assertThatCode(() -> Rules.requireValid(outcome("SKIPPED", 1_000L))).doesNotThrowAnyException();
+        assertRefused(outcome("SKIPPED", null), "outcome", "NOTIFY outcome must be one of [SUCCESS, FAILED, CANCELLED, PURGED]: \"SKIPPED\"");
+        assertRefused(outcome("PURGED", 1_000L), "outcome", "NOTIFY outcome must be one of [SUCCESS, FAILED, CANCELLED, PURGED]: \"PURGED\"");
+        assertRefused(outcome(null, null), "outcome", "NOTIFY outcome must be one of");
+    }
+
+    @Test
+    void shouldBoundTheReasonOfARequest() {
+        assertThatCode(() -> Rules.requireValid(new Input.Cancel("t", CancelRequest.newBuilder().setReason("r".repeat(1024)).build(), SOURCE)))
+                .doesNotThrowAnyException();
+        assertRefused(new Input.Cancel("t", CancelRequest.newBuilder().setReason("r".repeat(1025)).build(), SOURCE), "reason",
+                "reason is longer than 1024 chars: ");
+    }
+
+    private static void assertRefused(Input input, String field, String messageStart) {
+        assertThatThrownBy(() -> Rules.requireValid(input)).isInstanceOf(InvalidRequestException.class)
+                .hasMessageStartingWith(messageStart).extracting(e -> ((InvalidRequestException) e).field()).isEqualTo(field);
+    }
+
+    private static Input report(String executionId, int attempt, String workerId, String progress) {
+        return new Input.Report("t", ExecutionReport.newBuilder().setExecutionId(executionId).setAttempt(attempt)
+                .setStatus(ReportStatus.HEARTBEAT).setWorkerId(workerId).setProgress(progress).build(), SOURCE);
+    }
+
+    private static Input retry(int attempt, long nextAttemptAtMs) {
+        return new Input.RetryLogged("t", RetryRecord.newBuilder().setExecutionId("e-1").setAttempt(attempt)
+                .setNextAttemptAtMs(nextAttemptAtMs).setBackoffMs(1).setJobType("j").build(), SOURCE);
+    }
+
+    private static Input outcome(String outcome, Long nominalAtMs) {
+        return new Input.DependencyOutcome("t", "up", outcome, "e-1", nominalAtMs, SOURCE);
+    }
+}
