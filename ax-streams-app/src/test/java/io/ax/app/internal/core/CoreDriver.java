@@ -69,6 +69,22 @@ final class CoreDriver {
         return decide(new Input.Replay(TASK, new ReplayRequest(null), source("ax.requests")));
     }
 
+    Decision pause() {
+        return decide(new Input.Pause(TASK, new io.ax.schema.PauseRequest("test"), source("ax.requests")));
+    }
+
+    Decision resume() {
+        return decide(new Input.Resume(TASK, new io.ax.schema.ResumeRequest("test"), source("ax.requests")));
+    }
+
+    /** The owner's live gate answers the admission the task awaits (if it awaits one). */
+    Decision admission(boolean admitted) {
+        String admissionId = task == null || task.getAdmissionId() == null ? "none" : task.getAdmissionId();
+        String gate = task == null || task.getAdmissionGate() == null ? "live:owner:o" : task.getAdmissionGate();
+        return decide(new Input.Admission(TASK, admissionId, gate, admitted, "owner o has 1 of 1 live tasks (maxLiveTasks)",
+                source("ax.flow-grants")));
+    }
+
     Decision trigger() {
         return decide(new Input.Trigger(TASK, new TriggerRequest("test"), source("ax.requests")));
     }
@@ -151,7 +167,34 @@ final class CoreDriver {
             case DELETE, DISCARD -> task = null;
             case UNCHANGED -> { }
         }
+        checkArmedTimers(input);
         return last;
+    }
+
+    /**
+     * The timer store is derived from the task store ({@link ArmedTimers}): after every decision, each timer derived
+     * from the task must be one the rules have set and not given up, and each timer set but not derived must fire
+     * stale (changing nothing), so that a rebuild from the task store loses nothing.
+     */
+    private void checkArmedTimers(Input input) {
+        List<Timer> derived = task == null ? List.of()
+                : ArmedTimers.of(task).stream().map(set -> new Timer(set.kind(), set.dueAtMs())).toList();
+        for (Timer timer : derived) {
+            if (!timers.contains(timer)) {
+                throw new AssertionError("after " + input + ": derived " + timer + " but the rules armed " + timers + "; task " + task);
+            }
+        }
+        for (Timer timer : timers) {
+            if (derived.contains(timer)) {
+                continue;
+            }
+            StoredTask copy = task == null ? null : StoredTask.newBuilder(task).build();
+            Decision fired = rules.decide(copy, new Input.TimerFired(TASK, timer.kind(), timer.dueAtMs()), Math.max(nowMs, timer.dueAtMs()));
+            if (fired.store() != Decision.Store.UNCHANGED || !fired.effects().isEmpty()) {
+                throw new AssertionError("after " + input + ": armed " + timer + " is not derived from the task but fires "
+                        + fired.store() + " " + fired.effects() + "; derived " + derived + "; task " + task);
+            }
+        }
     }
 
     private SourceRecord source(String topic) {
