@@ -102,6 +102,11 @@ class SchedulerIT {
         }
     }
 
+    private static java.util.Set<String> succeeded(TopicRecorder state) {
+        return state.seen().stream().map(s -> json(s.record().value())).filter(e -> "SUCCESS".equals(e.path("to").asText()))
+                .map(e -> e.get("taskId").asText()).collect(Collectors.toSet());
+    }
+
     private static long successes(TopicRecorder state) {
         return state.seen().stream().map(s -> json(s.record().value()))
                 .filter(e -> "SUCCESS".equals(e.path("to").asText())).map(e -> e.get("taskId").asText()).distinct().count();
@@ -173,6 +178,72 @@ class SchedulerIT {
                 for (TopicRecorder.Seen seen : dispatch.seen()) {
                     assertThat(seen.seenAtMs()).isGreaterThanOrEqualTo(due.get(seen.record().key()));
                 }
+            }
+        }
+    }
+
+    /**
+     * The timer index is derived from the task store and not changelogged: an instance that takes the partitions over
+     * with no local state (another machine, a wiped disk) restores the tasks and derives every timer from them. Before
+     * the stop: occurrences due after it, a periodic task, and executions dispatched to no worker (their timeout timers
+     * armed). After it, on a fresh state directory: every occurrence fires once, at or after its due time; every silent
+     * execution times out and is retried; the periodic task keeps its grid.
+     */
+    @Test
+    void shouldRebuildEveryTimerFromTheTasksOnAnInstanceWithNoLocalState(@TempDir Path firstDir, @TempDir Path secondDir)
+            throws Exception {
+        AxConfig firstConfig = config("it-c", firstDir);
+        AxTopics topics = firstConfig.topics();
+        try (AxClient client = AxClient.builder().bootstrapServers(broker.bootstrapServers()).topics(topics).build();
+             TopicRecorder dispatch = new TopicRecorder(broker.bootstrapServers(), topics.dispatch(), CLOCK);
+             TopicRecorder state = new TopicRecorder(broker.bootstrapServers(), topics.state(), CLOCK)) {
+            Map<String, Long> later;
+            Instant periodicStart = CLOCK.instant().plusSeconds(3);
+            try (AxScheduler first = AxScheduler.start(firstConfig).awaitRunning(Duration.ofMinutes(2))) {
+                List<CompletableFuture<?>> acks = new ArrayList<>();
+                for (int i = 0; i < 20; i++) { // fired now, to no worker: each waits for its timeout
+                    acks.add(client.schedule("silent-" + i).jobType("noop").after(Duration.ZERO).timeout(Duration.ofSeconds(8))
+                            .maxRetries(1).backoff(Duration.ofMillis(100)).submit());
+                }
+                // Side by side and every occurrence caught up, so all 8 run however long the handover and the worker take.
+                acks.add(client.schedule("periodic").jobType("noop").every(Duration.ofSeconds(2), periodicStart).maxOccurrences(8)
+                        .overlap(io.ax.schema.OverlapPolicy.ALLOW).misfire(io.ax.schema.MisfirePolicy.FIRE_ALL).submit());
+                CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).join();
+                later = submit(client, 200, CLOCK.instant().plusSeconds(20), Duration.ofSeconds(4));
+                await().atMost(Duration.ofSeconds(30)).until(() -> dispatch.seen().stream()
+                        .filter(s -> s.record().key().startsWith("silent-")).count() == 20);
+            }
+            assertThat(dispatch.seen()).as("the later tasks are not due before the stop")
+                    .noneMatch(s -> s.record().key().startsWith("task-"));
+            try (AxScheduler second = AxScheduler.start(config("it-c", secondDir)).awaitRunning(Duration.ofMinutes(2))) {
+                // No worker yet: each silent execution must time out here, from a timeout timer derived from its task.
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> state.seen().stream()
+                        .map(s -> json(s.record().value())).filter(e -> "TIMED_OUT".equals(e.path("to").asText()))
+                        .map(e -> e.get("taskId").asText()).distinct().count() == 20);
+                try (AxWorker worker = worker(topics)) {
+                    java.util.Set<String> expected = new java.util.HashSet<>(later.keySet());
+                    for (int i = 0; i < 20; i++) {
+                        expected.add("silent-" + i);
+                    }
+                    await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+                            .untilAsserted(() -> assertThat(succeeded(state)).as("tasks that reached SUCCESS").containsAll(expected));
+                    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                            .until(() -> dispatch.seen().stream().filter(s -> s.record().key().equals("periodic")).count() == 8);
+                }
+                Map<String, List<TopicRecorder.Seen>> perTask = dispatch.seen().stream()
+                        .collect(Collectors.groupingBy(s -> s.record().key()));
+                for (String taskId : later.keySet()) {
+                    assertThat(perTask.get(taskId)).as(taskId).hasSize(1);
+                    assertThat(header(perTask.get(taskId).get(0), AxHeaders.KIND)).isEqualTo("RUN");
+                    assertThat(perTask.get(taskId).get(0).seenAtMs()).as(taskId).isGreaterThanOrEqualTo(later.get(taskId));
+                }
+                for (int i = 0; i < 20; i++) {
+                    assertThat(perTask.get("silent-" + i)).as("silent-%d: attempt 1, timed out, then attempt 2", i)
+                            .filteredOn(seen -> header(seen, AxHeaders.KIND).equals("RUN")).hasSize(2);
+                }
+                assertThat(perTask.get("periodic").stream()
+                        .map(s -> WireCodec.decodeBinary(s.record().value(), DispatchTask.class).getDueAtMs()).distinct().count())
+                        .as("each of the 8 occurrences once").isEqualTo(8);
             }
         }
     }

@@ -14,14 +14,18 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The scheduler's state stores: one registry of names and serdes. All are persistent (RocksDB). The task store, the
- * timer index and the dependency store are changelogged, so their state moves with its partition; the lookup index
- * ({@link #INDEX}) is derived from the task store and rebuilt from it on every assignment, so it writes no changelog.
+ * The scheduler's state stores: one registry of names and serdes. All are persistent (RocksDB). The task store and the
+ * dependency store are changelogged, so their state moves with its partition; the lookup index ({@link #INDEX}) and the
+ * timer index ({@link #TIMERS}) are derived from the task store and rebuilt from it on every assignment, so they write
+ * no changelog.
  */
 public final class AxStores {
     /** taskId → {@link StoredTask}. */
     public static final String TASKS = "ax-tasks";
-    /** due time + taskId → priority; see {@link TimerIndex}. */
+    /**
+     * due time + taskId → priority; see {@link io.ax.app.internal.timer.TimerIndex}. Derived from the task store, not
+     * changelogged (the {@code ax-timers-changelog} topic of a deployment from before is no longer written or read).
+     */
     public static final String TIMERS = "ax-timers";
     /**
      * Secondary indexes of the tasks (by state, jobType, owner; executionId → taskId; counts), derived from the task
@@ -63,8 +67,13 @@ public final class AxStores {
                         Integer.toString(Math.max(maxRecordBytes, TopicSetup.DEFAULT_MAX_MESSAGE_BYTES))));
     }
 
+    /**
+     * Unlogged: every timer is derived from its task ({@code core.ArmedTimers}), so the store is wiped and rebuilt from the
+     * task store on every assignment, alongside the index; a changelog was 4 of a one-shot task's 16 records.
+     */
     public static StoreBuilder<KeyValueStore<Bytes, byte[]>> timers() {
-        return Stores.keyValueStoreBuilder(CountingStoreSupplier.counted(Stores.persistentKeyValueStore(TIMERS)), Serdes.Bytes(), Serdes.ByteArray());
+        return Stores.keyValueStoreBuilder(CountingStoreSupplier.counted(Stores.persistentKeyValueStore(TIMERS)), Serdes.Bytes(), Serdes.ByteArray())
+                .withLoggingDisabled();
     }
 
     /**
@@ -97,7 +106,6 @@ public final class AxStores {
 
     /** The changelog topics of the stores, as Kafka Streams names them for {@code applicationId}. */
     public static List<String> changelogTopics(String applicationId) {
-        return List.of(applicationId + "-" + TASKS + "-changelog", applicationId + "-" + TIMERS + "-changelog",
-                applicationId + "-" + DEPENDENCIES + "-changelog");
+        return List.of(applicationId + "-" + TASKS + "-changelog", applicationId + "-" + DEPENDENCIES + "-changelog");
     }
 }

@@ -78,8 +78,27 @@ public final class TaskIndex {
     private byte[] indexedUpTo;
     private String indexedUpToTaskId;
 
+    /** Called with each task the rebuild indexes, after it is indexed: other stores derived from the task store follow. */
+    private java.util.function.Consumer<StoredTask> rebuilt = task -> { };
+
     public TaskIndex(KeyValueStore<Bytes, byte[]> store) {
         this.store = store;
+    }
+
+    /**
+     * Lets another store derived from the task store ride on this index's rebuild: {@code rebuilt} is called with each
+     * task as the rebuild indexes it, and {@link #covers} says which tasks it has reached.
+     */
+    public void onRebuilt(java.util.function.Consumer<StoredTask> rebuilt) {
+        this.rebuilt = rebuilt;
+    }
+
+    /**
+     * Whether the rebuild has reached the task (or is done): a store derived alongside takes a task's changes only from
+     * then on, before which the rebuild derives it as it then is.
+     */
+    public boolean covers(String taskId) {
+        return indexed(taskId);
     }
 
     /** Whether the index covers every task of the partition (its rebuild after the assignment has ended). */
@@ -160,6 +179,7 @@ public final class TaskIndex {
                 indexedUpTo = next.key.getBytes(StandardCharsets.UTF_8);
                 if (next.value != null) {
                     save(null, List.of(), next.value);
+                    rebuilt.accept(next.value);
                 }
                 seen++;
             }

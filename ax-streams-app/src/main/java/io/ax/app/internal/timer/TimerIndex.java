@@ -10,7 +10,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * The durable truth of every pending timer of one partition: a RocksDB store keyed by
  * {@code 8-byte big-endian due time | taskId UTF-8 | 0x00 | kind}, so a range scan yields timers in due
  * order. The value is the task's priority (one byte), then its owner (UTF-8, absent when it has none; a value
- * written before owners were kept is the priority alone). Changelogged like every store.
+ * written before owners were kept is the priority alone). Derived from the task store: not changelogged, wiped at each
+ * assignment ({@link #wipe}) and rebuilt from the tasks.
  *
  * <p>The due time is stored with its sign bit flipped, so unsigned big-endian byte order (RocksDB's) is signed
  * numeric order for every long: a due time before 1970 (which input validation refuses anyway) would still sort
@@ -66,6 +67,22 @@ public final class TimerIndex {
      */
     public void delete(Bytes key) {
         store.put(key, null);
+    }
+
+    /**
+     * Deletes every timer: the store is unlogged, so what an earlier assignment left here may lag behind the task store
+     * (another instance held the partition since) or run ahead of it (an aborted transaction's writes). Returns the
+     * count deleted.
+     */
+    public int wipe() {
+        int deleted = 0;
+        try (KeyValueIterator<Bytes, byte[]> it = store.all()) {
+            while (it.hasNext()) {
+                store.put(it.next().key, null); // a tombstone: delete() would read the value first
+                deleted++;
+            }
+        }
+        return deleted;
     }
 
     /** Timers from {@code fromInclusive} (null = the first) onwards, in due order. Close the iterator. */

@@ -20,7 +20,9 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  * ({@link #unset}), so they do not walk over deleted keys either. {@code nextUnloadedDueMs} is a lower bound
  * of the due times after the watermark, so an idle tick costs no RocksDB access at all.
  *
- * <p>Losing the wheel loses nothing: {@link #rebuild(long)} reloads it from the index.
+ * <p>Losing the wheel loses nothing: it is a cache of the index. The index itself is derived from the task store
+ * ({@code core.ArmedTimers}): {@link #rebuild} wipes it at each assignment and the task index's rebuild derives every
+ * task's timers again.
  */
 public final class Timers {
     private static final int MAX_SHARED_OWNERS = 10_000;
@@ -37,6 +39,8 @@ public final class Timers {
     private long earliestSetFireMs = Long.MAX_VALUE;
     private Bytes watermark;
     private long nextUnloadedDueMs;
+    /** Whether a task's timers are kept yet: until the rebuild reaches a task, it derives the task's timers itself. */
+    private java.util.function.Predicate<String> covered = taskId -> true;
 
     /**
      * @param maxWheelTimers  refills stop when the wheel (and the held timers) hold this many, bounding memory when
@@ -75,8 +79,14 @@ public final class Timers {
         return dispatches ? dueAtMs - dispatchAheadMs : dueAtMs;
     }
 
-    /** Forgets the wheel and starts again from the index (on task assignment). */
-    public void rebuild(long nowMs) {
+    /**
+     * Forgets the wheel and every timer of the index (on task assignment): the caller derives each task's timers again
+     * ({@link #derive}) as its rebuild reaches the task, and until then {@code covered} says no for it and its timers'
+     * changes are left to that rebuild.
+     */
+    public void rebuild(long nowMs, java.util.function.Predicate<String> covered) {
+        this.covered = covered;
+        index.wipe();
         wheel.clear(nowMs);
         held.clear();
         deferred.clear();
@@ -91,6 +101,9 @@ public final class Timers {
 
     /** Sets a timer, durably, with its task's owner (null: none), by which a backlog is shared ({@link TimingWheel}). */
     public void set(long dueAtMs, int priority, String taskId, TimerKind kind, String owner) {
+        if (!covered.test(taskId)) {
+            return; // the rebuild derives it when it reaches the task
+        }
         Bytes key = TimerIndex.key(dueAtMs, taskId, kind);
         index.put(key, priority, owner);
         WheelTimer timer = wheelTimer(dueAtMs, priority, taskId, kind, shared(owner));
@@ -115,6 +128,9 @@ public final class Timers {
      * would make each refill cost O(timers given up lately).
      */
     public void unset(long dueAtMs, String taskId, TimerKind kind) {
+        if (!covered.test(taskId)) {
+            return;
+        }
         Bytes key = TimerIndex.key(dueAtMs, taskId, kind);
         if (watermark != null && key.compareTo(watermark) <= 0) {
             index.delete(key);

@@ -17,6 +17,8 @@ import io.ax.app.internal.store.TaskHistory;
 import io.ax.app.internal.store.TaskIndex;
 import io.ax.app.internal.store.TaskStore;
 import io.ax.app.internal.timer.TimerIndex;
+import io.ax.app.internal.core.ArmedTimers;
+import io.ax.app.internal.core.Effect;
 import io.ax.app.internal.timer.Timers;
 import io.ax.app.internal.timer.TimingWheel;
 import io.ax.app.internal.timer.WakeUps;
@@ -101,11 +103,18 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         timers = new Timers(new TimerIndex(context.getStateStore(AxStores.TIMERS)),
                 new TimingWheel(settings.tickMs(), settings.wheelSize(), nowMs, settings.priorityAgingMs()), settings.maxWheelTimers(),
                 settings.dispatchAheadMs());
-        timers.rebuild(nowMs);
         KeyValueStore<String, StoredTask> taskStore = context.getStateStore(AxStores.TASKS);
         tasks = new TaskStore(taskStore);
         KeyValueStore<Bytes, byte[]> indexStore = context.getStateStore(AxStores.INDEX);
         index = new TaskIndex(indexStore);
+        // The timers are derived from the tasks like the index, and rebuilt with it: a task's timers come back as the
+        // index's rebuild reaches the task.
+        timers.rebuild(nowMs, index::covers);
+        index.onRebuilt(task -> {
+            for (Effect.SetTimer timer : ArmedTimers.of(task)) {
+                timers.set(timer.dueAtMs(), timer.priority(), timer.taskId(), timer.kind(), task.getRequest().getOwner());
+            }
+        });
         KeyValueStore<Bytes, byte[]> dependencyStore = context.getStateStore(AxStores.DEPENDENCIES);
         legacyKeys = new LegacyIndexKeys(dependencyStore);
         metrics = new PartitionMetrics(settings.metrics(), context.taskId().partition(), indexStore, tasks, timers);
