@@ -95,6 +95,13 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
 
     @Override
     public void init(ProcessorContext<String, byte[]> context) {
+        // Kafka Streams may init the same processor again: a task recycled from active to standby and back keeps its
+        // topology's processor objects. Everything of an assignment starts afresh here, or a second init skipped the
+        // rebuild of the index (and so of the timers it had just wiped: the partition's tasks never fired again).
+        indexComplete = false;
+        legacyKeysGone = false;
+        publishedWakeUpMs = Long.MAX_VALUE;
+        tombstonesExpiredAtMs = Long.MIN_VALUE;
         this.context = context;
         flowLimits.attach(context.getStateStore(FlowStores.LIMITS), settings.limitsChanges());
         long nowMs = context.currentSystemTimeMs();
