@@ -4,7 +4,7 @@ import io.ax.AxException;
 import io.ax.app.config.AxConfig;
 import io.ax.app.internal.health.HangingTransactions;
 import io.ax.app.internal.health.StreamThreadFailures;
-import io.ax.app.internal.inputs.ConsumerView;
+import io.ax.app.internal.timer.ConsumerView;
 import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.app.internal.query.QueryServer;
 import io.ax.app.internal.setup.StateDirectory;

@@ -1,6 +1,6 @@
 package io.ax.app.bench;
 
-import io.ax.app.internal.inputs.EndOffsetProbe;
+import io.ax.app.internal.timer.EndOffsetProbe;
 import io.ax.app.internal.timer.TimedPolls;
 import java.time.Duration;
 import org.apache.kafka.clients.consumer.ConsumerRecords;

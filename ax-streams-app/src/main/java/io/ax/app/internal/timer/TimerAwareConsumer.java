@@ -1,7 +1,5 @@
 package io.ax.app.internal.timer;
 
-import io.ax.app.internal.inputs.ConsumerView;
-import io.ax.app.internal.inputs.EndOffsetProbe;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -3,7 +3,7 @@ package io.ax.app.internal.topology;
 import io.ax.app.internal.core.Input;
 import org.apache.kafka.common.utils.Time;
 import io.ax.app.internal.core.Rules;
-import io.ax.app.internal.inputs.InputWatermarks;
+import io.ax.app.internal.timer.InputWatermarks;
 import io.ax.app.internal.store.TaskStore;
 import io.ax.app.internal.timer.TimerKind;
 import io.ax.app.internal.timer.Timers;

@@ -5,7 +5,7 @@ import io.ax.app.internal.setup.OutputBounds;
 import org.apache.kafka.common.utils.Time;
 import io.ax.AxTopics;
 import io.ax.app.internal.core.RuleSettings;
-import io.ax.app.internal.inputs.ConsumerPositions;
+import io.ax.app.internal.timer.ConsumerPositions;
 import io.ax.app.config.AxConfig;
 import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.app.internal.timer.ClockSteps;
@@ -17,7 +17,7 @@ import java.time.Clock;
 /**
  * The parts of {@link AxConfig} the topology uses, as one immutable value.
  *
- * @param maxClockSkewMs how far producers' clocks may run ahead: see {@link io.ax.app.internal.inputs.InputWatermarks}
+ * @param maxClockSkewMs how far producers' clocks may run ahead: see {@link io.ax.app.internal.timer.InputWatermarks}
  * @param partitions the partition count of the co-partitioned input topics, or 0 when unknown (then records
  *                   are not checked for being on their key's partition)
  * @param adoptEnabled whether {@code AdoptRequest}s (from {@code ./ax migrate}) are taken; refused otherwise
@@ -46,7 +46,7 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
                                 LimitsChanges limitsChanges, ClockSteps clockSteps, WorkerRegistrySettings workers) {
 
     /**
-     * @param positions where the consumer stands on each input: {@link io.ax.app.internal.inputs.ConsumerView#POSITIONS}
+     * @param positions where the consumer stands on each input: {@link io.ax.app.internal.timer.ConsumerView#POSITIONS}
      *                  in a running scheduler, {@link ConsumerPositions#SYNCHRONOUS} under TopologyTestDriver
      */
     public static SchedulerSettings from(AxConfig config, int partitions, ConsumerPositions positions, SchedulerMetrics metrics) {

@@ -7,7 +7,7 @@ import io.ax.app.internal.core.Input;
 import io.ax.app.internal.core.Rules;
 import io.ax.app.internal.flow.FlowCodec;
 import io.ax.app.internal.flow.StoreFlowLimits;
-import io.ax.app.internal.inputs.InputWatermarks;
+import io.ax.app.internal.timer.InputWatermarks;
 import io.ax.app.internal.metrics.PartitionMetrics;
 import io.ax.app.internal.setup.OutputBounds;
 import io.ax.app.internal.store.AxStores;

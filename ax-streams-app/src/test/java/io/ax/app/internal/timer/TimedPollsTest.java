@@ -2,9 +2,6 @@ package io.ax.app.internal.timer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ax.app.internal.inputs.AskedEndOffsets;
-import io.ax.app.internal.inputs.ConsumerView;
-import io.ax.app.internal.inputs.EndOffsetProbe;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
