@@ -7,6 +7,7 @@ import io.ax.app.internal.core.Input;
 import io.ax.app.internal.core.Rules;
 import io.ax.app.internal.flow.FlowCodec;
 import io.ax.app.internal.flow.StoreFlowLimits;
+import io.ax.app.internal.timer.FireDueTimers;
 import io.ax.app.internal.timer.InputWatermarks;
 import io.ax.app.internal.metrics.PartitionMetrics;
 import io.ax.app.internal.setup.OutputBounds;
@@ -22,6 +23,7 @@ import io.ax.app.internal.core.Effect;
 import io.ax.app.internal.timer.Timers;
 import io.ax.app.internal.timer.TimingWheel;
 import io.ax.app.internal.timer.WakeUps;
+import io.ax.app.internal.timer.WheelTimer;
 import io.ax.codec.WireCodec;
 import io.ax.schema.AdoptRequest;
 import io.ax.schema.CalendarRequest;
@@ -128,8 +130,8 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         inputs = new InputWatermarks(settings.positions(), context.taskId().partition(), settings.maxClockSkewMs(),
                 topics.requests(), topics.results(), topics.retry(), topics.deps());
         maybeRebuildIndex(index, taskStore); // a small partition's index is complete before its first record
-        FireDueTimers fireDueTimers = new FireDueTimers(rules, tasks, timers, decisions, inputs, settings.fireBatchMax(),
-                settings.fireBudgetMs(), settings.time());
+        FireDueTimers fireDueTimers = new FireDueTimers(timers, inputs, settings.fireBatchMax(), settings.fireBudgetMs(),
+                settings.time(), this::fireTimer);
         lastPunctuationMs = nowMs;
         context.schedule(Duration.ofMillis(settings.tickMs()), PunctuationType.WALL_CLOCK_TIME, wallClockMs -> {
             settings.clockSteps().check(); // reports a wall-clock step; the wheel goes on by the wall clock (TIMEOUTS.md)
@@ -143,6 +145,11 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             publishWakeUp();
         });
         publishWakeUp();
+    }
+
+    /** The pump's handler: a due timer is an input for the rules, decided like a record. */
+    private void fireTimer(WheelTimer timer, long nowMs) {
+        decisions.decide(rules, tasks.get(timer.taskId()), new Input.TimerFired(timer.taskId(), timer.kind(), timer.dueAtMs()), nowMs);
     }
 
     /** The index, derived from the task store, is rebuilt a batch per punctuation after each assignment. */
