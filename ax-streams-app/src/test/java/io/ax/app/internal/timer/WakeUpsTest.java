@@ -39,4 +39,13 @@ class WakeUpsTest {
         assertThat(TimedPolls.boundedBy(pollMs, 900, 1_000)).isEqualTo(Duration.ZERO);
         assertThat(TimedPolls.boundedBy(Duration.ZERO, 1_030, 1_000)).isEqualTo(Duration.ZERO);
     }
+
+    @Test
+    void shouldWakeAtThePunctuationAtOrAfterTheFireTime() {
+        assertThat(PartitionWakeUp.punctuationAtOrAfter(1_023, 1_000, 10)).isEqualTo(1_030);
+        assertThat(PartitionWakeUp.punctuationAtOrAfter(1_020, 1_000, 10)).isEqualTo(1_020);
+        assertThat(PartitionWakeUp.punctuationAtOrAfter(1_001, 1_000, 10)).isEqualTo(1_010);
+        assertThat(PartitionWakeUp.punctuationAtOrAfter(1_000, 1_000, 10)).as("due now: the next punctuation").isEqualTo(1_010);
+        assertThat(PartitionWakeUp.punctuationAtOrAfter(400, 1_000, 10)).as("overdue: the next punctuation").isEqualTo(1_010);
+    }
 }
