@@ -26,12 +26,6 @@ public final class StreamsProtocolMainConsumer extends ConsumerWrapper {
 
     @Override
     public ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
-        return polls.poll(timeout, delegate::poll, partition -> {
-            try {
-                return delegate.position(partition, Duration.ZERO);
-            } catch (RuntimeException e) {
-                return -1;
-            }
-        });
+        return polls.poll(timeout, delegate); // the scheduler's own poll, as TimerAwareConsumer calls it
     }
 }

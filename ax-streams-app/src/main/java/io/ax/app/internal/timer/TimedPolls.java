@@ -3,6 +3,7 @@ package io.ax.app.internal.timer;
 import java.time.Duration;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Time;
@@ -65,6 +66,24 @@ public final class TimedPolls implements AutoCloseable {
         }
         view.polled(records, positionOf);
         return records;
+    }
+
+    /**
+     * The poll of a consumer that wraps another ({@code delegate}): the same as {@link #poll(Duration, Function,
+     * ToLongFunction)} with the delegate's poll and local positions. A consumer that extends the one it polls calls that
+     * one with {@code super::poll} and {@link #localPosition} instead.
+     */
+    public ConsumerRecords<byte[], byte[]> poll(Duration timeout, Consumer<byte[], byte[]> delegate) {
+        return poll(timeout, delegate::poll, partition -> localPosition(delegate, partition));
+    }
+
+    /** The position of {@code consumer} on {@code partition} when it knows it without a remote call; -1 otherwise. */
+    public static long localPosition(Consumer<?, ?> consumer, TopicPartition partition) {
+        try {
+            return consumer.position(partition, Duration.ZERO);
+        } catch (RuntimeException e) {
+            return -1;
+        }
     }
 
     /** {@code timeout}, cut short so the poll ends by {@code wakeAtMs} (never negative). */

@@ -8,7 +8,6 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.utils.Time;
 
@@ -38,16 +37,7 @@ public final class TimerAwareConsumer extends KafkaConsumer<byte[], byte[]> {
 
     @Override
     public ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
-        return polls.poll(timeout, super::poll, this::localPosition);
-    }
-
-    /** The position when the consumer knows it, without a remote call; -1 otherwise. */
-    private long localPosition(TopicPartition partition) {
-        try {
-            return position(partition, Duration.ZERO);
-        } catch (RuntimeException e) {
-            return -1;
-        }
+        return polls.poll(timeout, super::poll, partition -> TimedPolls.localPosition(this, partition));
     }
 
     @Override
