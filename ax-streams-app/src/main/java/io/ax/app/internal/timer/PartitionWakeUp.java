@@ -13,13 +13,18 @@ package io.ax.app.internal.timer;
 public final class PartitionWakeUp {
     private final Timers timers;
     private final long tickMs;
+    private final WakeUps wakeUps;
     private long lastPunctuationMs;
     private long publishedWakeUpMs = Long.MAX_VALUE;
 
-    /** @param nowMs the time punctuations are counted from until the first one (the schedule starts then) */
-    public PartitionWakeUp(Timers timers, long tickMs, long nowMs) {
+    /**
+     * @param nowMs   the time punctuations are counted from until the first one (the schedule starts then)
+     * @param wakeUps the stream thread's, read by its consumer
+     */
+    public PartitionWakeUp(Timers timers, long tickMs, long nowMs, WakeUps wakeUps) {
         this.timers = timers;
         this.tickMs = tickMs;
+        this.wakeUps = wakeUps;
         this.lastPunctuationMs = nowMs;
     }
 
@@ -45,12 +50,12 @@ public final class PartitionWakeUp {
 
     /** The task is closed: it needs the thread awake no longer. */
     public void close() {
-        WakeUps.clear(this);
+        wakeUps.clear(this);
     }
 
     private void publishAt(long fireAtMs) {
         publishedWakeUpMs = fireAtMs == Long.MAX_VALUE ? Long.MAX_VALUE : punctuationAtOrAfter(fireAtMs, lastPunctuationMs, tickMs);
-        WakeUps.set(this, publishedWakeUpMs);
+        wakeUps.set(this, publishedWakeUpMs);
     }
 
     /** The first punctuation, of those every {@code tickMs} from {@code lastPunctuationMs}, after it and at or after {@code fireAtMs}. */

@@ -10,7 +10,7 @@ import org.apache.kafka.common.utils.Time;
 
 /**
  * What ax does around each poll of Kafka Streams' main consumer, whichever consumer class it is: the poll ends by the
- * earliest wake-up the processors published ({@link WakeUps}); while a timer is due, the end offsets of the inputs are
+ * earliest wake-up the processors of the polling stream thread published ({@link WakeUps}, found through {@link StreamThreads}); while a timer is due, the end offsets of the inputs are
  * asked after the poll ({@link EndOffsetProbe}) and the poll waits for the answer only while it has nothing else to hand
  * over, at most {@code probeWaitMs}; after the poll the {@link ConsumerView} learns what was handed over and which end offsets the
  * position has reached. Runs on the stream thread only.
@@ -20,18 +20,25 @@ public final class TimedPolls implements AutoCloseable {
     private EndOffsetProbe probe;
     private final long probeWaitMs;
     private final ClockSteps clockSteps;
+    private final StreamThreads threads;
+    /** The polling stream thread's, looked up at the first poll (the consumer is made on another thread). */
+    private ThreadTimers thread;
 
-    /** @param probe null: never ask end offsets (inputs count as read only from record timestamps) */
-    public TimedPolls(Time time, EndOffsetProbe probe, long probeWaitMs) {
-        this(time, probe, probeWaitMs, null);
+    /**
+     * @param probe   null: never ask end offsets (inputs count as read only from record timestamps)
+     * @param threads where the polling stream thread's wake-ups and consumer view are found
+     */
+    public TimedPolls(Time time, EndOffsetProbe probe, long probeWaitMs, StreamThreads threads) {
+        this(time, probe, probeWaitMs, null, threads);
     }
 
     /**
      * @param clockSteps checked before each poll, so a wall-clock step is reported at once even while Kafka Streams
      *                   punctuates nothing (after a backward step); null: not checked here
      */
-    public TimedPolls(Time time, EndOffsetProbe probe, long probeWaitMs, ClockSteps clockSteps) {
+    public TimedPolls(Time time, EndOffsetProbe probe, long probeWaitMs, ClockSteps clockSteps, StreamThreads threads) {
         this.time = time;
+        this.threads = threads;
         this.probe = probe;
         this.probeWaitMs = probeWaitMs;
         this.clockSteps = clockSteps;
@@ -39,18 +46,22 @@ public final class TimedPolls implements AutoCloseable {
 
     public ConsumerRecords<byte[], byte[]> poll(Duration timeout, Function<Duration, ConsumerRecords<byte[], byte[]>> poll,
                                                 ToLongFunction<TopicPartition> positionOf) {
-        ConsumerView view = ConsumerView.current();
+        if (thread == null) {
+            thread = threads.current();
+        }
+        ConsumerView view = thread.view();
+        WakeUps wakeUps = thread.wakeUps();
         if (clockSteps != null) {
             clockSteps.check();
         }
         long startMs = time.milliseconds();
-        ConsumerRecords<byte[], byte[]> records = poll.apply(boundedBy(timeout, WakeUps.earliest(), startMs));
+        ConsumerRecords<byte[], byte[]> records = poll.apply(boundedBy(timeout, wakeUps.earliest(), startMs));
         if (probe != null) {
             // A timer is due now (the poll ended for it, or one is held for its inputs): ask the end offsets now, so
             // that the answer proves the inputs read up to a time at or after its due time.
             long nowMs = time.milliseconds();
             probe.maybeCollect(view);
-            boolean timersDue = WakeUps.earliest() <= nowMs;
+            boolean timersDue = wakeUps.earliest() <= nowMs;
             if (timersDue || !probe.everSent()) {
                 // The first request goes as soon as there are inputs to watch, timers due or not: it opens the admin
                 // client's connection and loads its code, which took seconds on a busy box when the first due timer
@@ -94,6 +105,9 @@ public final class TimedPolls implements AutoCloseable {
 
     @Override
     public void close() {
+        if (thread != null && thread == threads.current()) {
+            threads.release(); // closed on its stream thread, as Kafka Streams does: the thread is done
+        }
         if (probe != null) {
             probe.close();
             probe = null;

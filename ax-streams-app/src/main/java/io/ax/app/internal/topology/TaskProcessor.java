@@ -131,7 +131,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         maybeRebuildIndex(index, taskStore); // a small partition's index is complete before its first record
         FireDueTimers fireDueTimers = new FireDueTimers(timers, inputs, settings.fireBatchMax(), settings.fireBudgetMs(),
                 settings.time(), this::fireTimer);
-        wakeUp = new PartitionWakeUp(timers, settings.tickMs(), nowMs);
+        wakeUp = new PartitionWakeUp(timers, settings.tickMs(), nowMs, settings.threads().current().wakeUps());
         context.schedule(Duration.ofMillis(settings.tickMs()), PunctuationType.WALL_CLOCK_TIME, wallClockMs -> {
             settings.clockSteps().check(); // reports a wall-clock step; the wheel goes on by the wall clock (TIMEOUTS.md)
             maybeRebuildIndex(index, taskStore);

@@ -9,25 +9,28 @@ class WakeUpsTest {
 
     @Test
     void shouldWakeAtTheEarliestTimeAnyTaskOnThisThreadPublished() {
+        WakeUps wakeUps = new StreamThreads().current().wakeUps();
         Object a = new Object();
         Object b = new Object();
-        assertThat(WakeUps.earliest()).isEqualTo(Long.MAX_VALUE);
-        WakeUps.set(a, 5_000);
-        WakeUps.set(b, 3_000);
-        assertThat(WakeUps.earliest()).isEqualTo(3_000);
-        WakeUps.clear(b);
-        assertThat(WakeUps.earliest()).isEqualTo(5_000);
-        WakeUps.set(a, Long.MAX_VALUE);
-        assertThat(WakeUps.earliest()).isEqualTo(Long.MAX_VALUE);
-        WakeUps.clear(a);
+        assertThat(wakeUps.earliest()).isEqualTo(Long.MAX_VALUE);
+        wakeUps.set(a, 5_000);
+        wakeUps.set(b, 3_000);
+        assertThat(wakeUps.earliest()).isEqualTo(3_000);
+        wakeUps.clear(b);
+        assertThat(wakeUps.earliest()).isEqualTo(5_000);
+        wakeUps.set(a, Long.MAX_VALUE);
+        assertThat(wakeUps.earliest()).isEqualTo(Long.MAX_VALUE);
+        wakeUps.clear(a);
     }
 
     @Test
     void shouldNotSeeWakeUpsPublishedOnAnotherThread() throws InterruptedException {
-        Thread other = new Thread(() -> WakeUps.set(new Object(), 1));
+        StreamThreads threads = new StreamThreads();
+        Thread other = new Thread(() -> threads.current().wakeUps().set(new Object(), 1));
         other.start();
         other.join();
-        assertThat(WakeUps.earliest()).isEqualTo(Long.MAX_VALUE);
+        assertThat(threads.current().wakeUps().earliest()).isEqualTo(Long.MAX_VALUE);
+        assertThat(new StreamThreads().current().wakeUps().earliest()).as("another instance's registry").isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
