@@ -4,7 +4,7 @@ import io.ax.AxException;
 import io.ax.app.config.AxConfig;
 import io.ax.app.internal.health.HangingTransactions;
 import io.ax.app.internal.health.StreamThreadFailures;
-import io.ax.app.internal.inputs.ConsumerView;
+import io.ax.app.internal.timer.StreamThreads;
 import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.app.internal.query.QueryServer;
 import io.ax.app.internal.setup.StateDirectory;
@@ -30,6 +30,7 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.common.utils.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,12 +74,15 @@ public final class AxScheduler implements AutoCloseable {
         this.partitions = partitions;
         Properties props = config.streamsProperties();
         metrics = new SchedulerMetrics(config.metricsSettings());
-        SchedulerSettings settings = SchedulerSettings.from(config, partitions, ConsumerView.POSITIONS, metrics)
+        // Where each stream thread's consumer and processors meet (wake-ups, how far the inputs are read): handed to both.
+        StreamThreads threads = new StreamThreads();
+        props.put(StreamsConfig.mainConsumerPrefix(StreamThreads.CONFIG), threads); // for a consumer Streams builds itself
+        SchedulerSettings settings = SchedulerSettings.from(config, partitions, threads, metrics)
                 .withFlowPartitions(flowPartitions);
         // The first records would otherwise load and interpret the accept path's code while the records behind them wait.
         io.ax.app.internal.topology.ColdStart.run(settings, COLD_START_ROUNDS, COLD_START_BUDGET_MS);
         // One clock-step detector for the instance: its punctuations and its consumers' polls check the same one.
-        streams = new KafkaStreams(AxTopology.build(settings), props, new AxClientSupplier(config.tickMs(), settings.clockSteps()));
+        streams = new KafkaStreams(AxTopology.build(settings), props, new AxClientSupplier(config.tickMs(), settings.clockSteps(), threads));
         streams.setGlobalStateRestoreListener(metrics.restoreListener());
         metrics.streamThreads(() -> streams.metadataForLocalThreads().size());
         metrics.storeOperations(streams::metrics);

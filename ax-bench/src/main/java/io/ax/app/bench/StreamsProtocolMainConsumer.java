@@ -1,9 +1,14 @@
 package io.ax.app.bench;
 
-import io.ax.app.internal.inputs.EndOffsetProbe;
+import io.ax.app.internal.timer.EndOffsetProbe;
+import io.ax.app.internal.timer.StreamThreads;
 import io.ax.app.internal.timer.TimedPolls;
 import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.internals.AsyncKafkaConsumer;
+import org.apache.kafka.clients.consumer.internals.StreamsRebalanceData;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.streams.internals.ConsumerWrapper;
@@ -18,20 +23,30 @@ import org.apache.kafka.streams.internals.ConsumerWrapper;
  */
 public final class StreamsProtocolMainConsumer extends ConsumerWrapper {
     /**
-     * The wrapper gets no client configuration to build an admin client from: end offsets are asked through the
-     * consumer itself, which blocks the poll for a round trip (acceptable for measuring; ax's own consumer does not).
+     * End offsets are asked through the wrapped consumer itself, not an admin client of its own, which blocks the poll for
+     * a round trip (acceptable for measuring; ax's own consumer does not).
      */
-    private final TimedPolls polls = new TimedPolls(Time.SYSTEM, new EndOffsetProbe(
-            partitions -> KafkaFuture.completedFuture(delegate.endOffsets(partitions, Duration.ofSeconds(5))), () -> { }, 10), 10);
+    private TimedPolls polls;
+
+    /**
+     * Kafka Streams builds this class by reflection, so the scheduler's {@link StreamThreads} comes through the consumer
+     * configuration ({@link StreamThreads#CONFIG}, set by the scheduler with the {@code main.consumer.} prefix).
+     */
+    @Override
+    public void wrapConsumer(AsyncKafkaConsumer<byte[], byte[]> delegate, Map<String, Object> config,
+                             Optional<StreamsRebalanceData> streamsRebalanceData) {
+        super.wrapConsumer(delegate, config, streamsRebalanceData);
+        if (!(config.get(StreamThreads.CONFIG) instanceof StreamThreads threads)) {
+            throw new IllegalStateException(StreamThreads.CONFIG + " missing from the main consumer's configuration: "
+                    + getClass().getSimpleName() + " runs only inside an ax scheduler");
+        }
+        polls = new TimedPolls(Time.SYSTEM, new EndOffsetProbe(
+                partitions -> KafkaFuture.completedFuture(delegate.endOffsets(partitions, Duration.ofSeconds(5))), () -> { }, 10), 10,
+                threads);
+    }
 
     @Override
     public ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
-        return polls.poll(timeout, delegate::poll, partition -> {
-            try {
-                return delegate.position(partition, Duration.ZERO);
-            } catch (RuntimeException e) {
-                return -1;
-            }
-        });
+        return polls.poll(timeout, delegate); // the scheduler's own poll, as TimerAwareConsumer calls it
     }
 }

@@ -2,7 +2,7 @@ package io.ax.app.internal.docs;
 
 import io.ax.KafkaConnection;
 import io.ax.app.config.AxConfig;
-import io.ax.app.internal.inputs.ConsumerPositions;
+import io.ax.app.internal.timer.ConsumerPositions;
 import io.ax.app.internal.core.StateMachine;
 import io.ax.app.internal.setup.OutputBounds;
 import io.ax.app.internal.topology.AxTopology;

@@ -15,14 +15,17 @@ import org.apache.kafka.streams.KafkaClientSupplier;
 public final class AxClientSupplier implements KafkaClientSupplier {
     private final long tickMs;
     private final ClockSteps clockSteps;
+    private final StreamThreads threads;
 
     /**
      * @param tickMs     the wheel's tick ({@code ax.wheel.tick.ms})
      * @param clockSteps the instance's wall-clock step detector, which every main consumer checks at each poll
+     * @param threads    the instance's registry, where each stream thread's consumer meets that thread's processors
      */
-    public AxClientSupplier(long tickMs, ClockSteps clockSteps) {
+    public AxClientSupplier(long tickMs, ClockSteps clockSteps, StreamThreads threads) {
         this.tickMs = tickMs;
         this.clockSteps = clockSteps;
+        this.threads = threads;
     }
 
     @Override
@@ -37,7 +40,7 @@ public final class AxClientSupplier implements KafkaClientSupplier {
 
     @Override
     public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
-        return new TimerAwareConsumer(config, Time.SYSTEM, tickMs, clockSteps);
+        return new TimerAwareConsumer(config, Time.SYSTEM, tickMs, clockSteps, threads);
     }
 
     @Override

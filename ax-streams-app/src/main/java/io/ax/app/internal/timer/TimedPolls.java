@@ -1,17 +1,16 @@
 package io.ax.app.internal.timer;
 
-import io.ax.app.internal.inputs.ConsumerView;
-import io.ax.app.internal.inputs.EndOffsetProbe;
 import java.time.Duration;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Time;
 
 /**
  * What ax does around each poll of Kafka Streams' main consumer, whichever consumer class it is: the poll ends by the
- * earliest wake-up the processors published ({@link WakeUps}); while a timer is due, the end offsets of the inputs are
+ * earliest wake-up the processors of the polling stream thread published ({@link WakeUps}, found through {@link StreamThreads}); while a timer is due, the end offsets of the inputs are
  * asked after the poll ({@link EndOffsetProbe}) and the poll waits for the answer only while it has nothing else to hand
  * over, at most {@code probeWaitMs}; after the poll the {@link ConsumerView} learns what was handed over and which end offsets the
  * position has reached. Runs on the stream thread only.
@@ -21,18 +20,25 @@ public final class TimedPolls implements AutoCloseable {
     private EndOffsetProbe probe;
     private final long probeWaitMs;
     private final ClockSteps clockSteps;
+    private final StreamThreads threads;
+    /** The polling stream thread's, looked up at the first poll (the consumer is made on another thread). */
+    private ThreadTimers thread;
 
-    /** @param probe null: never ask end offsets (inputs count as read only from record timestamps) */
-    public TimedPolls(Time time, EndOffsetProbe probe, long probeWaitMs) {
-        this(time, probe, probeWaitMs, null);
+    /**
+     * @param probe   null: never ask end offsets (inputs count as read only from record timestamps)
+     * @param threads where the polling stream thread's wake-ups and consumer view are found
+     */
+    public TimedPolls(Time time, EndOffsetProbe probe, long probeWaitMs, StreamThreads threads) {
+        this(time, probe, probeWaitMs, null, threads);
     }
 
     /**
      * @param clockSteps checked before each poll, so a wall-clock step is reported at once even while Kafka Streams
      *                   punctuates nothing (after a backward step); null: not checked here
      */
-    public TimedPolls(Time time, EndOffsetProbe probe, long probeWaitMs, ClockSteps clockSteps) {
+    public TimedPolls(Time time, EndOffsetProbe probe, long probeWaitMs, ClockSteps clockSteps, StreamThreads threads) {
         this.time = time;
+        this.threads = threads;
         this.probe = probe;
         this.probeWaitMs = probeWaitMs;
         this.clockSteps = clockSteps;
@@ -40,18 +46,22 @@ public final class TimedPolls implements AutoCloseable {
 
     public ConsumerRecords<byte[], byte[]> poll(Duration timeout, Function<Duration, ConsumerRecords<byte[], byte[]>> poll,
                                                 ToLongFunction<TopicPartition> positionOf) {
-        ConsumerView view = ConsumerView.current();
+        if (thread == null) {
+            thread = threads.current();
+        }
+        ConsumerView view = thread.view();
+        WakeUps wakeUps = thread.wakeUps();
         if (clockSteps != null) {
             clockSteps.check();
         }
         long startMs = time.milliseconds();
-        ConsumerRecords<byte[], byte[]> records = poll.apply(boundedBy(timeout, WakeUps.earliest(), startMs));
+        ConsumerRecords<byte[], byte[]> records = poll.apply(boundedBy(timeout, wakeUps.earliest(), startMs));
         if (probe != null) {
             // A timer is due now (the poll ended for it, or one is held for its inputs): ask the end offsets now, so
             // that the answer proves the inputs read up to a time at or after its due time.
             long nowMs = time.milliseconds();
             probe.maybeCollect(view);
-            boolean timersDue = WakeUps.earliest() <= nowMs;
+            boolean timersDue = wakeUps.earliest() <= nowMs;
             if (timersDue || !probe.everSent()) {
                 // The first request goes as soon as there are inputs to watch, timers due or not: it opens the admin
                 // client's connection and loads its code, which took seconds on a busy box when the first due timer
@@ -69,6 +79,24 @@ public final class TimedPolls implements AutoCloseable {
         return records;
     }
 
+    /**
+     * The poll of a consumer that wraps another ({@code delegate}): the same as {@link #poll(Duration, Function,
+     * ToLongFunction)} with the delegate's poll and local positions. A consumer that extends the one it polls calls that
+     * one with {@code super::poll} and {@link #localPosition} instead.
+     */
+    public ConsumerRecords<byte[], byte[]> poll(Duration timeout, Consumer<byte[], byte[]> delegate) {
+        return poll(timeout, delegate::poll, partition -> localPosition(delegate, partition));
+    }
+
+    /** The position of {@code consumer} on {@code partition} when it knows it without a remote call; -1 otherwise. */
+    public static long localPosition(Consumer<?, ?> consumer, TopicPartition partition) {
+        try {
+            return consumer.position(partition, Duration.ZERO);
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
     /** {@code timeout}, cut short so the poll ends by {@code wakeAtMs} (never negative). */
     static Duration boundedBy(Duration timeout, long wakeAtMs, long nowMs) {
         long untilWakeMs = wakeAtMs - nowMs;
@@ -77,6 +105,9 @@ public final class TimedPolls implements AutoCloseable {
 
     @Override
     public void close() {
+        if (thread != null && thread == threads.current()) {
+            threads.release(); // closed on its stream thread, as Kafka Streams does: the thread is done
+        }
         if (probe != null) {
             probe.close();
             probe = null;

@@ -1,7 +1,5 @@
 package io.ax.app.internal.timer;
 
-import io.ax.app.internal.inputs.ConsumerView;
-import io.ax.app.internal.inputs.EndOffsetProbe;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -10,13 +8,12 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.utils.Time;
 
 /**
  * Kafka Streams' main consumer, with ax's polls ({@link TimedPolls}): {@link #poll(Duration)} returns no later than the
- * earliest wake-up time the stream thread's processors published ({@link WakeUps}). Kafka Streams blocks in poll for
+ * earliest wake-up time the stream thread's processors published ({@link WakeUps}, found through {@link StreamThreads}). Kafka Streams blocks in poll for
  * {@code poll.ms} when no records arrive and can punctuate only between polls; this lets a long {@code poll.ms} keep
  * an idle scheduler cheap while timers still fire at their tick. While timers are due it asks the brokers the end
  * offsets of the inputs through an admin client of its own, and after each poll it tells the processors how far
@@ -31,25 +28,17 @@ public final class TimerAwareConsumer extends KafkaConsumer<byte[], byte[]> {
     /**
      * @param tickMs     the wheel's tick: the least time between two end-offset requests and the longest wait for one
      * @param clockSteps the instance's wall-clock step detector, checked at each poll (null: not checked)
+     * @param threads    where the stream thread that polls finds its wake-ups and consumer view
      */
-    public TimerAwareConsumer(Map<String, Object> config, Time time, long tickMs, ClockSteps clockSteps) {
-        super(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    public TimerAwareConsumer(Map<String, Object> config, Time time, long tickMs, ClockSteps clockSteps, StreamThreads threads) {
+        super(withoutRegistry(config), new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.polls = new TimedPolls(time, EndOffsetProbe.of(Admin.create(adminConfig(config)), readCommitted(config), tickMs,
-                PROBE_TIMEOUT_MS), tickMs, clockSteps);
+                PROBE_TIMEOUT_MS), tickMs, clockSteps, threads);
     }
 
     @Override
     public ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
-        return polls.poll(timeout, super::poll, this::localPosition);
-    }
-
-    /** The position when the consumer knows it, without a remote call; -1 otherwise. */
-    private long localPosition(TopicPartition partition) {
-        try {
-            return position(partition, Duration.ZERO);
-        } catch (RuntimeException e) {
-            return -1;
-        }
+        return polls.poll(timeout, super::poll, partition -> TimedPolls.localPosition(this, partition));
     }
 
     @Override
@@ -78,6 +67,16 @@ public final class TimerAwareConsumer extends KafkaConsumer<byte[], byte[]> {
         } finally {
             super.close();
         }
+    }
+
+    /** The configuration without the registry handed to reflectively built consumers ({@link StreamThreads#CONFIG}). */
+    private static Map<String, Object> withoutRegistry(Map<String, Object> config) {
+        if (!config.containsKey(StreamThreads.CONFIG)) {
+            return config;
+        }
+        Map<String, Object> copy = new HashMap<>(config);
+        copy.remove(StreamThreads.CONFIG);
+        return copy;
     }
 
     static boolean readCommitted(Map<String, Object> config) {

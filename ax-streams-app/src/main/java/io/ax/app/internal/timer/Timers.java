@@ -171,7 +171,7 @@ public final class Timers {
 
     /**
      * Keeps a due timer aside instead of firing it: its outcome could still change by input not read yet (see
-     * {@link io.ax.app.internal.inputs.InputWatermarks}). Its index key stays, so a rebuild finds it again; a
+     * {@link io.ax.app.internal.timer.InputWatermarks}). Its index key stays, so a rebuild finds it again; a
      * timer given up meanwhile ({@link #unset}) fires stale when released, like any other.
      */
     public void hold(WheelTimer timer) {

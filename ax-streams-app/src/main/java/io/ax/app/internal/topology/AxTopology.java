@@ -5,7 +5,7 @@ import io.ax.app.config.AxConfig;
 import io.ax.app.internal.flow.ApplyLimitRecord;
 import io.ax.app.internal.flow.FlowGate;
 import io.ax.app.internal.metrics.RefusedRecords;
-import io.ax.app.internal.inputs.ConsumerPositions;
+import io.ax.app.internal.timer.ConsumerPositions;
 import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.app.internal.store.AxStores;
 import io.ax.app.internal.store.FlowStores;

@@ -5,10 +5,11 @@ import io.ax.app.internal.setup.OutputBounds;
 import org.apache.kafka.common.utils.Time;
 import io.ax.AxTopics;
 import io.ax.app.internal.core.RuleSettings;
-import io.ax.app.internal.inputs.ConsumerPositions;
+import io.ax.app.internal.timer.ConsumerPositions;
 import io.ax.app.config.AxConfig;
 import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.app.internal.timer.ClockSteps;
+import io.ax.app.internal.timer.StreamThreads;
 import io.ax.codec.RegistryCodec;
 import io.ax.validation.ScheduleLimits;
 import io.ax.app.internal.workers.WorkerRegistrySettings;
@@ -17,7 +18,7 @@ import java.time.Clock;
 /**
  * The parts of {@link AxConfig} the topology uses, as one immutable value.
  *
- * @param maxClockSkewMs how far producers' clocks may run ahead: see {@link io.ax.app.internal.inputs.InputWatermarks}
+ * @param maxClockSkewMs how far producers' clocks may run ahead: see {@link io.ax.app.internal.timer.InputWatermarks}
  * @param partitions the partition count of the co-partitioned input topics, or 0 when unknown (then records
  *                   are not checked for being on their key's partition)
  * @param adoptEnabled whether {@code AdoptRequest}s (from {@code ./ax migrate}) are taken; refused otherwise
@@ -36,6 +37,7 @@ import java.time.Clock;
  * @param clockSteps     the instance's wall-clock step detector, on {@code time} ({@code ax.clock.step.threshold.ms}),
  *                       shared by every partition's punctuation and every stream thread's consumer
  * @param workers        the worker registry's settings ({@code ax.workers.*})
+ * @param threads        where each stream thread's processors find the wake-ups they publish for its consumer
  */
 public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, int wheelSize, int maxWheelTimers,
                                 int fireBatchMax, long defaultTimeoutMs, long defaultBackoffMs, long maxBackoffMs,
@@ -43,13 +45,27 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
                                 ConsumerPositions positions, boolean adoptEnabled, int historyMaxEvents,
                                 long priorityAgingMs, SchedulerMetrics metrics, RegistryCodec inputCodec,
                                 RegistryOutput registryOutput, int flowPartitions, long fireBudgetMs, Time time,
-                                LimitsChanges limitsChanges, ClockSteps clockSteps, WorkerRegistrySettings workers) {
+                                LimitsChanges limitsChanges, ClockSteps clockSteps, WorkerRegistrySettings workers,
+                                StreamThreads threads) {
 
     /**
-     * @param positions where the consumer stands on each input: {@link io.ax.app.internal.inputs.ConsumerView#POSITIONS}
-     *                  in a running scheduler, {@link ConsumerPositions#SYNCHRONOUS} under TopologyTestDriver
+     * The settings of a running scheduler: its stream threads' consumers, made by a client supplier given the same
+     * {@code threads}, tell the processors how far the inputs are read and learn their wake-ups.
+     */
+    public static SchedulerSettings from(AxConfig config, int partitions, StreamThreads threads, SchedulerMetrics metrics) {
+        return from(config, partitions, threads.positions(), threads, metrics);
+    }
+
+    /**
+     * @param positions where the consumer stands on each input: {@link ConsumerPositions#SYNCHRONOUS} under
+     *                  TopologyTestDriver (whose processors' wake-ups nobody reads)
      */
     public static SchedulerSettings from(AxConfig config, int partitions, ConsumerPositions positions, SchedulerMetrics metrics) {
+        return from(config, partitions, positions, new StreamThreads(), metrics);
+    }
+
+    private static SchedulerSettings from(AxConfig config, int partitions, ConsumerPositions positions, StreamThreads threads,
+                                          SchedulerMetrics metrics) {
         return new SchedulerSettings(config.topics(), partitions, config.tickMs(), config.getInt(AxConfig.WHEEL_SIZE_CONFIG),
                 config.getInt(AxConfig.WHEEL_MAX_TIMERS_CONFIG), config.getInt(AxConfig.FIRE_BATCH_MAX_CONFIG),
                 config.getLong(AxConfig.DEFAULT_TIMEOUT_MS_CONFIG), config.getLong(AxConfig.RETRY_BACKOFF_MS_CONFIG),
@@ -59,7 +75,8 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
                 config.getInt(AxConfig.HISTORY_MAX_EVENTS_CONFIG), config.getLong(AxConfig.PRIORITY_AGING_MS_CONFIG), metrics,
                 RegistryCodec.of(config.registrySettings(), Clock.systemUTC()), RegistryOutput.from(config), 0,
                 config.getLong(AxConfig.FIRE_BUDGET_MS_CONFIG), Time.SYSTEM, new LimitsChanges(),
-                new ClockSteps(Time.SYSTEM, config.getLong(AxConfig.CLOCK_STEP_THRESHOLD_MS_CONFIG)), config.workerRegistry());
+                new ClockSteps(Time.SYSTEM, config.getLong(AxConfig.CLOCK_STEP_THRESHOLD_MS_CONFIG)), config.workerRegistry(),
+                threads);
     }
 
     /** The same settings with the flow topic's partition count known. */
@@ -67,7 +84,7 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
         return new SchedulerSettings(topics, partitions, tickMs, wheelSize, maxWheelTimers, fireBatchMax, defaultTimeoutMs,
                 defaultBackoffMs, maxBackoffMs, retentionMs, dispatchAheadMs, misfireThresholdMs, limits, maxClockSkewMs, positions,
                 adoptEnabled, historyMaxEvents, priorityAgingMs, metrics, inputCodec, registryOutput, count, fireBudgetMs, time, limitsChanges,
-                clockSteps, workers);
+                clockSteps, workers, threads);
     }
 
     /** The same settings with the fire budget measured, and clock steps noticed, by {@code clock} (tests drive it). */
@@ -75,7 +92,7 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
         return new SchedulerSettings(topics, partitions, tickMs, wheelSize, maxWheelTimers, fireBatchMax, defaultTimeoutMs,
                 defaultBackoffMs, maxBackoffMs, retentionMs, dispatchAheadMs, misfireThresholdMs, limits, maxClockSkewMs, positions,
                 adoptEnabled, historyMaxEvents, priorityAgingMs, metrics, inputCodec, registryOutput, flowPartitions, fireBudgetMs, clock,
-                limitsChanges, new ClockSteps(clock, clockSteps.thresholdMs()), workers);
+                limitsChanges, new ClockSteps(clock, clockSteps.thresholdMs()), workers, threads);
     }
 
     /** The settings of the pure rules. */

@@ -7,7 +7,8 @@ import io.ax.app.internal.core.Input;
 import io.ax.app.internal.core.Rules;
 import io.ax.app.internal.flow.FlowCodec;
 import io.ax.app.internal.flow.StoreFlowLimits;
-import io.ax.app.internal.inputs.InputWatermarks;
+import io.ax.app.internal.timer.FireDueTimers;
+import io.ax.app.internal.timer.InputWatermarks;
 import io.ax.app.internal.metrics.PartitionMetrics;
 import io.ax.app.internal.setup.OutputBounds;
 import io.ax.app.internal.store.AxStores;
@@ -21,7 +22,8 @@ import io.ax.app.internal.core.ArmedTimers;
 import io.ax.app.internal.core.Effect;
 import io.ax.app.internal.timer.Timers;
 import io.ax.app.internal.timer.TimingWheel;
-import io.ax.app.internal.timer.WakeUps;
+import io.ax.app.internal.timer.PartitionWakeUp;
+import io.ax.app.internal.timer.WheelTimer;
 import io.ax.codec.WireCodec;
 import io.ax.schema.AdoptRequest;
 import io.ax.schema.CalendarRequest;
@@ -80,12 +82,11 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     private TaskIndex index;
     private PartitionMetrics metrics;
     private InputWatermarks inputs;
-    private long lastPunctuationMs;
     private boolean indexComplete;
     /** What schedulers before the unlogged index left in the dependency store, deleted once the index is rebuilt. */
     private LegacyIndexKeys legacyKeys;
     private boolean legacyKeysGone;
-    private long publishedWakeUpMs = Long.MAX_VALUE;
+    private PartitionWakeUp wakeUp;
     private Dependencies dependencies;
     private long tombstonesExpiredAtMs = Long.MIN_VALUE;
 
@@ -135,9 +136,9 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         inputs = new InputWatermarks(settings.positions(), context.taskId().partition(), settings.maxClockSkewMs(),
                 topics.requests(), topics.results(), topics.retry(), topics.deps());
         maybeRebuildIndex(index, taskStore); // a small partition's index is complete before its first record
-        FireDueTimers fireDueTimers = new FireDueTimers(rules, tasks, timers, decisions, inputs, settings.fireBatchMax(),
-                settings.fireBudgetMs(), settings.time());
-        lastPunctuationMs = nowMs;
+        FireDueTimers fireDueTimers = new FireDueTimers(timers, inputs, settings.fireBatchMax(), settings.fireBudgetMs(),
+                settings.time(), this::fireTimer);
+        wakeUp = new PartitionWakeUp(timers, settings.tickMs(), nowMs, settings.threads().current().wakeUps());
         context.schedule(Duration.ofMillis(settings.tickMs()), PunctuationType.WALL_CLOCK_TIME, wallClockMs -> {
             settings.clockSteps().check(); // reports a wall-clock step; the wheel goes on by the wall clock (TIMEOUTS.md)
             maybeRebuildIndex(index, taskStore);
@@ -146,10 +147,14 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             dependencies.sweep(wallClockMs, NOTIFY_BATCH);
             maybeExpireTombstones(wallClockMs);
             metrics.maybeRefresh(wallClockMs);
-            lastPunctuationMs = wallClockMs;
-            publishWakeUp();
+            wakeUp.punctuated(wallClockMs);
         });
-        publishWakeUp();
+        wakeUp.publish();
+    }
+
+    /** The pump's handler: a due timer is an input for the rules, decided like a record. */
+    private void fireTimer(WheelTimer timer, long nowMs) {
+        decisions.decide(rules, tasks.get(timer.taskId()), new Input.TimerFired(timer.taskId(), timer.kind(), timer.dueAtMs()), nowMs);
     }
 
     /** The index, derived from the task store, is rebuilt a batch per punctuation after each assignment. */
@@ -187,7 +192,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             decisions.apply(rules.reject(record.key(), code, e.getMessage(), source, nowMs), nowMs, metricsInput(input));
         }
         index.flushIfLarge(); // else at the punctuation: one write batch a tick, not one a record
-        maybeWakeUpEarlier();
+        wakeUp.maybeEarlier();
     }
 
     /**
@@ -210,7 +215,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             decisions.apply(rules.reject(record.key(), Rules.codeOf(e), e.getMessage(), source, nowMs), nowMs, "grant");
         }
         index.flushIfLarge(); // else at the punctuation: one write batch a tick, not one a record
-        maybeWakeUpEarlier();
+        wakeUp.maybeEarlier();
     }
 
 
@@ -358,40 +363,11 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         }
     }
 
-    /**
-     * Tells the stream thread's consumer when this partition next needs a punctuation: the first punctuation time
-     * (the schedule runs every tick from the last one) at or after the earliest timer can fire.
-     */
-    private void publishWakeUp() {
-        publishWakeUpAt(timers.nextFireMs());
-        timers.forgetTimersSet();
-    }
-
-    /**
-     * After a record only new timers can make the wake-up earlier (a removed one at worst causes one idle
-     * punctuation, which then recomputes it), so the per-record path skips the wheel scan of {@link #publishWakeUp}.
-     */
-    private void maybeWakeUpEarlier() {
-        long setFireAtMs = timers.takeEarliestSetFireMs();
-        if (setFireAtMs != Long.MAX_VALUE && punctuationAtOrAfter(setFireAtMs) < publishedWakeUpMs) {
-            publishWakeUpAt(setFireAtMs);
-        }
-    }
-
-    private void publishWakeUpAt(long fireAtMs) {
-        publishedWakeUpMs = fireAtMs == Long.MAX_VALUE ? Long.MAX_VALUE : punctuationAtOrAfter(fireAtMs);
-        WakeUps.set(this, publishedWakeUpMs);
-    }
-
-    private long punctuationAtOrAfter(long fireAtMs) {
-        long tickMs = settings.tickMs();
-        long ticks = fireAtMs <= lastPunctuationMs ? 1 : (fireAtMs - lastPunctuationMs + tickMs - 1) / tickMs;
-        return lastPunctuationMs + ticks * tickMs;
-    }
-
     @Override
     public void close() {
-        WakeUps.clear(this);
+        if (wakeUp != null) {
+            wakeUp.close();
+        }
         if (inputs != null) {
             inputs.close();
         }

@@ -7,7 +7,7 @@ import io.ax.app.config.AxConfig;
 import io.ax.app.config.HttpAddress;
 import io.ax.app.internal.metrics.MetricsSettings;
 import io.ax.app.internal.metrics.SchedulerMetrics;
-import io.ax.app.internal.inputs.ConsumerPositions;
+import io.ax.app.internal.timer.ConsumerPositions;
 import io.ax.app.internal.topology.AxTopology;
 import io.ax.validation.ScheduleLimits;
 import java.io.IOException;

@@ -112,7 +112,7 @@ class ClockStepsTest {
     void shouldBeCheckedAtEveryPollSoAStepBackIsReportedWhileKafkaStreamsPunctuatesNothing() {
         SteppingTime time = new SteppingTime(WALL_MS, 0);
         ClockSteps onClock = new ClockSteps(time, 1_000);
-        try (TimedPolls polls = new TimedPolls(time, null, 10, onClock)) {
+        try (TimedPolls polls = new TimedPolls(time, null, 10, onClock, new StreamThreads())) {
             java.util.function.Function<java.time.Duration, org.apache.kafka.clients.consumer.ConsumerRecords<byte[], byte[]>> poll =
                     timeout -> org.apache.kafka.clients.consumer.ConsumerRecords.empty();
             polls.poll(java.time.Duration.ofMillis(100), poll, partition -> -1);

@@ -2,16 +2,12 @@ package io.ax.app.internal.timer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ax.app.internal.inputs.AskedEndOffsets;
-import io.ax.app.internal.inputs.ConsumerView;
-import io.ax.app.internal.inputs.EndOffsetProbe;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.internals.KafkaFutureImpl;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class TimedPollsTest {
@@ -21,22 +17,18 @@ class TimedPollsTest {
     private final List<KafkaFutureImpl<Map<TopicPartition, Long>>> asked = endOffsets.asked;
     private final EndOffsetProbe probe = endOffsets.probe(10);
     private final Object owner = new Object();
-
-    @AfterEach
-    void forget() {
-        WakeUps.clear(owner);
-        ConsumerView.POSITIONS.unwatch(TOPIC, 0);
-    }
+    private final StreamThreads threads = new StreamThreads();
+    private final WakeUps wakeUps = threads.current().wakeUps();
 
     @Test
     void shouldAskTheEndOffsetsOnceAsSoonAsInputsAreWatchedThenOnlyWhileTimersAreDue() {
-        TimedPolls polls = new TimedPolls(time, probe, 10);
-        WakeUps.set(owner, Long.MAX_VALUE); // no timer due
+        TimedPolls polls = new TimedPolls(time, probe, 10, threads);
+        wakeUps.set(owner, Long.MAX_VALUE); // no timer due
 
         poll(polls);
         assertThat(asked).as("nothing watched yet: nothing to ask").isEmpty();
 
-        ConsumerView.POSITIONS.watch(TOPIC, 0);
+        threads.current().view().watch(TOPIC, 0);
         poll(polls);
         assertThat(asked).as("the first request goes at once, no timer due: it readies the client").hasSize(1);
 
@@ -46,7 +38,7 @@ class TimedPollsTest {
         poll(polls);
         assertThat(asked).as("then none while no timer is due").hasSize(1);
 
-        WakeUps.set(owner, time.milliseconds());
+        wakeUps.set(owner, time.milliseconds());
         poll(polls);
         assertThat(asked).as("a timer due: asked again").hasSize(2);
     }

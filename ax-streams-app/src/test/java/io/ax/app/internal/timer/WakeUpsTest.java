@@ -9,25 +9,28 @@ class WakeUpsTest {
 
     @Test
     void shouldWakeAtTheEarliestTimeAnyTaskOnThisThreadPublished() {
+        WakeUps wakeUps = new StreamThreads().current().wakeUps();
         Object a = new Object();
         Object b = new Object();
-        assertThat(WakeUps.earliest()).isEqualTo(Long.MAX_VALUE);
-        WakeUps.set(a, 5_000);
-        WakeUps.set(b, 3_000);
-        assertThat(WakeUps.earliest()).isEqualTo(3_000);
-        WakeUps.clear(b);
-        assertThat(WakeUps.earliest()).isEqualTo(5_000);
-        WakeUps.set(a, Long.MAX_VALUE);
-        assertThat(WakeUps.earliest()).isEqualTo(Long.MAX_VALUE);
-        WakeUps.clear(a);
+        assertThat(wakeUps.earliest()).isEqualTo(Long.MAX_VALUE);
+        wakeUps.set(a, 5_000);
+        wakeUps.set(b, 3_000);
+        assertThat(wakeUps.earliest()).isEqualTo(3_000);
+        wakeUps.clear(b);
+        assertThat(wakeUps.earliest()).isEqualTo(5_000);
+        wakeUps.set(a, Long.MAX_VALUE);
+        assertThat(wakeUps.earliest()).isEqualTo(Long.MAX_VALUE);
+        wakeUps.clear(a);
     }
 
     @Test
     void shouldNotSeeWakeUpsPublishedOnAnotherThread() throws InterruptedException {
-        Thread other = new Thread(() -> WakeUps.set(new Object(), 1));
+        StreamThreads threads = new StreamThreads();
+        Thread other = new Thread(() -> threads.current().wakeUps().set(new Object(), 1));
         other.start();
         other.join();
-        assertThat(WakeUps.earliest()).isEqualTo(Long.MAX_VALUE);
+        assertThat(threads.current().wakeUps().earliest()).isEqualTo(Long.MAX_VALUE);
+        assertThat(new StreamThreads().current().wakeUps().earliest()).as("another instance's registry").isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
@@ -38,5 +41,14 @@ class WakeUpsTest {
         assertThat(TimedPolls.boundedBy(pollMs, 1_030, 1_000)).isEqualTo(Duration.ofMillis(30));
         assertThat(TimedPolls.boundedBy(pollMs, 900, 1_000)).isEqualTo(Duration.ZERO);
         assertThat(TimedPolls.boundedBy(Duration.ZERO, 1_030, 1_000)).isEqualTo(Duration.ZERO);
+    }
+
+    @Test
+    void shouldWakeAtThePunctuationAtOrAfterTheFireTime() {
+        assertThat(PartitionWakeUp.punctuationAtOrAfter(1_023, 1_000, 10)).isEqualTo(1_030);
+        assertThat(PartitionWakeUp.punctuationAtOrAfter(1_020, 1_000, 10)).isEqualTo(1_020);
+        assertThat(PartitionWakeUp.punctuationAtOrAfter(1_001, 1_000, 10)).isEqualTo(1_010);
+        assertThat(PartitionWakeUp.punctuationAtOrAfter(1_000, 1_000, 10)).as("due now: the next punctuation").isEqualTo(1_010);
+        assertThat(PartitionWakeUp.punctuationAtOrAfter(400, 1_000, 10)).as("overdue: the next punctuation").isEqualTo(1_010);
     }
 }

@@ -3,7 +3,7 @@ package io.ax.app.internal.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ax.app.config.AxConfig;
-import io.ax.app.internal.inputs.ConsumerPositions;
+import io.ax.app.internal.timer.ConsumerPositions;
 import io.ax.app.internal.metrics.SchedulerMetrics;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -2,8 +2,8 @@ package io.ax.app.internal.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ax.app.internal.inputs.ConsumerPositions;
-import io.ax.app.internal.inputs.Fetched;
+import io.ax.app.internal.timer.ConsumerPositions;
+import io.ax.app.internal.timer.Fetched;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

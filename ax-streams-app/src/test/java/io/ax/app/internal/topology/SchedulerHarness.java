@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ax.AxHeaders;
 import io.ax.AxTopics;
 import io.ax.app.config.AxConfig;
-import io.ax.app.internal.inputs.ConsumerPositions;
+import io.ax.app.internal.timer.ConsumerPositions;
 import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.codec.WireCodec;
 import io.ax.app.internal.store.AxStores;

@@ -7,7 +7,7 @@ import io.ax.app.config.AxConfig;
 import io.ax.app.fuzz.FuzzSettings;
 import io.ax.app.fuzz.HostileAnnouncements;
 import io.ax.app.fuzz.HostileAnnouncements.Announcement;
-import io.ax.app.internal.inputs.ConsumerPositions;
+import io.ax.app.internal.timer.ConsumerPositions;
 import io.ax.app.internal.metrics.RefusedRecords;
 import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.app.internal.store.AxStores;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.ax.AxTopics;
 import io.ax.app.config.AxConfig;
-import io.ax.app.internal.inputs.ConsumerPositions;
+import io.ax.app.internal.timer.ConsumerPositions;
 import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.app.internal.store.AxStores;
 import io.ax.app.internal.topology.AxTopology;

@@ -1,4 +1,4 @@
-package io.ax.app.internal.inputs;
+package io.ax.app.internal.timer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,6 +14,7 @@ class EndOffsetProbeTest {
     private final AskedEndOffsets endOffsets = new AskedEndOffsets();
     private final List<KafkaFutureImpl<Map<TopicPartition, Long>>> asked = endOffsets.asked;
     private final EndOffsetProbe probe = endOffsets.probe(10);
+    private final ConsumerView consumerView = new ConsumerView();
 
     @Test
     void shouldSendTheFirstRequestAtOnceThenOneInFlightAtMostAndNoMoreOftenThanTheInterval() {
@@ -22,7 +23,7 @@ class EndOffsetProbeTest {
         probe.maybeSend(Set.of(P), 1_050);
         assertThat(asked).as("one in flight at most").hasSize(1);
         asked.get(0).complete(Map.of(P, 7L));
-        probe.maybeCollect(ConsumerView.current());
+        probe.maybeCollect(consumerView);
         assertThat(probe.inFlight()).isFalse();
         probe.maybeSend(Set.of(P), 1_005 + 4);
         assertThat(asked).as("within the interval of the last").hasSize(1);
@@ -36,7 +37,7 @@ class EndOffsetProbeTest {
     void shouldDropAFailedAnswerAndAskAgain() {
         probe.maybeSend(Set.of(P), 1_000);
         asked.get(0).completeExceptionally(new org.apache.kafka.common.errors.TimeoutException("slow broker"));
-        probe.maybeCollect(ConsumerView.current());
+        probe.maybeCollect(consumerView);
         assertThat(probe.inFlight()).isFalse();
         probe.maybeSend(Set.of(P), 1_010);
         assertThat(asked).hasSize(2);
@@ -44,12 +45,12 @@ class EndOffsetProbeTest {
 
     @Test
     void shouldStampTheAnswerWithTheTimeBeforeTheRequestWasSent() {
-        InputWatermarks inputs = new InputWatermarks(ConsumerView.POSITIONS, 0, 1_000, "ax.requests");
+        InputWatermarks inputs = new InputWatermarks(consumerView, 0, 1_000, "ax.requests");
         try {
-            probe.maybeSend(ConsumerView.current().notPending(), 40_000);
+            probe.maybeSend(consumerView.notPending(), 40_000);
             asked.get(0).complete(Map.of(P, 0L));
-            probe.maybeCollect(ConsumerView.current());
-            ConsumerView.current().polled(org.apache.kafka.clients.consumer.ConsumerRecords.empty(), partition -> 0L);
+            probe.maybeCollect(consumerView);
+            consumerView.polled(org.apache.kafka.clients.consumer.ConsumerRecords.empty(), partition -> 0L);
             assertThat(inputs.readUpToMs(0, 45_000)).isEqualTo(40_000);
         } finally {
             inputs.close();

@@ -1,4 +1,4 @@
-package io.ax.app.internal.inputs;
+package io.ax.app.internal.timer;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -12,39 +12,33 @@ import org.apache.kafka.common.TopicPartition;
  * How far the stream thread's main consumer has read the input partitions its stream tasks watch, as proofs
  * ({@link Fetched}): an end offset asked of the brokers at time S (an {@link EndOffsetProbe}), once the consumer's
  * position has reached it, proves the partition read up to S. The consumer (ax's {@code TimedPolls}) writes it
- * after every poll; the processors of the same thread read it through {@link #POSITIONS}. Both run on the stream
- * thread, so the registry is thread-local and needs no locking (as {@code WakeUps}).
+ * after every poll; the processors of the same thread read it as their {@link ConsumerPositions}. One per stream
+ * thread ({@link ThreadTimers}), used on that thread only, so it needs no locking. Not thread-safe.
  *
  * <p>Cheap by construction: a poll touches only the watched partitions (the stream tasks' requests, results,
  * retry and dependency partitions, not the changelogs or the gates' topics), reads the local position of one
  * only while a proof for it is pending, and allocates only when a proof is made.
  */
-public final class ConsumerView {
-    private static final ThreadLocal<ConsumerView> VIEW = ThreadLocal.withInitial(ConsumerView::new);
+public final class ConsumerView implements ConsumerPositions {
+    @Override
+    public Fetched fetched(String topic, int partition) {
+        Watched one = watched.get(new TopicPartition(topic, partition));
+        return one == null ? null : one.proven;
+    }
 
-    /** The production positions: the view of the consumer on the calling (stream) thread. */
-    public static final ConsumerPositions POSITIONS = new ConsumerPositions() {
-        @Override
-        public Fetched fetched(String topic, int partition) {
-            Watched watched = VIEW.get().watched.get(new TopicPartition(topic, partition));
-            return watched == null ? null : watched.proven;
-        }
+    @Override
+    public void watch(String topic, int partition) {
+        watched.computeIfAbsent(new TopicPartition(topic, partition), p -> new Watched()).watchers++;
+    }
 
-        @Override
-        public void watch(String topic, int partition) {
-            VIEW.get().watched.computeIfAbsent(new TopicPartition(topic, partition), p -> new Watched()).watchers++;
+    @Override
+    public void unwatch(String topic, int partition) {
+        TopicPartition key = new TopicPartition(topic, partition);
+        Watched one = watched.get(key);
+        if (one != null && --one.watchers <= 0) {
+            watched.remove(key);
         }
-
-        @Override
-        public void unwatch(String topic, int partition) {
-            Map<TopicPartition, Watched> watched = VIEW.get().watched;
-            TopicPartition key = new TopicPartition(topic, partition);
-            Watched one = watched.get(key);
-            if (one != null && --one.watchers <= 0) {
-                watched.remove(key);
-            }
-        }
-    };
+    }
 
     private static final class Watched {
         int watchers;
@@ -57,12 +51,8 @@ public final class ConsumerView {
 
     private final Map<TopicPartition, Watched> watched = new HashMap<>();
 
-    private ConsumerView() {
-    }
-
-    /** The view of the calling (stream) thread. */
-    public static ConsumerView current() {
-        return VIEW.get();
+    /** One per stream thread ({@link ThreadTimers}). */
+    public ConsumerView() {
     }
 
     /** The partitions the stream tasks of this thread watch (live view; do not keep). */

@@ -1,4 +1,4 @@
-package io.ax.app.internal.inputs;
+package io.ax.app.internal.timer;
 
 import java.time.Duration;
 import java.util.HashMap;

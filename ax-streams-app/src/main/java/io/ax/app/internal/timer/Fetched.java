@@ -1,4 +1,4 @@
-package io.ax.app.internal.inputs;
+package io.ax.app.internal.timer;
 
 /**
  * What the stream thread's consumer has proven about one input partition: once every record it handed to Kafka

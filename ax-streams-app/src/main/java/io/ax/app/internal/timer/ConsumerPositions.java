@@ -1,4 +1,4 @@
-package io.ax.app.internal.inputs;
+package io.ax.app.internal.timer;
 
 /** Where the consumer feeding a stream task stands on an input partition. */
 public interface ConsumerPositions {

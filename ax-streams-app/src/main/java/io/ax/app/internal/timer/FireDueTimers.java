@@ -1,18 +1,12 @@
-package io.ax.app.internal.topology;
+package io.ax.app.internal.timer;
 
-import io.ax.app.internal.core.Input;
 import org.apache.kafka.common.utils.Time;
-import io.ax.app.internal.core.Rules;
-import io.ax.app.internal.inputs.InputWatermarks;
-import io.ax.app.internal.store.TaskStore;
-import io.ax.app.internal.timer.TimerKind;
-import io.ax.app.internal.timer.Timers;
-import io.ax.app.internal.timer.WheelTimer;
-import org.apache.kafka.streams.processor.Punctuator;
 
 /**
- * The wall-clock punctuator. Each run hands the rules the timers due by now, at most {@code ax.fire.batch.max},
- * highest priority first, each decision applied in the stream task's exactly-once transaction.
+ * The pump, run by the wall-clock punctuator. Each run hands the {@link TimerHandler} the timers due by now, at most
+ * {@code ax.fire.batch.max}, highest priority first (in the scheduler the handler applies the rules' decision in the
+ * stream task's exactly-once transaction). It knows nothing of the rules: calls go one way, the adapter's punctuator
+ * to the pump, the pump to {@link Timers} and to the handler.
  *
  * <p>Never early: the wheel hands out only timers whose tick the clock has reached, and ticks round due times
  * up. Decisions follow the log: a timer is handed over only once its inputs are read up to its time
@@ -26,16 +20,14 @@ import org.apache.kafka.streams.processor.Punctuator;
  * machine kept one exactly-once transaction open past the producer's transaction timeout: the broker aborted it, the
  * thread was fenced, rejoined, and started over, again and again (a burst stalled so).
  */
-final class FireDueTimers implements Punctuator {
+public final class FireDueTimers {
     /** Index of the requests topic in the {@link InputWatermarks} given to the constructor. */
-    static final int REQUESTS = 0;
+    public static final int REQUESTS = 0;
     /** Index of the results topic in the {@link InputWatermarks} given to the constructor. */
-    static final int RESULTS = 1;
+    public static final int RESULTS = 1;
 
-    private final Rules rules;
-    private final TaskStore tasks;
     private final Timers timers;
-    private final ApplyDecisions decisions;
+    private final TimerHandler handler;
     private final InputWatermarks inputs;
     private final int fireBatchMax;
     private final long fireBudgetMs;
@@ -43,19 +35,19 @@ final class FireDueTimers implements Punctuator {
     /** Wall clock (of {@link #time}) after which this punctuation defers what it is handed instead of firing it. */
     private long deadlineMs;
 
-    FireDueTimers(Rules rules, TaskStore tasks, Timers timers, ApplyDecisions decisions, InputWatermarks inputs, int fireBatchMax,
-                  long fireBudgetMs, Time time) {
-        this.rules = rules;
-        this.tasks = tasks;
+    /**
+     * @param time the clock of the budget {@code fireBudgetMs} (the wall clock of the punctuation comes as an argument)
+     */
+    public FireDueTimers(Timers timers, InputWatermarks inputs, int fireBatchMax, long fireBudgetMs, Time time, TimerHandler handler) {
         this.timers = timers;
-        this.decisions = decisions;
+        this.handler = handler;
         this.inputs = inputs;
         this.fireBatchMax = fireBatchMax;
         this.fireBudgetMs = fireBudgetMs;
         this.time = time;
     }
 
-    @Override
+    /** Fires what is due by {@code wallClockMs} and the inputs' watermarks, within the batch and the time budget. */
     public void punctuate(long wallClockMs) {
         deadlineMs = time.milliseconds() + fireBudgetMs;
         long firesUpToMs = inputs.readUpToMs(REQUESTS, wallClockMs);
@@ -78,7 +70,6 @@ final class FireDueTimers implements Punctuator {
 
     private void fire(WheelTimer timer, long nowMs) {
         timers.fired(timer);
-        decisions.decide(rules, tasks.get(timer.taskId()), new Input.TimerFired(timer.taskId(), timer.kind(), timer.dueAtMs()),
-                nowMs);
+        handler.fire(timer, nowMs);
     }
 }

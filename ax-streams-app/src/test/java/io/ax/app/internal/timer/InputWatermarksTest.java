@@ -1,4 +1,4 @@
-package io.ax.app.internal.inputs;
+package io.ax.app.internal.timer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,7 +51,8 @@ class InputWatermarksTest {
 
     private static final TopicPartition REQUESTS_3 = new TopicPartition("ax.requests", 3);
     private final Map<TopicPartition, Long> positions = new HashMap<>();
-    private final InputWatermarks live = new InputWatermarks(ConsumerView.POSITIONS, 3, 1_000, "ax.requests");
+    private final ConsumerView consumerView = new ConsumerView();
+    private final InputWatermarks live = new InputWatermarks(consumerView, 3, 1_000, "ax.requests");
 
     @AfterEach
     void unwatch() {
@@ -63,16 +64,16 @@ class InputWatermarksTest {
         for (long offset : offsets) {
             returned.add(new ConsumerRecord<>(REQUESTS_3.topic(), REQUESTS_3.partition(), offset, new byte[0], new byte[0]));
         }
-        ConsumerView.current().polled(new ConsumerRecords<>(returned.isEmpty() ? Map.of() : Map.of(REQUESTS_3, returned), Map.of()),
+        consumerView.polled(new ConsumerRecords<>(returned.isEmpty() ? Map.of() : Map.of(REQUESTS_3, returned), Map.of()),
                 partition -> positions.getOrDefault(partition, -1L));
     }
 
     @Test
     void shouldWatchOnlyTheInputsOfTheStreamTasksOpenOnTheThread() {
-        assertThat(ConsumerView.current().watched()).containsExactly(REQUESTS_3);
+        assertThat(consumerView.watched()).containsExactly(REQUESTS_3);
         live.close();
-        assertThat(ConsumerView.current().watched()).isEmpty();
-        ConsumerView.POSITIONS.watch("ax.requests", 3); // for @AfterEach
+        assertThat(consumerView.watched()).isEmpty();
+        consumerView.watch("ax.requests", 3); // for @AfterEach
     }
 
     @Test
@@ -80,7 +81,7 @@ class InputWatermarksTest {
         positions.put(REQUESTS_3, 10L);
         poll(8, 9);
         live.processed(0, 9, 1_000);
-        ConsumerView.current().probed(50_000, Map.of(REQUESTS_3, 14L)); // 4 records appended before 50,000 are unread
+        consumerView.probed(50_000, Map.of(REQUESTS_3, 14L)); // 4 records appended before 50,000 are unread
         poll();
         assertThat(live.readUpToMs(0, 60_000)).as("position 10 < end offset 14: a cancel may still lie in 10..13")
                 .isEqualTo(1_000 - 1_000 - 1);
@@ -97,7 +98,7 @@ class InputWatermarksTest {
         positions.put(REQUESTS_3, 6L);
         poll(4);
         live.processed(0, 4, 1_000);
-        ConsumerView.current().probed(50_000, Map.of(REQUESTS_3, 6L));
+        consumerView.probed(50_000, Map.of(REQUESTS_3, 6L));
         poll();
         assertThat(live.readUpToMs(0, 60_000)).isEqualTo(50_000);
     }
@@ -105,21 +106,21 @@ class InputWatermarksTest {
     @Test
     void shouldKeepTheEarlierAnswerUntilThePositionReachesIt() {
         positions.put(REQUESTS_3, 0L);
-        ConsumerView.current().probed(50_000, Map.of(REQUESTS_3, 5L));
-        ConsumerView.current().probed(50_100, Map.of(REQUESTS_3, 500L)); // behind a growing backlog
+        consumerView.probed(50_000, Map.of(REQUESTS_3, 5L));
+        consumerView.probed(50_100, Map.of(REQUESTS_3, 500L)); // behind a growing backlog
         positions.put(REQUESTS_3, 5L);
         poll(0, 1, 2, 3, 4);
         live.processed(0, 4, 1_000);
         assertThat(live.readUpToMs(0, 60_000)).as("the earlier answer, reached first").isEqualTo(50_000);
-        assertThat(ConsumerView.current().anyPending()).isFalse();
-        ConsumerView.current().probed(49_000, Map.of(REQUESTS_3, 5L));
-        assertThat(ConsumerView.current().anyPending()).as("an answer older than the proof is no use").isFalse();
+        assertThat(consumerView.anyPending()).isFalse();
+        consumerView.probed(49_000, Map.of(REQUESTS_3, 5L));
+        assertThat(consumerView.anyPending()).as("an answer older than the proof is no use").isFalse();
     }
 
     @Test
     void shouldIgnoreAnswersForPartitionsNotWatched() {
-        ConsumerView.current().probed(50_000, Map.of(new TopicPartition("ax.requests", 4), 5L));
-        assertThat(ConsumerView.current().anyPending()).isFalse();
-        assertThat(ConsumerView.current().watched()).isEqualTo(Set.of(REQUESTS_3));
+        consumerView.probed(50_000, Map.of(new TopicPartition("ax.requests", 4), 5L));
+        assertThat(consumerView.anyPending()).isFalse();
+        assertThat(consumerView.watched()).isEqualTo(Set.of(REQUESTS_3));
     }
 }

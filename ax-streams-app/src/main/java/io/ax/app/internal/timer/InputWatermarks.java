@@ -1,4 +1,4 @@
-package io.ax.app.internal.inputs;
+package io.ax.app.internal.timer;
 
 /**
  * How far one stream task has read its inputs, in time: the basis of "decisions follow the log". A negative
