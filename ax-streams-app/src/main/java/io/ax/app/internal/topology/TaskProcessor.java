@@ -101,7 +101,6 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         // rebuild of the index (and so of the timers it had just wiped: the partition's tasks never fired again).
         indexComplete = false;
         legacyKeysGone = false;
-        publishedWakeUpMs = Long.MAX_VALUE;
         tombstonesExpiredAtMs = Long.MIN_VALUE;
         this.context = context;
         flowLimits.attach(context.getStateStore(FlowStores.LIMITS), settings.limitsChanges());
