@@ -2,18 +2,11 @@ package io.ax.app.internal.timer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.processor.TaskId;
-import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,14 +23,7 @@ class TimersTest {
 
     @BeforeEach
     void openStore() throws Exception {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "timers-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        MockProcessorContext<Object, Object> context = new MockProcessorContext<>(props, new TaskId(0, 0),
-                Files.createTempDirectory("ax-timers").toFile());
-        store = Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore("timers"), Serdes.Bytes(), Serdes.ByteArray())
-                .withLoggingDisabled().build();
-        store.init(context.getStateStoreContext(), store);
+        store = TimerStores.open("ax-timers");
     }
 
     @AfterEach
