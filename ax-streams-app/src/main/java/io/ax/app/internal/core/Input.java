@@ -28,8 +28,18 @@ public sealed interface Input {
      */
     String label();
 
+    /** Whether this is a request from a producer or operator (counted as accepted when it is not refused). */
+    default boolean isRequest() {
+        return false;
+    }
+
     /** A schedule request, with the timestamp of its record (a delay counts from it). */
     record Schedule(String taskId, ScheduleRequest request, long recordTimestampMs, SourceRecord source) implements Input {
+        @Override
+        public boolean isRequest() {
+            return true;
+        }
+
         @Override
         public String label() {
             return "schedule";
@@ -38,12 +48,22 @@ public sealed interface Input {
 
     record Cancel(String taskId, CancelRequest request, SourceRecord source) implements Input {
         @Override
+        public boolean isRequest() {
+            return true;
+        }
+
+        @Override
         public String label() {
             return "cancel";
         }
     }
 
     record Replay(String taskId, ReplayRequest request, SourceRecord source) implements Input {
+        @Override
+        public boolean isRequest() {
+            return true;
+        }
+
         @Override
         public String label() {
             return "replay";
@@ -53,6 +73,11 @@ public sealed interface Input {
     /** Run a pending task now ({@code {"trigger":true}}), not a schedule's trigger. */
     record Trigger(String taskId, TriggerRequest request, SourceRecord source) implements Input {
         @Override
+        public boolean isRequest() {
+            return true;
+        }
+
+        @Override
         public String label() {
             return "trigger";
         }
@@ -61,6 +86,11 @@ public sealed interface Input {
     /** Pause a periodic task ({@code {"pause":true}}): no occurrence fires until it is resumed. */
     record Pause(String taskId, PauseRequest request, SourceRecord source) implements Input {
         @Override
+        public boolean isRequest() {
+            return true;
+        }
+
+        @Override
         public String label() {
             return "pause";
         }
@@ -68,6 +98,11 @@ public sealed interface Input {
 
     /** Resume a paused periodic task ({@code {"resume":true}}). */
     record Resume(String taskId, ResumeRequest request, SourceRecord source) implements Input {
+        @Override
+        public boolean isRequest() {
+            return true;
+        }
+
         @Override
         public String label() {
             return "resume";
@@ -80,6 +115,11 @@ public sealed interface Input {
      */
     record Calendar(String taskId, io.ax.schema.CalendarRequest request, SourceRecord source) implements Input {
         @Override
+        public boolean isRequest() {
+            return true;
+        }
+
+        @Override
         public String label() {
             return "calendar";
         }
@@ -87,6 +127,11 @@ public sealed interface Input {
 
     /** A task handed over from another deployment by {@code ./ax migrate}, as it stood there. */
     record Adopt(String taskId, AdoptRequest request, SourceRecord source) implements Input {
+        @Override
+        public boolean isRequest() {
+            return true;
+        }
+
         @Override
         public String label() {
             return "adopt";

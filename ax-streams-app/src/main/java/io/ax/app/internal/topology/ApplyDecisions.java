@@ -21,7 +21,6 @@ import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
 import io.ax.validation.Quote;
 import java.util.List;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -43,8 +42,6 @@ final class ApplyDecisions {
     static final String MDC_EXECUTION_ID = AxMdc.EXECUTION_ID;
     /** Longest reason a dead-letter line quotes (the whole one is on ax.dead-letter and ax.state). */
     static final int DEAD_LETTER_REASON_CHARS = 300;
-    private static final Set<String> REQUESTS = Set.of("schedule", "cancel", "trigger", "replay", "adopt", "pause", "resume",
-            "calendar");
 
     private final TaskStore tasks;
     private final TaskIndex index;
@@ -172,7 +169,7 @@ final class ApplyDecisions {
                 dependencies.finished(finished.taskId(), finished.outcome(), finished.executionId());
             }
         }
-        if (!refused && REQUESTS.contains(input)) {
+        if (!refused && decided != null && decided.isRequest()) {
             metrics.accepted(input);
         }
         switch (decision.store()) {
