@@ -1,7 +1,6 @@
 package io.ax.app.internal.core;
 
 import io.ax.InvalidRequestException;
-import io.ax.app.internal.timer.TimerKind;
 import io.ax.schema.ExecutionReport;
 import io.ax.schema.ReportStatus;
 import io.ax.schema.StoredExecution;

@@ -1,7 +1,6 @@
 package io.ax.app.internal.core;
 
 import io.ax.InvalidRequestException;
-import io.ax.app.internal.timer.TimerKind;
 import io.ax.schema.RetryRecord;
 import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;

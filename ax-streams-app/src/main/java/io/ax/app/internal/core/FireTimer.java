@@ -1,6 +1,5 @@
 package io.ax.app.internal.core;
 
-import io.ax.app.internal.timer.TimerKind;
 import io.ax.schema.AtTrigger;
 import io.ax.schema.MisfirePolicy;
 import io.ax.schema.OverlapPolicy;

@@ -1,6 +1,5 @@
 package io.ax.app.internal.core;
 
-import io.ax.app.internal.timer.TimerKind;
 import io.ax.schema.CalendarRequest;
 import io.ax.schema.DispatchTask;
 import io.ax.schema.RetryRecord;

@@ -5,7 +5,7 @@ import io.ax.app.internal.store.TaskIndex;
 import io.ax.app.internal.store.TaskStore;
 import io.ax.app.internal.core.ExecutionIds;
 import io.ax.app.internal.timer.Overdue;
-import io.ax.app.internal.timer.TimerKind;
+import io.ax.app.internal.core.TimerKind;
 import io.ax.app.internal.timer.WheelTimer;
 import io.ax.app.internal.timer.Timers;
 import io.ax.schema.DeadLetter;

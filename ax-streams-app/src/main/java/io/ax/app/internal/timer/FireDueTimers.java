@@ -1,5 +1,7 @@
 package io.ax.app.internal.timer;
 
+import io.ax.app.internal.core.TimerKind;
+
 import org.apache.kafka.common.utils.Time;
 
 /**

@@ -1,5 +1,7 @@
 package io.ax.app.internal.timer;
 
+import io.ax.app.internal.core.TimerKind;
+
 /**
  * A partition's dispatching timers due and not fired ({@link Timers#overdue}).
  *

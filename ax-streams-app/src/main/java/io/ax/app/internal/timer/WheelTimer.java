@@ -1,5 +1,7 @@
 package io.ax.app.internal.timer;
 
+import io.ax.app.internal.core.TimerKind;
+
 /**
  * A timer held by the {@link TimingWheel}: the task it concerns, what for, when it is due, when it may fire, its
  * priority (0-9; higher fires first within one tick) and its task's owner (null: none; owners share a backlog in

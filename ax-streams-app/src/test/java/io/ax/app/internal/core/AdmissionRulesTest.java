@@ -70,7 +70,7 @@ class AdmissionRulesTest {
     }
 
     private static boolean setsTimer(Decision decision) {
-        return decision.effects().stream().anyMatch(e -> e instanceof Effect.SetTimer set && set.kind() == io.ax.app.internal.timer.TimerKind.OCCURRENCE);
+        return decision.effects().stream().anyMatch(e -> e instanceof Effect.SetTimer set && set.kind() == io.ax.app.internal.core.TimerKind.OCCURRENCE);
     }
 
     private static String line(StateChange change) {
@@ -120,7 +120,7 @@ class AdmissionRulesTest {
         assertThat(events(trigger)).extracting(AdmissionRulesTest::line).singleElement().asString()
                 .contains("trigger: the task awaits admission at live:owner:acme");
         assertThat(trigger.effects()).noneMatch(e -> e instanceof Effect.Dispatch);
-        assertThat(decide(new Input.TimerFired(TASK, io.ax.app.internal.timer.TimerKind.OCCURRENCE, T0 + 1000)).effects()).isEmpty();
+        assertThat(decide(new Input.TimerFired(TASK, io.ax.app.internal.core.TimerKind.OCCURRENCE, T0 + 1000)).effects()).isEmpty();
     }
 
     @Test

@@ -1,6 +1,5 @@
 package io.ax.app.internal.core;
 
-import io.ax.app.internal.timer.TimerKind;
 import io.ax.codec.JsonForms;
 import io.ax.schema.CancelRequest;
 import io.ax.schema.DispatchKind;

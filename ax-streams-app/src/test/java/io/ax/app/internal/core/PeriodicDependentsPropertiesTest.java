@@ -2,7 +2,6 @@ package io.ax.app.internal.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.ax.app.internal.timer.TimerKind;
 import io.ax.schema.DispatchKind;
 import io.ax.schema.DispatchTask;
 import io.ax.schema.ReportStatus;

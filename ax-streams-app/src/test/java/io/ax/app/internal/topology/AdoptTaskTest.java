@@ -285,7 +285,7 @@ class AdoptTaskTest {
 
             assertThat(ax.events()).singleElement().satisfies(e -> assertThat(e.get("reason").asText())
                     .contains("migrated from").contains("paused since").contains("no occurrence fires until resumed"));
-            assertThat(ax.hasTimer(paused.getNextDueAtMs(), "p", io.ax.app.internal.timer.TimerKind.OCCURRENCE))
+            assertThat(ax.hasTimer(paused.getNextDueAtMs(), "p", io.ax.app.internal.core.TimerKind.OCCURRENCE))
                     .as("no occurrence timer while paused").isFalse();
             ax.advanceMs(3_000);
             assertThat(ax.dispatches()).isEmpty();
@@ -312,7 +312,7 @@ class AdoptTaskTest {
 
             assertThat(ax.events()).extracting(e -> e.get("executionId").asText())
                     .contains(both.get(0).executionId(), both.get(1).executionId());
-            assertThat(ax.hasTimer(besideTimeoutAt, "p", io.ax.app.internal.timer.TimerKind.TIMEOUT)).isTrue();
+            assertThat(ax.hasTimer(besideTimeoutAt, "p", io.ax.app.internal.core.TimerKind.TIMEOUT)).isTrue();
             ax.report("p", report(both.get(0).executionId(), 1, "SUCCEEDED"));
             assertThat(ax.events()).extracting(e -> e.get("to").asText()).containsExactly("SUCCESS");
             assertThat(ax.storedTask("p").getAlongside()).isEmpty();

@@ -119,7 +119,7 @@ class OverlapAllowTest {
             assertThat(ax.storedTask("p").getAlongside().get(0).getTimeoutAtMs()).isEqualTo(secondTimeoutAt);
 
             report(ax, first, "SUCCEEDED"); // gives its timer up: the second's must stay
-            assertThat(ax.hasTimer(secondTimeoutAt, "p", io.ax.app.internal.timer.TimerKind.TIMEOUT))
+            assertThat(ax.hasTimer(secondTimeoutAt, "p", io.ax.app.internal.core.TimerKind.TIMEOUT))
                     .as("still in the timer index, so a restart would load it").isTrue();
             ax.discardEvents();
             ax.advanceMs(SECOND + TICK_MS);

@@ -262,7 +262,7 @@ final class SchedulerHarness implements AutoCloseable {
     }
 
     /** Whether the durable timer index holds this timer (what a restart would load). */
-    boolean hasTimer(long dueAtMs, String taskId, io.ax.app.internal.timer.TimerKind kind) {
+    boolean hasTimer(long dueAtMs, String taskId, io.ax.app.internal.core.TimerKind kind) {
         return driver.<org.apache.kafka.common.utils.Bytes, byte[]>getKeyValueStore(AxStores.TIMERS)
                 .get(io.ax.app.internal.timer.TimerIndex.key(dueAtMs, taskId, kind)) != null;
     }

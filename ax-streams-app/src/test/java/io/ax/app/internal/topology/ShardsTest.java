@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.ax.AxHeaders;
-import io.ax.app.internal.timer.TimerKind;
+import io.ax.app.internal.core.TimerKind;
 import io.ax.app.internal.topology.SchedulerHarness.Dispatched;
 import io.ax.codec.WireCodec;
 import io.ax.schema.DeadLetter;

@@ -9,7 +9,7 @@ import io.ax.app.internal.store.AxStores;
 import io.ax.app.internal.store.FlowStores;
 import io.ax.app.internal.timer.ConsumerPositions;
 import io.ax.app.internal.timer.TimerIndex;
-import io.ax.app.internal.timer.TimerKind;
+import io.ax.app.internal.core.TimerKind;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

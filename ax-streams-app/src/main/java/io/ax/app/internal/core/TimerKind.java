@@ -1,4 +1,4 @@
-package io.ax.app.internal.timer;
+package io.ax.app.internal.core;
 
 /**
  * What a timer is for. A task can hold one timer of each kind at a time; the kind is part of the timer's
