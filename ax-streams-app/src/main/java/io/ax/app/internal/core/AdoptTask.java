@@ -1,5 +1,6 @@
 package io.ax.app.internal.core;
 
+import io.ax.InvalidRequestException;
 import io.ax.schema.AdoptRequest;
 import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
@@ -29,6 +30,12 @@ final class AdoptTask {
 
     /** @throws io.ax.InvalidRequestException when the adopt breaks a rule (the caller rejects it) */
     static Decision decide(Step step, StoredTask existing, Input.Adopt input) {
+        if (!step.settings().adoptEnabled()) {
+            // An adopt hands over a task in any state with the executionId it names, which an ordinary producer must not be
+            // able to do: a deployment takes adopts only while its operator has opened the door for a migration.
+            throw new InvalidRequestException(null, "AdoptRequest refused: this scheduler runs with ax.adopt.enabled=false;"
+                    + " set it to true while migrating into this deployment (topology-docs/MIGRATION.md)");
+        }
         AdoptRequest adopt = input.request();
         new AdoptValidator(step.settings().limits()).validate(input.taskId(), adopt);
         String origin = "migrated from " + adopt.getFromTopic() + " partition " + adopt.getFromPartition()

@@ -10,5 +10,6 @@ import io.ax.validation.ScheduleLimits;
  * @param strict          throw on an illegal transition (tests) instead of ignoring the input with a reason
  */
 public record RuleSettings(long defaultTimeoutMs, long defaultBackoffMs, long maxBackoffMs, long retentionMs,
-                           long dispatchAheadMs, long misfireThresholdMs, ScheduleLimits limits, boolean strict) {
+                           long dispatchAheadMs, long misfireThresholdMs, ScheduleLimits limits, boolean strict,
+                           boolean adoptEnabled) {
 }

@@ -97,7 +97,7 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
 
     /** The settings of the pure rules. */
     public RuleSettings rules() {
-        return new RuleSettings(defaultTimeoutMs, defaultBackoffMs, maxBackoffMs, retentionMs, dispatchAheadMs, misfireThresholdMs, limits, false);
+        return new RuleSettings(defaultTimeoutMs, defaultBackoffMs, maxBackoffMs, retentionMs, dispatchAheadMs, misfireThresholdMs, limits, false, adoptEnabled);
     }
 
     /** The largest input value that can be valid: the largest payload plus the other fields' bounds. */

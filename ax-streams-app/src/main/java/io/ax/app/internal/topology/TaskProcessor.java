@@ -265,8 +265,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
                 return new Input.Calendar(taskId, calendar, source);
             }
             if (request instanceof AdoptRequest adopt) {
-                requireAdoptEnabled();
-                return new Input.Adopt(taskId, adopt, source);
+                return new Input.Adopt(taskId, adopt, source); // refused by its rule unless ax.adopt.enabled (AdoptTask)
             }
             return new Input.Schedule(taskId, (ScheduleRequest) request, record.timestamp(), source);
         }
@@ -312,17 +311,6 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             }
         }
         return null;
-    }
-
-    /**
-     * An adopt hands over a task in any state with the executionId it names, which an ordinary producer must not be
-     * able to do: a scheduler takes adopts only while its operator has opened the door for a migration.
-     */
-    private void requireAdoptEnabled() {
-        if (!settings.adoptEnabled()) {
-            throw new InvalidRequestException(null, "AdoptRequest refused: this scheduler runs with ax.adopt.enabled=false;"
-                    + " set it to true while migrating into this deployment (topology-docs/MIGRATION.md)");
-        }
     }
 
     private int inputIndex(String topic) {

@@ -25,7 +25,7 @@ class AdmissionRulesTest {
     private static final String TASK = "t";
     private static final long T0 = 1_796_083_200_000L;
     private final Map<String, Integer> quotas = new HashMap<>(Map.of("acme", 2));
-    private final Rules rules = new Rules(new RuleSettings(300_000, 1_000, 600_000, 604_800_000, 0, 60_000, ScheduleLimits.defaults(), true),
+    private final Rules rules = new Rules(new RuleSettings(300_000, 1_000, 600_000, 604_800_000, 0, 60_000, ScheduleLimits.defaults(), true, true),
             CalendarLookup.NONE, new FlowLimits() {
                 @Override
                 public List<String> gatesFor(String jobType, String owner) {

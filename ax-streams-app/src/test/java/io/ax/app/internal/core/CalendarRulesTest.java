@@ -20,7 +20,7 @@ class CalendarRulesTest {
 
     private final Set<String> stored = new HashSet<>();
     private final Rules rules = new Rules(new RuleSettings(300_000, 1_000, 600_000, 604_800_000, 0, 60_000,
-            ScheduleLimits.defaults(), true), new CalendarLookup() {
+            ScheduleLimits.defaults(), true, true), new CalendarLookup() {
         @Override
         public io.ax.calendar.ExclusionCalendar find(String name) {
             throw new AssertionError("a calendar request compiles no stored calendar");

@@ -51,7 +51,7 @@ final class CoreDriver {
 
     /** A driver whose rules see {@code flow} as the flow-control limits in force. */
     CoreDriver(FlowLimits flow) {
-        rules = new Rules(new RuleSettings(300_000, 1_000, 600_000, 604_800_000, 0, 60_000, ScheduleLimits.defaults(), true),
+        rules = new Rules(new RuleSettings(300_000, 1_000, 600_000, 604_800_000, 0, 60_000, ScheduleLimits.defaults(), true, true),
                 CalendarLookup.NONE, flow);
     }
 
