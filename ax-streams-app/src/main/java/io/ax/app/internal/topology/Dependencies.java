@@ -60,6 +60,8 @@ final class Dependencies {
     private static final byte NOTIFY = 1;
     private static final byte DROP = 2;
     private static final byte[] EMPTY = new byte[0];
+    /** How often expired tombstones of purged tasks are removed, ms. */
+    private static final long TOMBSTONE_EXPIRY_EVERY_MS = 60_000;
     /** Tombstones expired per call of {@link #expireTombstones}. */
     private static final int EXPIRE_BATCH = 1_000;
 
@@ -84,6 +86,8 @@ final class Dependencies {
     private final java.util.LinkedHashSet<String> owedOccurrences = new java.util.LinkedHashSet<>();
     /** Where the last tombstone expiry stopped: the next starts there, not over the tombstones it deleted. */
     private Bytes expiredUpTo = Bytes.wrap(new byte[] {PURGED_BY_TIME});
+    /** When {@link #maybeExpireTombstones} next runs {@link #expireTombstones}. */
+    private long nextTombstoneExpiryMs = Long.MIN_VALUE;
     /** Set by the effect that ends a sweep, so that the sweep's loop removes it from its list. */
     private boolean stepDone;
 
@@ -351,6 +355,17 @@ final class Dependencies {
                 byte[] key = it.next().key.get();
                 owed.add(new String(key, 1, key.length - 1, StandardCharsets.UTF_8));
             }
+        }
+    }
+
+    /**
+     * {@link #expireTombstones} at most once a minute (the first call of an assignment runs it): a purged task's tombstone
+     * outlives its retention by at most that.
+     */
+    void maybeExpireTombstones(long nowMs) {
+        if (nowMs >= nextTombstoneExpiryMs) {
+            nextTombstoneExpiryMs = nowMs + TOMBSTONE_EXPIRY_EVERY_MS;
+            expireTombstones(nowMs);
         }
     }
 

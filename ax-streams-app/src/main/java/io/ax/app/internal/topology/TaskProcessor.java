@@ -67,8 +67,6 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     private static final int DEPS = 3;
     /** Notifications owed to waiting tasks sent per punctuation (and after a record that ended a task). */
     static final int NOTIFY_BATCH = 1_000; // visible for testing
-    /** How often expired tombstones of purged tasks are removed, ms. */
-    private static final long TOMBSTONE_EXPIRY_EVERY_MS = 60_000;
     /** Index keys deleted, or tasks indexed, per punctuation while the index is rebuilt after an assignment. */
     private static final int REBUILD_BATCH = 5_000;
 
@@ -82,13 +80,10 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     private TaskIndex index;
     private PartitionMetrics metrics;
     private InputWatermarks inputs;
-    private boolean indexComplete;
     /** What schedulers before the unlogged index left in the dependency store, deleted once the index is rebuilt. */
     private LegacyIndexKeys legacyKeys;
-    private boolean legacyKeysGone;
     private PartitionWakeUp wakeUp;
     private Dependencies dependencies;
-    private long tombstonesExpiredAtMs = Long.MIN_VALUE;
 
     public TaskProcessor(SchedulerSettings settings) {
         this.settings = settings;
@@ -97,11 +92,9 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     @Override
     public void init(ProcessorContext<String, byte[]> context) {
         // Kafka Streams may init the same processor again: a task recycled from active to standby and back keeps its
-        // topology's processor objects. Everything of an assignment starts afresh here, or a second init skipped the
-        // rebuild of the index (and so of the timers it had just wiped: the partition's tasks never fired again).
-        indexComplete = false;
-        legacyKeysGone = false;
-        tombstonesExpiredAtMs = Long.MIN_VALUE;
+        // topology's processor objects. So everything an assignment keeps lives in the objects made here, none in fields
+        // of their own: a flag kept from the first init once skipped the second's rebuild of the index, and so of the
+        // timers it had just wiped (TaskProcessorReinitTest).
         this.context = context;
         flowLimits.attach(context.getStateStore(FlowStores.LIMITS), settings.limitsChanges());
         long nowMs = context.currentSystemTimeMs();
@@ -144,7 +137,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             fireDueTimers.punctuate(wallClockMs);
             index.flush();
             dependencies.sweep(wallClockMs, NOTIFY_BATCH);
-            maybeExpireTombstones(wallClockMs);
+            dependencies.maybeExpireTombstones(wallClockMs);
             metrics.maybeRefresh(wallClockMs);
             wakeUp.punctuated(wallClockMs);
         });
@@ -158,10 +151,10 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
 
     /** The index, derived from the task store, is rebuilt a batch per punctuation after each assignment. */
     private void maybeRebuildIndex(TaskIndex index, KeyValueStore<String, StoredTask> taskStore) {
-        if (!indexComplete) {
-            indexComplete = index.rebuildStep(taskStore, REBUILD_BATCH);
-        } else if (!legacyKeysGone) {
-            legacyKeysGone = legacyKeys.sweep(REBUILD_BATCH);
+        if (!index.complete()) {
+            index.rebuildStep(taskStore, REBUILD_BATCH);
+        } else {
+            legacyKeys.sweep(REBUILD_BATCH); // once nothing is left, a call costs nothing
         }
     }
 
@@ -217,13 +210,6 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         wakeUp.maybeEarlier();
     }
 
-
-    private void maybeExpireTombstones(long wallClockMs) {
-        if (wallClockMs - tombstonesExpiredAtMs >= TOMBSTONE_EXPIRY_EVERY_MS) {
-            tombstonesExpiredAtMs = wallClockMs;
-            dependencies.expireTombstones(wallClockMs);
-        }
-    }
 
     /** The {@code input} label of a record that could not be decoded, by the topic it came from. */
     private static String metricsInput(int topic) {

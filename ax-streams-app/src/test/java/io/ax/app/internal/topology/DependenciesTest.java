@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.ax.app.config.AxConfig;
 import io.ax.app.internal.topology.SchedulerHarness.Dispatched;
 import io.ax.schema.StoredTask;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -303,6 +304,20 @@ class DependenciesTest {
             ax.report(fire(ax).get("a"), "SUCCEEDED");
             ax.request("c", after(on("a", "SUCCESS")));
             assertThat(fire(ax)).containsOnlyKeys("c");
+        }
+    }
+
+    @Test
+    void shouldExpireAPurgedTasksTombstoneOnceItsRetentionHasEndedAgain() {
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), Map.of(AxConfig.RETENTION_MS_CONFIG, 1000L))) {
+            ax.request("a", ONE_SHOT);
+            ax.report(fire(ax).get("a"), "SUCCEEDED");
+            ax.advanceMs(1000);
+            assertThat(ax.storedTask("a")).as("purged").isNull();
+            assertThat(ax.dependencyContents().keySet()).as("the purged task's tombstone").anyMatch(k -> k.get()[0] == 'p')
+                    .anyMatch(k -> k.get()[0] == 'P');
+            ax.advance(Duration.ofMinutes(2)); // past the tombstone's own retention and the once-a-minute expiry
+            assertThat(ax.dependencyContents().keySet()).as("the tombstone expired").noneMatch(k -> k.get()[0] == 'p' || k.get()[0] == 'P');
         }
     }
 
