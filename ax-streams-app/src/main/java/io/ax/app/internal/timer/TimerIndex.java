@@ -1,7 +1,6 @@
 package io.ax.app.internal.timer;
 
 import io.ax.app.internal.core.TimerKind;
-
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.utils.Bytes;
@@ -73,18 +72,14 @@ public final class TimerIndex {
 
     /**
      * Deletes every timer: the store is unlogged, so what an earlier assignment left here may lag behind the task store
-     * (another instance held the partition since) or run ahead of it (an aborted transaction's writes). Returns the
-     * count deleted.
+     * (another instance held the partition since) or run ahead of it (an aborted transaction's writes).
      */
-    public int wipe() {
-        int deleted = 0;
+    public void wipe() {
         try (KeyValueIterator<Bytes, byte[]> it = store.all()) {
             while (it.hasNext()) {
-                store.put(it.next().key, null); // a tombstone: delete() would read the value first
-                deleted++;
+                delete(it.next().key);
             }
         }
-        return deleted;
     }
 
     /** Timers from {@code fromInclusive} (null = the first) onwards, in due order. Close the iterator. */

@@ -1,7 +1,6 @@
 package io.ax.app.internal.timer;
 
 import io.ax.app.internal.core.TimerKind;
-
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
@@ -82,9 +81,9 @@ public final class Timers {
     }
 
     /**
-     * Forgets the wheel and every timer of the index (on task assignment): the caller derives each task's timers again
-     * ({@link #derive}) as its rebuild reaches the task, and until then {@code covered} says no for it and its timers'
-     * changes are left to that rebuild.
+     * Forgets the wheel and every timer of the index (on task assignment): the caller sets each task's timers again
+     * ({@link #set}, from the task: {@code core.ArmedTimers}) as its rebuild reaches the task, and until then
+     * {@code covered} says no for it and its timers' changes are left to that rebuild.
      */
     public void rebuild(long nowMs, java.util.function.Predicate<String> covered) {
         this.covered = covered;

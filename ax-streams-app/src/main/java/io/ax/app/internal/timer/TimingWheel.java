@@ -1,7 +1,6 @@
 package io.ax.app.internal.timer;
 
 import io.ax.app.internal.core.TimerKind;
-
 import io.ax.fair.FairQueue;
 import io.ax.fair.FairTurns;
 import io.ax.fair.Rank;

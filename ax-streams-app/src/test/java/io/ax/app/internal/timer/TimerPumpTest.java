@@ -1,7 +1,6 @@
 package io.ax.app.internal.timer;
 
 import io.ax.app.internal.core.TimerKind;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
