@@ -27,42 +27,26 @@ public sealed interface Input {
      */
     String label();
 
-    /** Whether this is a request from a producer or operator (counted as accepted when it is not refused). */
-    default boolean isRequest() {
-        return false;
+    /** A request from a producer or operator (counted as accepted when it is not refused), not a report or a timer. */
+    sealed interface Request extends Input {
     }
 
     /** A schedule request, with the timestamp of its record (a delay counts from it). */
-    record Schedule(String taskId, ScheduleRequest request, long recordTimestampMs, SourceRecord source) implements Input {
-        @Override
-        public boolean isRequest() {
-            return true;
-        }
-
+    record Schedule(String taskId, ScheduleRequest request, long recordTimestampMs, SourceRecord source) implements Request {
         @Override
         public String label() {
             return "schedule";
         }
     }
 
-    record Cancel(String taskId, CancelRequest request, SourceRecord source) implements Input {
-        @Override
-        public boolean isRequest() {
-            return true;
-        }
-
+    record Cancel(String taskId, CancelRequest request, SourceRecord source) implements Request {
         @Override
         public String label() {
             return "cancel";
         }
     }
 
-    record Replay(String taskId, ReplayRequest request, SourceRecord source) implements Input {
-        @Override
-        public boolean isRequest() {
-            return true;
-        }
-
+    record Replay(String taskId, ReplayRequest request, SourceRecord source) implements Request {
         @Override
         public String label() {
             return "replay";
@@ -70,12 +54,7 @@ public sealed interface Input {
     }
 
     /** Run a pending task now ({@code {"trigger":true}}), not a schedule's trigger. */
-    record Trigger(String taskId, TriggerRequest request, SourceRecord source) implements Input {
-        @Override
-        public boolean isRequest() {
-            return true;
-        }
-
+    record Trigger(String taskId, TriggerRequest request, SourceRecord source) implements Request {
         @Override
         public String label() {
             return "trigger";
@@ -83,12 +62,7 @@ public sealed interface Input {
     }
 
     /** Pause a periodic task ({@code {"pause":true}}): no occurrence fires until it is resumed. */
-    record Pause(String taskId, PauseRequest request, SourceRecord source) implements Input {
-        @Override
-        public boolean isRequest() {
-            return true;
-        }
-
+    record Pause(String taskId, PauseRequest request, SourceRecord source) implements Request {
         @Override
         public String label() {
             return "pause";
@@ -96,12 +70,7 @@ public sealed interface Input {
     }
 
     /** Resume a paused periodic task ({@code {"resume":true}}). */
-    record Resume(String taskId, ResumeRequest request, SourceRecord source) implements Input {
-        @Override
-        public boolean isRequest() {
-            return true;
-        }
-
+    record Resume(String taskId, ResumeRequest request, SourceRecord source) implements Request {
         @Override
         public String label() {
             return "resume";
@@ -112,12 +81,7 @@ public sealed interface Input {
      * A calendar request, keyed by the calendar's name ({@code taskId} here). It concerns no task: the adapter decides it
      * with no task read ({@link CalendarRules}).
      */
-    record Calendar(String taskId, io.ax.schema.CalendarRequest request, SourceRecord source) implements Input {
-        @Override
-        public boolean isRequest() {
-            return true;
-        }
-
+    record Calendar(String taskId, io.ax.schema.CalendarRequest request, SourceRecord source) implements Request {
         @Override
         public String label() {
             return "calendar";
@@ -125,12 +89,7 @@ public sealed interface Input {
     }
 
     /** A task handed over from another deployment by {@code ./ax migrate}, as it stood there. */
-    record Adopt(String taskId, AdoptRequest request, SourceRecord source) implements Input {
-        @Override
-        public boolean isRequest() {
-            return true;
-        }
-
+    record Adopt(String taskId, AdoptRequest request, SourceRecord source) implements Request {
         @Override
         public String label() {
             return "adopt";

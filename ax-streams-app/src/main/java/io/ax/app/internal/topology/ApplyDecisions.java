@@ -169,7 +169,7 @@ final class ApplyDecisions {
                 dependencies.finished(finished.taskId(), finished.outcome(), finished.executionId());
             }
         }
-        if (!refused && decided != null && decided.isRequest()) {
+        if (!refused && decided instanceof Input.Request) {
             metrics.accepted(input);
         }
         switch (decision.store()) {
