@@ -32,6 +32,7 @@ public final class DispatchTracker extends TopicTail {
     private final BitSet firstAttemptSeen;
     private final Set<Long> retriesSeen = new HashSet<>();
     private final LatencyRecorder visibleLateness = new LatencyRecorder();
+    private final LatencyRecorder firedLateness = new LatencyRecorder();
     private final LatencyRecorder lateOverOneSecond = new LatencyRecorder();
     /** Due time and lateness of each first dispatch more than 1 s late, at most {@value #LATE_KEPT} (a failover's victims). */
     private final java.util.List<long[]> late = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -100,6 +101,7 @@ public final class DispatchTracker extends TopicTail {
         }
         firstAttemptSeen.set(index);
         visibleLateness.record(seenAtMs - dueMs);
+        firedLateness.record(task.getFiredAtMs() - dueMs);
         if (index == 0) {
             firstTaskLatenessMs = seenAtMs - dueMs;
         }
@@ -135,6 +137,14 @@ public final class DispatchTracker extends TopicTail {
     /** Visible − due of each task's first dispatch, ms. */
     public LatencyRecorder visibleLateness() {
         return visibleLateness;
+    }
+
+    /**
+     * Fired − due of each task's first dispatch, ms: when the scheduler decided to fire it ({@code firedAtMs}). What
+     * {@link #visibleLateness} adds on top is the wait for the transaction that carries the dispatch to commit.
+     */
+    public LatencyRecorder firedLateness() {
+        return firedLateness;
     }
 
     /** The visible lateness of the first dispatches more than 1 s late (around a failover: those it held back). */
