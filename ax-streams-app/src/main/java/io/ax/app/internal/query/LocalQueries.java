@@ -93,7 +93,7 @@ final class LocalQueries {
         return listAll(partition, query);
     }
 
-    /** Walks one value's range of an index from the cursor on; other filters are checked on each task's entry. */
+    /** Walks one value's range of an index from the cursor on; other filters are checked on each task read. */
     private Page listByIndex(int partition, ListQuery query, byte dimension, String value) {
         ReadOnlyKeyValueStore<Bytes, byte[]> index = stores.index(partition);
         ReadOnlyKeyValueStore<String, StoredTask> tasks = stores.tasks(partition);
@@ -113,11 +113,9 @@ final class LocalQueries {
                     continue;
                 }
                 examined++;
-                if (onlyThisFilter || matches(query, TaskIndex.entryOf(index, taskId))) {
-                    StoredTask task = tasks.get(taskId);
-                    if (task != null) {
-                        found.add(TaskView.of(task, partition, instance));
-                    }
+                StoredTask task = tasks.get(taskId);
+                if (task != null && (onlyThisFilter || matches(query, IndexEntry.of(task)))) {
+                    found.add(TaskView.of(task, partition, instance));
                 }
                 if (found.size() == query.limit() || examined >= SCAN_BUDGET) {
                     return new Page(found, taskId);

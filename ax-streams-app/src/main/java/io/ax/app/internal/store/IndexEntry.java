@@ -3,15 +3,11 @@ package io.ax.app.internal.store;
 import io.ax.app.internal.core.StateMachine;
 import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 
 /**
  * What the secondary indexes know of one task (see {@link TaskIndex}): the fields a listing filters on, and the
- * latest executionId. Recomputed from the stored task at every save; when it did not change, no index is written.
+ * latest executionId. Computed from the stored task before and after each decision, never stored; when it did not
+ * change, no index is written.
  *
  * @param executionId the latest execution's id, or null before the first fire
  * @param nextDueAtMs the next occurrence's due time, or null when no occurrence is ahead
@@ -67,40 +63,5 @@ public record IndexEntry(TaskState state, String jobType, String owner, String e
             return TaskState.PENDING;
         }
         return execution;
-    }
-
-    byte[] encode() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(1); // format version
-            out.writeUTF(state.name());
-            out.writeUTF(jobType);
-            NullableStrings.write(out, owner);
-            NullableStrings.write(out, executionId);
-            out.writeBoolean(nextDueAtMs != null);
-            out.writeLong(nextDueAtMs == null ? 0 : nextDueAtMs);
-            out.writeBoolean(firedAtMs != null);
-            out.writeLong(firedAtMs == null ? 0 : firedAtMs);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
-    }
-
-    static IndexEntry decode(byte[] bytes) {
-        try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(bytes))) {
-            in.readByte();
-            TaskState state = TaskState.valueOf(in.readUTF());
-            String jobType = in.readUTF();
-            String owner = NullableStrings.read(in);
-            String executionId = NullableStrings.read(in);
-            boolean hasDue = in.readBoolean();
-            long due = in.readLong();
-            boolean hasFired = in.readBoolean();
-            long fired = in.readLong();
-            return new IndexEntry(state, jobType, owner, executionId, hasDue ? due : null, hasFired ? fired : null);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -20,7 +20,6 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * by one byte:
  *
  * <pre>
- * 'e' taskId                     → the task's {@link IndexEntry} (what a listing with several filters checks)
  * 's' [state]   taskId           → (empty)     tasks by state, in taskId order
  * 'j' [jobType] taskId           → (empty)     tasks by jobType
  * 'o' [owner]   taskId           → (empty)     tasks by owner (tasks that have one)
@@ -43,8 +42,11 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * decision writes it; so a decision writes only the keys whose value changed, from the task as it was before the
  * decision and as it is after ({@link #save}), never reading a key to write it; the writes wait in memory and are
  * made in one RocksDB write batch at each punctuation ({@link #flush}, every wheel tick), counters included, or sooner
- * when {@link #MAX_PENDING} keys wait ({@link #flushIfLarge}, after each record). A counter or an entry changed by
- * many decisions in one tick is written once; readers see the index as of the last write batch, one tick behind.
+ * when {@link #MAX_PENDING} keys wait ({@link #flushIfLarge}, after each record). A counter changed by many decisions
+ * in one tick is written once, and a key added and removed again within one tick (a task that went TRIGGERED, RUNNING
+ * and SUCCESS between two ticks) is never written at all; readers see the index as of the last write batch, one tick
+ * behind. No key holds what the task store holds: a listing with several filters reads the task itself (a copy of
+ * the filtered fields, rewritten at every transition, was a fifth of the index's writes).
  *
  * <p><b>While it is rebuilt</b> (a batch of tasks per punctuation, in taskId order), a decision about a task the
  * rebuild has not reached yet writes nothing here: the rebuild indexes the task as it then is. Until the rebuild ends a
@@ -52,7 +54,6 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * one stream task owns it.
  */
 public final class TaskIndex {
-    static final byte ENTRY = 'e';
     public static final byte BY_STATE = 's';
     public static final byte BY_JOB_TYPE = 'j';
     public static final byte BY_OWNER = 'o';
@@ -72,6 +73,8 @@ public final class TaskIndex {
     /** Writes not yet made, key → value (null: delete), made together by {@link #flush} in one RocksDB write batch. */
     private final java.util.Map<Bytes, byte[]> pending = new java.util.HashMap<>();
     private final Set<Bytes> dirtyCounts = new HashSet<>();
+    /** Keys of {@link #pending} whose put is waiting and that the store does not hold: a delete drops the put. */
+    private final Set<Bytes> fresh = new HashSet<>();
     private Phase phase = Phase.WIPE;
     /** WIPE: the first key not yet deleted; BUILD: the UTF-8 bytes of the last taskId indexed (null: none yet). */
     private Bytes wipedUpTo;
@@ -121,7 +124,6 @@ public final class TaskIndex {
                 unindex(taskId, before, entry);
             }
             index(taskId, entry, before);
-            write(entryKey(taskId), entry.encode());
         }
         updateExecutions(taskId, executionsOf(beforeHistory, before), executionsOf(now.getHistory(), entry));
     }
@@ -132,7 +134,6 @@ public final class TaskIndex {
             return;
         }
         unindex(taskId, before, null);
-        write(entryKey(taskId), null);
         updateExecutions(taskId, executionsOf(beforeHistory, before), Set.of());
     }
 
@@ -200,22 +201,24 @@ public final class TaskIndex {
 
     private void index(String taskId, IndexEntry now, IndexEntry before) {
         if (before == null || before.state() != now.state()) {
-            write(valueKey(BY_STATE, now.state().name(), taskId), EMPTY);
+            put(valueKey(BY_STATE, now.state().name(), taskId), EMPTY, true);
             count(BY_STATE, now.state().name(), +1);
         }
         if (before == null || !before.jobType().equals(now.jobType())) {
-            write(valueKey(BY_JOB_TYPE, now.jobType(), taskId), EMPTY);
+            put(valueKey(BY_JOB_TYPE, now.jobType(), taskId), EMPTY, true);
             count(BY_JOB_TYPE, now.jobType(), +1);
         }
         if (now.owner() != null && (before == null || !now.owner().equals(before.owner()))) {
-            write(valueKey(BY_OWNER, now.owner(), taskId), EMPTY);
+            put(valueKey(BY_OWNER, now.owner(), taskId), EMPTY, true);
         }
         if (now.firedAtMs() != null) {
             if (before == null || before.firedAtMs() == null || before.state() != now.state() || !before.jobType().equals(now.jobType())) {
                 count(COUNT_IN_FLIGHT, inFlightValue(now), +1);
             }
             if (before == null || !inFlightSame(before, now)) {
-                write(inFlightKey(now.firedAtMs(), taskId), inFlightDetail(now));
+                // a new key unless the task was in flight under the same fire time (unindex kept the key: a new detail)
+                boolean newKey = before == null || !Objects.equals(before.firedAtMs(), now.firedAtMs());
+                put(inFlightKey(now.firedAtMs(), taskId), inFlightDetail(now), newKey);
             }
         }
     }
@@ -229,22 +232,22 @@ public final class TaskIndex {
     /** Removes the keys of {@code before} that {@code now} (null: nothing) no longer has. */
     private void unindex(String taskId, IndexEntry before, IndexEntry now) {
         if (now == null || before.state() != now.state()) {
-            write(valueKey(BY_STATE, before.state().name(), taskId), null);
+            delete(valueKey(BY_STATE, before.state().name(), taskId));
             count(BY_STATE, before.state().name(), -1);
         }
         if (now == null || !before.jobType().equals(now.jobType())) {
-            write(valueKey(BY_JOB_TYPE, before.jobType(), taskId), null);
+            delete(valueKey(BY_JOB_TYPE, before.jobType(), taskId));
             count(BY_JOB_TYPE, before.jobType(), -1);
         }
         if (before.owner() != null && (now == null || !before.owner().equals(now.owner()))) {
-            write(valueKey(BY_OWNER, before.owner(), taskId), null);
+            delete(valueKey(BY_OWNER, before.owner(), taskId));
         }
         if (before.firedAtMs() != null) {
             if (now == null || now.firedAtMs() == null || before.state() != now.state() || !before.jobType().equals(now.jobType())) {
                 count(COUNT_IN_FLIGHT, inFlightValue(before), -1);
             }
             if (now == null || !java.util.Objects.equals(before.firedAtMs(), now.firedAtMs())) {
-                write(inFlightKey(before.firedAtMs(), taskId), null);
+                delete(inFlightKey(before.firedAtMs(), taskId));
             }
         }
     }
@@ -322,12 +325,12 @@ public final class TaskIndex {
         for (String executionId : now) {
             if (!before.contains(executionId)) {
                 value = value == null ? taskId.getBytes(StandardCharsets.UTF_8) : value;
-                write(executionKey(executionId), value);
+                put(executionKey(executionId), value, true); // an executionId names one task's execution: a new key
             }
         }
         for (String executionId : before) {
             if (!now.contains(executionId)) {
-                write(executionKey(executionId), null);
+                delete(executionKey(executionId));
             }
         }
     }
@@ -358,9 +361,28 @@ public final class TaskIndex {
         dirtyCounts.add(key);
     }
 
-    /** A write made at the next {@link #flush}; a later write of the same key replaces it. */
-    private void write(Bytes key, byte[] valueOrNull) {
-        pending.put(key, valueOrNull);
+    /**
+     * A put made at the next {@link #flush}; a later write of the same key replaces it. {@code newKey}: the store does
+     * not hold the key (the decision adds what the task did not have), so a delete before the flush drops both.
+     */
+    private void put(Bytes key, byte[] value, boolean newKey) {
+        boolean waited = pending.containsKey(key);
+        pending.put(key, value);
+        if (!waited && newKey) {
+            fresh.add(key);
+        } // a waiting delete: the store holds the key, so this put is not new; a waiting put: the key stays as it was
+    }
+
+    /**
+     * A delete made at the next {@link #flush}, unless the key's put waits unmade and the store never held the key: then
+     * neither is made. A task's keys that come and go between two flushes (TRIGGERED, RUNNING, in flight) cost nothing.
+     */
+    private void delete(Bytes key) {
+        if (fresh.remove(key)) {
+            pending.remove(key);
+        } else {
+            pending.put(key, null);
+        }
     }
 
     /**
@@ -387,6 +409,7 @@ public final class TaskIndex {
         List<KeyValue<Bytes, byte[]>> batch = new java.util.ArrayList<>(pending.size());
         pending.forEach((key, value) -> batch.add(KeyValue.pair(key, value)));
         pending.clear();
+        fresh.clear();
         store.putAll(batch);
     }
 
@@ -401,11 +424,6 @@ public final class TaskIndex {
     }
 
     // ---- keys, shared with the readers (internal/query) ----
-
-    public static Bytes entryKey(String taskId) {
-        byte[] id = taskId.getBytes(StandardCharsets.UTF_8);
-        return Bytes.wrap(ByteBuffer.allocate(1 + id.length).put(ENTRY).put(id).array());
-    }
 
     /** The first key of {@code value}'s range in the index {@code dimension} ({@link #BY_STATE}, ...). */
     public static byte[] valuePrefix(byte dimension, String value) {
@@ -455,12 +473,6 @@ public final class TaskIndex {
     public static boolean hasPrefix(Bytes key, byte[] prefix) {
         byte[] bytes = key.get();
         return bytes.length >= prefix.length && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
-    }
-
-    /** The entry of {@code taskId} in {@code store} (a read-only view is fine), or null. */
-    public static IndexEntry entryOf(ReadOnlyKeyValueStore<Bytes, byte[]> store, String taskId) {
-        byte[] stored = store.get(entryKey(Objects.requireNonNull(taskId)));
-        return stored == null ? null : IndexEntry.decode(stored);
     }
 
     /** The task with {@code executionId} in its history (or as its latest execution), or null. */
