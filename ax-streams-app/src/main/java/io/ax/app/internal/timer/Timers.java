@@ -11,8 +11,13 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 
 /**
- * One partition's timers: the durable {@link TimerIndex} with the in-memory {@link TimingWheel} in front
- * of it as a cache of the near horizon. Not thread-safe (one stream task owns it).
+ * One partition's timers: the {@link TimerIndex} in RocksDB with the in-memory {@link TimingWheel} in front of it for
+ * the near horizon. Not thread-safe (one stream task owns it).
+ *
+ * <p>A timer set within the wheel's horizon while the wheel has room ({@code maxWheelTimers}) is the wheel's alone:
+ * no index key is written for it, nor deleted when it fires or is given up ({@link WheelTimer#indexed()} false). Both
+ * are derived from the task store and rebuilt together at each assignment, so nothing the index would have kept is
+ * lost with the wheel. The others go to the index.
  *
  * <p>Invariant: every index key up to and including {@code watermark} is in the wheel (or has fired);
  * keys after it are only in the index, and a refill loads them in key order once they come within the
@@ -21,8 +26,8 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  * ({@link #unset}), so they do not walk over deleted keys either. {@code nextUnloadedDueMs} is a lower bound
  * of the due times after the watermark, so an idle tick costs no RocksDB access at all.
  *
- * <p>Losing the wheel loses nothing: it is a cache of the index. The index itself is derived from the task store
- * ({@code core.ArmedTimers}): {@link #rebuild} wipes it at each assignment and the task index's rebuild derives every
+ * <p>Losing the wheel loses nothing: the index and the wheel are derived from the task store
+ * ({@code core.ArmedTimers}): {@link #rebuild} wipes both at each assignment and the task index's rebuild derives every
  * task's timers again.
  */
 public final class Timers {
@@ -56,8 +61,8 @@ public final class Timers {
         this.dispatchAheadMs = dispatchAheadMs;
     }
 
-    private WheelTimer wheelTimer(long dueAtMs, int priority, String taskId, TimerKind kind, String owner) {
-        return new WheelTimer(fireAtMs(dueAtMs, kind), dueAtMs, priority, taskId, kind, owner);
+    private WheelTimer wheelTimer(long dueAtMs, int priority, String taskId, TimerKind kind, String owner, boolean indexed) {
+        return new WheelTimer(fireAtMs(dueAtMs, kind), dueAtMs, priority, taskId, kind, owner, indexed);
     }
 
     /** One String per owner name among the timers loaded, not one per timer: a backlog is mostly a few owners. */
@@ -95,23 +100,25 @@ public final class Timers {
         nextUnloadedDueMs = Long.MIN_VALUE;
     }
 
-    /** Sets a timer of a task without an owner, durably. */
+    /** Sets a timer of a task without an owner. */
     public void set(long dueAtMs, int priority, String taskId, TimerKind kind) {
         set(dueAtMs, priority, taskId, kind, null);
     }
 
-    /** Sets a timer, durably, with its task's owner (null: none), by which a backlog is shared ({@link TimingWheel}). */
+    /** Sets a timer with its task's owner (null: none), by which a backlog is shared ({@link TimingWheel}). */
     public void set(long dueAtMs, int priority, String taskId, TimerKind kind, String owner) {
         if (!covered.test(taskId)) {
             return; // the rebuild derives it when it reaches the task
         }
+        earliestSetFireMs = Math.min(earliestSetFireMs, fireAtMs(dueAtMs, kind));
+        if (wheel.size() + held.size() < maxWheelTimers && wheel.add(wheelTimer(dueAtMs, priority, taskId, kind, shared(owner), false))) {
+            return; // within the horizon, with room: the wheel alone holds it (no index key to write, nor to delete)
+        }
         Bytes key = TimerIndex.key(dueAtMs, taskId, kind);
         index.put(key, priority, owner);
-        WheelTimer timer = wheelTimer(dueAtMs, priority, taskId, kind, shared(owner));
-        earliestSetFireMs = Math.min(earliestSetFireMs, timer.fireAtMs());
         if (watermark != null && key.compareTo(watermark) <= 0) {
             // Within the loaded window (so within the horizon): the wheel must hold it too.
-            if (!wheel.add(timer)) {
+            if (!wheel.add(wheelTimer(dueAtMs, priority, taskId, kind, shared(owner), true))) {
                 throw new IllegalStateException("timer inside the loaded window is beyond the wheel horizon: " + dueAtMs);
             }
         } else {
@@ -134,14 +141,20 @@ public final class Timers {
         }
         Bytes key = TimerIndex.key(dueAtMs, taskId, kind);
         if (watermark != null && key.compareTo(watermark) <= 0) {
-            index.delete(key);
-            wheel.remove(fireAtMs(dueAtMs, kind), dueAtMs, taskId, kind);
+            WheelTimer removed = wheel.remove(fireAtMs(dueAtMs, kind), dueAtMs, taskId, kind);
+            if (removed == null || removed.indexed()) {
+                index.delete(key);
+            }
+        } else {
+            wheel.remove(fireAtMs(dueAtMs, kind), dueAtMs, taskId, kind); // one the wheel alone held, if any
         }
     }
 
-    /** Removes a fired timer from the index. */
+    /** Removes a fired timer from the index (a timer the wheel alone held has nothing there). */
     public void fired(WheelTimer timer) {
-        index.delete(TimerIndex.key(timer.dueAtMs(), timer.taskId(), timer.kind()));
+        if (timer.indexed()) {
+            index.delete(TimerIndex.key(timer.dueAtMs(), timer.taskId(), timer.kind()));
+        }
     }
 
     /**
@@ -264,7 +277,7 @@ public final class Timers {
                     break;
                 }
                 wheel.add(wheelTimer(dueAtMs, TimerIndex.priority(timer.value), TimerIndex.taskId(timer.key),
-                        TimerIndex.kind(timer.key), shared(TimerIndex.owner(timer.value))));
+                        TimerIndex.kind(timer.key), shared(TimerIndex.owner(timer.value)), true));
                 watermark = timer.key;
             }
         }

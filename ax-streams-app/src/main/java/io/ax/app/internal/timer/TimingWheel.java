@@ -179,12 +179,12 @@ public final class TimingWheel {
      * Removes one held timer with these due time, task and kind (any priority), if the wheel holds one: a timer
      * still held sits in the slot of its tick, or of the current tick when it was added overdue.
      *
-     * @return whether one was removed
+     * @return the timer removed, or null when the wheel held none
      */
-    public boolean remove(long fireAtMs, long dueAtMs, String taskId, TimerKind kind) {
+    public WheelTimer remove(long fireAtMs, long dueAtMs, String taskId, TimerKind kind) {
         long tick = tickOf(fireAtMs);
         if (tick > currentTick + mask) {
-            return false;
+            return null;
         }
         List<WheelTimer> slot = slots.get(slotOf(Math.max(tick, currentTick)));
         for (Iterator<WheelTimer> it = slot.iterator(); it.hasNext(); ) {
@@ -192,10 +192,10 @@ public final class TimingWheel {
             if (timer.dueAtMs() == dueAtMs && timer.kind() == kind && timer.taskId().equals(taskId)) {
                 it.remove();
                 size--;
-                return true;
+                return timer;
             }
         }
-        return false;
+        return null;
     }
 
     /**

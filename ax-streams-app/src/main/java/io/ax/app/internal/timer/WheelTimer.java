@@ -8,7 +8,15 @@ import io.ax.app.internal.core.TimerKind;
  * turns). {@code fireAtMs} is {@code dueAtMs} unless the opt-in dispatch-ahead mode lets a dispatch go out earlier
  * (the worker then holds it until {@code dueAtMs}).
  */
-public record WheelTimer(long fireAtMs, long dueAtMs, int priority, String taskId, TimerKind kind, String owner) {
+public record WheelTimer(long fireAtMs, long dueAtMs, int priority, String taskId, TimerKind kind, String owner, boolean indexed) {
+
+    /**
+     * A timer kept in the timer index as well as in the wheel ({@code indexed}: false for a timer {@link Timers} keeps in
+     * the wheel alone, so firing or giving it up deletes no index key).
+     */
+    public WheelTimer(long fireAtMs, long dueAtMs, int priority, String taskId, TimerKind kind, String owner) {
+        this(fireAtMs, dueAtMs, priority, taskId, kind, owner, true);
+    }
 
     /** A timer of a task without an owner. */
     public WheelTimer(long fireAtMs, long dueAtMs, int priority, String taskId, TimerKind kind) {

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link Timers} over a real RocksDB timer index: the wheel holds the near horizon, refills load the index in
- * due order from the watermark, a rebuild starts again from the index.
+ * {@link Timers} over a real RocksDB timer index: the wheel holds the near horizon (timers set within it the wheel
+ * alone), refills load the index in due order from the watermark, a rebuild starts again from the tasks.
  */
 class TimersTest {
     private static final long TICK = 10;
@@ -85,12 +85,40 @@ class TimersTest {
     @Test
     void shouldRemoveATimerUnsetInsideTheLoadedWindowAtOnce() {
         Timers timers = timers(0);
-        timers.set(30, 4, "t", TimerKind.TIMEOUT);
-        fireDue(timers, 0); // loads it
-        timers.unset(30, "t", TimerKind.TIMEOUT);
+        timers.set(130, 4, "t", TimerKind.TIMEOUT); // beyond the horizon: in the index
+        assertThat(indexSize()).isEqualTo(1);
+        fireDue(timers, 60);
+        fireDue(timers, 70); // the wheel has turned: loads it
+        timers.unset(130, "t", TimerKind.TIMEOUT);
         assertThat(indexSize()).isZero();
-        fireDue(timers, 100);
+        fireDue(timers, 200);
         assertThat(fired).isEmpty();
+    }
+
+    /**
+     * A timer set within the horizon while the wheel has room is the wheel's alone: no index key is written, nor deleted
+     * when it fires or is given up (a one-shot task due within seconds costs its timer no RocksDB write). The index and
+     * the wheel are both derived from the task store and rebuilt at each assignment, so the wheel loses nothing the
+     * index would have kept. Beyond the horizon, or with the wheel full ({@code ax.wheel.max.timers}), the index keeps it.
+     */
+    @Test
+    void shouldKeepATimerWithinTheHorizonInTheWheelAloneWhileItHasRoom() {
+        Timers timers = new Timers(new TimerIndex(store), new TimingWheel(TICK, SLOTS, 0), 2, 0);
+        timers.rebuild(0, taskId -> true);
+        timers.set(30, 4, "near", TimerKind.OCCURRENCE);
+        timers.set(40, 4, "given-up", TimerKind.RETRY);
+        assertThat(indexSize()).as("both within the horizon, with room").isZero();
+        timers.set(50, 4, "no-room", TimerKind.OCCURRENCE);
+        timers.set(500, 4, "far", TimerKind.OCCURRENCE);
+        assertThat(indexSize()).as("the wheel holds its most (2); the other beyond the horizon").isEqualTo(2);
+        timers.unset(40, "given-up", TimerKind.RETRY);
+        assertThat(indexSize()).as("nothing to delete for a timer the wheel alone held").isEqualTo(2);
+        for (long now = 0; now <= 600; now += TICK) {
+            fireDue(timers, now);
+        }
+        assertThat(fired).extracting(WheelTimer::taskId).containsExactly("near", "no-room", "far");
+        assertThat(fired).extracting(WheelTimer::indexed).containsExactly(false, true, true);
+        assertThat(indexSize()).isZero();
     }
 
     @Test
@@ -100,7 +128,7 @@ class TimersTest {
         fireDue(timers, 0);
         timers.set(5_000, 4, "far", TimerKind.TIMEOUT);
         timers.unset(5_000, "far", TimerKind.TIMEOUT);
-        assertThat(indexSize()).as("no tombstone ahead of the watermark").isEqualTo(2);
+        assertThat(indexSize()).as("no tombstone ahead of the watermark (near is the wheel's alone)").isEqualTo(1);
         for (long now = 0; now <= 5_000; now += TICK) {
             fireDue(timers, now);
         }
@@ -131,11 +159,12 @@ class TimersTest {
     @Test
     void shouldHoldADueTimerAsideAndReleaseItOnceItsInputsAreRead() {
         Timers timers = timers(0);
-        timers.set(30, 4, "t", TimerKind.TIMEOUT);
-        timers.fireDue(100, timers::hold, 100);
+        timers.set(130, 4, "t", TimerKind.TIMEOUT); // beyond the horizon: in the index
+        timers.fireDue(130, timers::hold, 100);
+        timers.fireDue(140, timers::hold, 100); // the wheel has turned: loaded, due, held
         assertThat(timers.nextFireMs()).as("look again at the next tick").isEqualTo(Long.MIN_VALUE);
-        assertThat(timers.fireHeld(29, fired::add, 100)).isZero();
-        assertThat(timers.fireHeld(30, fired::add, 100)).isEqualTo(1);
+        assertThat(timers.fireHeld(129, fired::add, 100)).isZero();
+        assertThat(timers.fireHeld(130, fired::add, 100)).isEqualTo(1);
         assertThat(indexSize()).as("a held timer keeps its index key until fired").isEqualTo(1);
     }
 
