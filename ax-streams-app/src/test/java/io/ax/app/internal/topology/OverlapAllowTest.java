@@ -120,7 +120,7 @@ class OverlapAllowTest {
 
             report(ax, first, "SUCCEEDED"); // gives its timer up: the second's must stay
             assertThat(ax.hasTimer(secondTimeoutAt, "p", io.ax.app.internal.core.TimerKind.TIMEOUT))
-                    .as("still in the timer index, so a restart would load it").isTrue();
+                    .as("still armed, so a restart would derive it").isTrue();
             ax.discardEvents();
             ax.advanceMs(SECOND + TICK_MS);
 

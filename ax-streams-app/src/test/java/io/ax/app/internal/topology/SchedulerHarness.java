@@ -261,10 +261,14 @@ final class SchedulerHarness implements AutoCloseable {
         return task == null ? -1 : taskId.getBytes(StandardCharsets.UTF_8).length + WireCodec.encode(task).length;
     }
 
-    /** Whether the durable timer index holds this timer (what a restart would load). */
+    /**
+     * Whether the stored task arms this timer: what a restart derives into the timer index and the wheel
+     * ({@code core.ArmedTimers}). The index alone no longer says: a timer within the wheel's horizon is the wheel's.
+     */
     boolean hasTimer(long dueAtMs, String taskId, io.ax.app.internal.core.TimerKind kind) {
-        return driver.<org.apache.kafka.common.utils.Bytes, byte[]>getKeyValueStore(AxStores.TIMERS)
-                .get(io.ax.app.internal.timer.TimerIndex.key(dueAtMs, taskId, kind)) != null;
+        StoredTask task = storedTask(taskId);
+        return task != null && io.ax.app.internal.core.ArmedTimers.of(task).stream()
+                .anyMatch(timer -> timer.dueAtMs() == dueAtMs && timer.kind() == kind);
     }
 
     /** The global limits store (key to normalized JSON), as every instance reads it from ax.limits. */

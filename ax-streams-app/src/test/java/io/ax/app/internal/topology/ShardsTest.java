@@ -215,7 +215,7 @@ class ShardsTest {
             assertThat(stored.getSlices()).extracting(StoredExecution::getTimeoutAtMs).containsOnly(timeoutAt);
 
             report(ax, slices.get(0), "SUCCEEDED"); // gives the one timer key up: slices 1 and 2 still need it
-            assertThat(ax.hasTimer(timeoutAt, "s", TimerKind.TIMEOUT)).as("in the timer index, what a restart loads").isTrue();
+            assertThat(ax.hasTimer(timeoutAt, "s", TimerKind.TIMEOUT)).as("still armed, what a restart derives").isTrue();
             report(ax, slices.get(1), "SUCCEEDED");
             assertThat(ax.hasTimer(timeoutAt, "s", TimerKind.TIMEOUT)).isTrue();
             ax.discardEvents();

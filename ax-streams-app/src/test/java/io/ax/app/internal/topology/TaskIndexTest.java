@@ -37,7 +37,6 @@ class TaskIndexTest {
                         + new String(kv.getValue(), StandardCharsets.UTF_8));
                 case 'c' -> lines.add("c " + (char) key[1] + " " + TaskIndex.countedValue(kv.getKey()) + " "
                         + ByteBuffer.wrap(kv.getValue()).getLong());
-                case 'e' -> lines.add("e " + new String(key, 1, key.length - 1, StandardCharsets.UTF_8));
                 case 'f' -> lines.add("f " + ByteBuffer.wrap(key, 1, Long.BYTES).getLong() + " "
                         + new String(key, 1 + Long.BYTES, key.length - 1 - Long.BYTES, StandardCharsets.UTF_8));
                 default -> lines.add("unexpected key space " + space);
@@ -55,7 +54,6 @@ class TaskIndexTest {
         for (StoredTask task : ax.allStoredTasks()) {
             IndexEntry entry = IndexEntry.of(task);
             String id = task.getTaskId();
-            lines.add("e " + id);
             lines.add("s " + entry.state() + " " + id);
             lines.add("j " + entry.jobType() + " " + id);
             if (entry.owner() != null) {
