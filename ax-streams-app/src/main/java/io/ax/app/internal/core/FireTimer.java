@@ -165,6 +165,7 @@ final class FireTimer {
         if (task.getPurgeAtMs() == null || task.getPurgeAtMs() != purgeAtMs || Liveness.isLive(task)) {
             return step.unchanged();
         }
+        step.purged();
         return step.delete();
     }
 

@@ -96,6 +96,16 @@ final class Step {
         effects.add(new Effect.Flow(message));
     }
 
+    /** A schedule request is accepted under this step's taskId ({@link AcceptScheduleRequest}, {@link UpdateSchedule}). */
+    void scheduled() {
+        effects.add(new Effect.Scheduled(taskId));
+    }
+
+    /** The task is purged now (its retention ended, {@link FireTimer}). */
+    void purged() {
+        effects.add(new Effect.Purged(taskId, nowMs));
+    }
+
     /** The task reached its end in {@code outcome}: the tasks waiting for it are told ({@link SettleSavedTask}). */
     void finished(String outcome, String executionId) {
         effects.add(new Effect.Finished(taskId, outcome, executionId));
