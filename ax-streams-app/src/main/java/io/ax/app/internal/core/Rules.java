@@ -1,6 +1,7 @@
 package io.ax.app.internal.core;
 
 import io.ax.InvalidRequestException;
+import io.ax.schema.DependencySignal;
 import io.ax.schema.StoredTask;
 import io.ax.validation.ScheduleValidator;
 
@@ -87,6 +88,18 @@ public final class Rules {
         } else if (input instanceof Input.Resume resume) {
             requireReason(resume.request().getReason());
         }
+    }
+
+    /**
+     * The rules of a dependency-protocol record's own fields ({@link DependencyRules#requireValid}), whichever its kind: a
+     * NOTIFY then becomes an input ({@link Input.DependencyOutcome}, checked by {@link #requireValid(Input)} too), a
+     * SUBSCRIBE or UNSUBSCRIBE goes to {@link DependencyRules#onSignal}.
+     *
+     * @param key the record's key
+     * @throws InvalidRequestException naming the field
+     */
+    public static void requireValid(String key, DependencySignal signal) {
+        DependencyRules.requireValid(key, signal);
     }
 
     /** The reason a request gives is repeated on ax.state and in the task's history: bounded. */
