@@ -34,6 +34,7 @@ final class AcceptScheduleRequest {
                     + (awaiting ? "; it awaits admission at " + existing.getAdmissionGate() : ""), input.source());
             return step.unchanged();
         }
+        step.scheduled(); // from here on the request is accepted: every way below saves the new task
         if (replacing) {
             CalendarExclusions.maybeReportRun(step, existing, "the task was replaced");
             CancelTask.endLive(step, existing, TaskState.CANCELLED, "replaced by the request at offset " + input.source().getOffset());

@@ -18,7 +18,7 @@ import java.util.Objects;
  * </ul>
  * An admitted task holds its slot ({@code admissionGate}, {@code admissionId}) until it stops being live: the decision
  * that finishes it (final state, periodic schedule ended, cancel) sends one RELEASE and clears the fields, in the same
- * transaction ({@link Step#save}), so a slot is released exactly once. A replace or update of a live task continues its
+ * transaction ({@link SettleSavedTask}), so a slot is released exactly once. A replace or update of a live task continues its
  * admission (no new ADMIT) while its owner's gate stays the same. Only tasks admitted through the gate count: tasks live
  * before the quota was set, replayed or adopted tasks hold no slot.
  */

@@ -22,7 +22,7 @@ final class ApplyExecutionReport {
     }
 
     /**
-     * The rules of a report's fields ({@link Rules#requireValid}): an executionId, an attempt from 1, bounded worker id
+     * The rules of a report's fields ({@link Rules#requireValid(Input)}): an executionId, an attempt from 1, bounded worker id
      * and progress (the failure message is cut, not refused: see {@link #apply}).
      */
     static void requireValid(ExecutionReport report) {

@@ -16,7 +16,7 @@ final class ApplyRetryRecord {
     }
 
     /**
-     * The rules of a retry record's fields ({@link Rules#requireValid}): the scheduler writes them, but anyone can write
+     * The rules of a retry record's fields ({@link Rules#requireValid(Input)}): the scheduler writes them, but anyone can write
      * to the topic: an executionId, an attempt from 2 to the most a task may make, a next attempt time in range.
      */
     static void requireValid(RetryRecord retry) {

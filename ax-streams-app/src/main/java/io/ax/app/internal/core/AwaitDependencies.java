@@ -96,7 +96,7 @@ final class AwaitDependencies {
     /** What a NOTIFY with a nominal time (one occurrence's outcome, for a periodic dependent) may say. */
     private static final List<String> OCCURRENCE_OUTCOMES = List.of("SUCCESS", "FAILED", "CANCELLED", OccurrenceDependencies.SKIPPED);
 
-    /** The rules of a reported outcome's fields ({@link Rules#requireValid}): an outcome the protocol knows, a bounded id. */
+    /** The rules of a reported outcome's fields ({@link Rules#requireValid(Input)}): an outcome the protocol knows, a bounded id. */
     static void requireValid(Input.DependencyOutcome input) {
         String outcome = input.outcome();
         if (outcome == null || !(input.nominalAtMs() == null ? OUTCOMES : OCCURRENCE_OUTCOMES).contains(outcome)) {

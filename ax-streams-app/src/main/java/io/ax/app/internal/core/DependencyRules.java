@@ -1,10 +1,13 @@
 package io.ax.app.internal.core;
 
+import io.ax.InvalidRequestException;
 import io.ax.schema.DependencySignal;
 import io.ax.schema.DependencySignalKind;
 import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
+import io.ax.validation.Quote;
+import io.ax.validation.ScheduleValidator;
 import java.util.List;
 
 /**
@@ -153,6 +156,23 @@ public final class DependencyRules {
     }
 
     // ---- from ax.deps ----
+
+    /**
+     * The rules of a signal's own fields, checked before anything is read ({@link Rules#requireValid(String,
+     * DependencySignal)}): both task ids valid, and the signal keyed by the task whose partition takes it, a NOTIFY by its
+     * dependent, a SUBSCRIBE or UNSUBSCRIBE by its upstream.
+     *
+     * @param key the record's key
+     * @throws InvalidRequestException naming the field
+     */
+    static void requireValid(String key, DependencySignal signal) {
+        ScheduleValidator.validateTaskId(signal.getUpstream());
+        ScheduleValidator.validateTaskId(signal.getDependent());
+        String keyedBy = signal.getKind() == DependencySignalKind.NOTIFY ? signal.getDependent() : signal.getUpstream();
+        if (!keyedBy.equals(key)) {
+            throw new InvalidRequestException("taskId", signal.getKind() + " must be keyed by " + Quote.of(keyedBy) + ", not " + Quote.of(key));
+        }
+    }
 
     /**
      * A SUBSCRIBE or UNSUBSCRIBE (keyed by the task waited for). A subscriber is kept, and answered at once when the

@@ -77,6 +77,21 @@ public sealed interface Effect {
     }
 
     /**
+     * A schedule request was accepted under {@code taskId} (a new task, a replace or an update): a tombstone that an
+     * earlier task with this id left when it was purged is forgotten, so the tasks that wait for the new one are not
+     * answered PURGED ({@link DependencyRules#scheduledAgain}).
+     */
+    record Scheduled(String taskId) implements Effect {
+    }
+
+    /**
+     * {@code taskId} was purged at {@code purgedAtMs} (its retention ended; the decision deletes it): the tasks that
+     * waited for it are let go and a tombstone answers later ones ({@link DependencyRules#purged}).
+     */
+    record Purged(String taskId, long purgedAtMs) implements Effect {
+    }
+
+    /**
      * {@code taskId} reached its end in {@code outcome} (SUCCESS, FAILED, CANCELLED): the tasks waiting for it are told.
      * {@code executionId} is its last execution's, or null when it never ran.
      */

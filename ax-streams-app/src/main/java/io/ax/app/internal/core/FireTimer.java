@@ -22,7 +22,7 @@ import java.util.List;
  * A timer that no longer matches its task (cancelled, replaced, moved, finished) is a stale copy: nothing
  * happens; so is an occurrence timer of a paused task. Overlap policy, when a periodic occurrence comes due while the
  * previous execution is still in flight: SKIP (default), it is SKIPPED; QUEUE_ONE, the first such one is held
- * ({@code queuedDueAtMs}) and dispatched when that execution ends ({@code Step#save}), further ones while it waits
+ * ({@code queuedDueAtMs}) and dispatched when that execution ends ({@code SettleSavedTask}), further ones while it waits
  * are SKIPPED; ALLOW, it is dispatched as usual and the one in flight goes on beside it ({@link Alongside}), up to
  * {@link Alongside#MAX} in flight at once, further ones SKIPPED.
  */
@@ -93,7 +93,7 @@ final class FireTimer {
         }
         if (inFlight && periodic && misfire == MisfirePolicy.FIRE_ALL && dueAtMs <= previous.getFiredAtMs()) {
             // A missed occurrence, already due when the execution in flight was dispatched: it waits for that one to
-            // end (Step#save sets its timer again then), rather than being skipped as an overlap.
+            // end (SettleSavedTask sets its timer again then), rather than being skipped as an overlap.
             task.setCatchUpHeld(true);
             return step.save(task);
         }
@@ -104,7 +104,7 @@ final class FireTimer {
                     + " already in flight side by side, the most overlap ALLOW runs at once (oldest: "
                     + task.getAlongside().get(0).getExecutionId() + ")");
         } else if (inFlight && queueOne && task.getQueuedDueAtMs() == null) {
-            // Overlap QUEUE_ONE: this one waits; Step#save dispatches it once the execution in flight has ended.
+            // Overlap QUEUE_ONE: this one waits; SettleSavedTask dispatches it once the execution in flight has ended.
             task.setQueuedDueAtMs(dueAtMs);
             step.held(task, executionId, dueAtMs, "held: previous execution " + previous.getExecutionId() + " is still "
                     + previous.getState() + "; this occurrence runs when it ends (overlap QUEUE_ONE)");
@@ -165,6 +165,7 @@ final class FireTimer {
         if (task.getPurgeAtMs() == null || task.getPurgeAtMs() != purgeAtMs || Liveness.isLive(task)) {
             return step.unchanged();
         }
+        step.purged();
         return step.delete();
     }
 

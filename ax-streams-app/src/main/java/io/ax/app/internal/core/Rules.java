@@ -1,6 +1,7 @@
 package io.ax.app.internal.core;
 
 import io.ax.InvalidRequestException;
+import io.ax.schema.DependencySignal;
 import io.ax.schema.StoredTask;
 import io.ax.validation.ScheduleValidator;
 
@@ -8,7 +9,8 @@ import io.ax.validation.ScheduleValidator;
  * The scheduler's rules as one pure function: given the stored task (or null), one input and the clock reading,
  * the {@link Decision}: what becomes of the task and the ordered effects (timers, dispatches, state events, retry
  * and dead-letter records). No I/O, no clock, no Kafka: the adapter reads the task, calls {@link #decide} and
- * applies the decision. Each input kind is handled by one transition class named for it.
+ * applies the decision. Each input kind is handled by one transition class named for it; a decision that saves its
+ * task is then settled by {@link SettleSavedTask} (what every saved task is owed, whichever transition saved it).
  *
  * <p>An input that breaks a rule is answered with a REJECTED event. A transition the state table forbids is a bug
  * in the rules: with {@code strict} settings (tests) it throws; otherwise the input is answered IGNORED with the
@@ -39,13 +41,13 @@ public final class Rules {
         try {
             if (current != null && !current.getAlongside().isEmpty()) {
                 // Overlap ALLOW: an input about an execution in flight beside the current one is decided for that one.
-                return Alongside.decide(current, input, task -> route(new Step(input.taskId(), nowMs, settings, calendars, flow), task, input));
+                return Alongside.decide(current, input, task -> transition(task, input, nowMs));
             }
             if (current != null && !current.getSlices().isEmpty()) {
                 // A sharded task: an input about one slice is decided for that slice (Shards).
-                return Shards.decide(current, input, task -> route(new Step(input.taskId(), nowMs, settings, calendars, flow), task, input));
+                return Shards.decide(current, input, task -> transition(task, input, nowMs));
             }
-            return route(new Step(input.taskId(), nowMs, settings, calendars, flow), current, input);
+            return transition(current, input, nowMs);
         } catch (InvalidRequestException e) {
             return reject(input, e, nowMs);
         } catch (IllegalTransitionException e) {
@@ -88,6 +90,18 @@ public final class Rules {
         }
     }
 
+    /**
+     * The rules of a dependency-protocol record's own fields ({@link DependencyRules#requireValid}), whichever its kind: a
+     * NOTIFY then becomes an input ({@link Input.DependencyOutcome}, checked by {@link #requireValid(Input)} too), a
+     * SUBSCRIBE or UNSUBSCRIBE goes to {@link DependencyRules#onSignal}.
+     *
+     * @param key the record's key
+     * @throws InvalidRequestException naming the field
+     */
+    public static void requireValid(String key, DependencySignal signal) {
+        DependencyRules.requireValid(key, signal);
+    }
+
     /** The reason a request gives is repeated on ax.state and in the task's history: bounded. */
     private static void requireReason(String reason) {
         ScheduleValidator.requireLength("reason", reason, ScheduleValidator.MAX_REASON_CHARS);
@@ -113,6 +127,15 @@ public final class Rules {
     /** A field that breaks a rule, or a record bad as a whole. */
     public static EventCode codeOf(InvalidRequestException e) {
         return e.field() == null ? EventCode.INVALID_RECORD : EventCode.INVALID_FIELD;
+    }
+
+    /**
+     * One transition: {@code input} decided for {@code task} (the stored task, or a view of it for an execution beside
+     * the current one) by the class named for it, then, when it saves the task, settled ({@link SettleSavedTask}).
+     */
+    private Decision transition(StoredTask task, Input input, long nowMs) {
+        Step step = new Step(input.taskId(), nowMs, settings, calendars, flow);
+        return SettleSavedTask.settle(step, route(step, task, input));
     }
 
     private static Decision route(Step step, StoredTask current, Input input) {

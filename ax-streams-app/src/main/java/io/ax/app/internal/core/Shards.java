@@ -24,7 +24,7 @@ import java.util.function.Function;
  * ALLOW. A timer due at one millisecond for several slices is one timer key: it is decided for each slice it matches,
  * and kept while a slice still needs it ({@link Alongside#keepSharedTimers}).
  *
- * <p>The occurrence's outcome is decided in {@link #settle}, which every saved decision runs ({@link Step#save}): once
+ * <p>The occurrence's outcome is decided in {@link #settle}, which every saved decision runs ({@link SettleSavedTask}): once
  * a slice is FAILED (for good), the others still pending or in flight are cancelled under {@code shardFailure}
  * CANCEL_OTHERS (a CANCEL signal each, no signal for one held at a gate); once no slice has anything ahead, the
  * occurrence ends: SUCCESS when every slice succeeded, FAILED when one failed, CANCELLED otherwise; one event says so

@@ -96,6 +96,21 @@ final class Step {
         effects.add(new Effect.Flow(message));
     }
 
+    /** A schedule request is accepted under this step's taskId ({@link AcceptScheduleRequest}, {@link UpdateSchedule}). */
+    void scheduled() {
+        effects.add(new Effect.Scheduled(taskId));
+    }
+
+    /** The task is purged now (its retention ended, {@link FireTimer}). */
+    void purged() {
+        effects.add(new Effect.Purged(taskId, nowMs));
+    }
+
+    /** The task reached its end in {@code outcome}: the tasks waiting for it are told ({@link SettleSavedTask}). */
+    void finished(String outcome, String executionId) {
+        effects.add(new Effect.Finished(taskId, outcome, executionId));
+    }
+
     /** Ask {@code upstream}'s partition for its final state (this task waits for it). */
     void subscribe(String upstream) {
         effects.add(new Effect.Subscribe(upstream, taskId));
@@ -303,87 +318,11 @@ final class Step {
     }
 
     /**
-     * Stores {@code task}. One that has nothing left ahead of it is marked finished here and gets its purge timer
-     * ({@code ax.retention.ms} later): until then it stays readable and answers late reports and dependents, but
-     * does not hold its taskId: a new schedule request with it is a new task ({@link AcceptScheduleRequest}).
+     * Stores {@code task}, as the transition left it. {@link Rules#decide} then settles it ({@link SettleSavedTask}:
+     * shards, the queued or held occurrence, the calendar run, the finish and the purge timer) before it is stored.
      */
     Decision save(StoredTask task) {
-        Shards.settle(this, task);
-        maybeRunQueuedOccurrence(task);
-        maybeReleaseHeldOccurrence(task);
-        maybeEndCalendarRun(task);
-        if (task.getFinishedAtMs() == null && !Liveness.isLive(task)) {
-            Admission.maybeRelease(this, task);
-            long purgeAtMs = nowMs + settings.retentionMs();
-            task.setFinishedAtMs(nowMs);
-            task.setPurgeAtMs(purgeAtMs);
-            setTimer(purgeAtMs, 0, TimerKind.PURGE);
-            effects.add(new Effect.Finished(taskId, AwaitDependencies.outcomeOf(task),
-                    task.getExecution() == null ? null : task.getExecution().getExecutionId()));
-            if (!task.getCancelled()) { // a cancel or replace unsubscribed (CancelTask)
-                OccurrenceDependencies.maybeUnsubscribe(this, task);
-            }
-        }
         return new Decision(taskId, Decision.Store.SAVE, task, effects());
-    }
-
-    /**
-     * Excluded occurrences counted by {@link CalendarExclusions} are reported once the task times no further
-     * occurrence (cancelled, replaced, paused, schedule ended): nothing counted is left unreported.
-     */
-    private void maybeEndCalendarRun(StoredTask task) {
-        if (task.getCalendarSkips() == null) {
-            return;
-        }
-        if (task.getCancelled() || task.getNextDueAtMs() == null) {
-            CalendarExclusions.maybeReportRun(this, task, "the task times no further occurrence");
-        } else if (task.getPausedAtMs() != null) {
-            CalendarExclusions.maybeReportRun(this, task, "the task was paused");
-        }
-    }
-
-    /**
-     * A missed occurrence held while an execution was in flight (misfire FIRE_ALL, see {@code FireTimer}) gets its
-     * timer again once that execution has ended, whichever input ended it; it is already due, so it fires at the next
-     * tick.
-     */
-    private void maybeReleaseHeldOccurrence(StoredTask task) {
-        if (!task.getCatchUpHeld() || task.getCancelled() || task.getNextDueAtMs() == null || task.getPausedAtMs() != null) {
-            return;
-        }
-        if (Shards.anyBusy(task)) {
-            return;
-        }
-        task.setCatchUpHeld(false);
-        setTimer(task.getNextDueAtMs(), task.getRequest().getPriority(), TimerKind.OCCURRENCE);
-    }
-
-    /**
-     * The occurrence queued behind the execution in flight (overlap QUEUE_ONE, see {@code FireTimer}) is dispatched as
-     * soon as that execution has ended, whichever input ended it: PENDING → TRIGGERED in this same decision, its
-     * executionId from its due time.
-     */
-    private void maybeRunQueuedOccurrence(StoredTask task) {
-        Long queuedDueAtMs = task.getQueuedDueAtMs();
-        if (queuedDueAtMs == null || task.getCancelled() || task.getPausedAtMs() != null) {
-            return;
-        }
-        StoredExecution previous = task.getExecution();
-        if (Shards.anyBusy(task)) { // the execution, or a slice of a sharded task
-            return;
-        }
-        task.setQueuedDueAtMs(null);
-        StoredExecution queued = StoredExecution.newBuilder()
-                .setExecutionId(ExecutionIds.of(task.getTaskId(), task.getIncarnation(), queuedDueAtMs))
-                .setAttempt(1)
-                .setState(TaskState.PENDING)
-                .setDueAtMs(queuedDueAtMs)
-                .setFiredAtMs(nowMs)
-                .setLastSignMs(nowMs)
-                .build();
-        task.setExecution(Attempts.dispatch(this, task, queued, TaskState.PENDING, "queued behind execution "
-                + (previous == null ? "(none)" : previous.getExecutionId() + ", which ended " + previous.getState())
-                + ": runs now (overlap QUEUE_ONE)"));
     }
 
     /** Sets the task's execution (in place: the task is this decision's own copy) and stores it. */

@@ -69,6 +69,7 @@ final class UpdateSchedule {
                     + (inFlight ? "; execution " + execution.getExecutionId() + " keeps running (attempt " + execution.getAttempt() + ")" : "")
                     + (paused ? "; the task stays paused since " + Instant.ofEpochMilli(task.getPausedAtMs()) : ""));
         }
+        step.scheduled();
         return step.save(task);
     }
 }

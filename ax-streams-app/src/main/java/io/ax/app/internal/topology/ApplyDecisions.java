@@ -89,7 +89,7 @@ final class ApplyDecisions {
      *              {@code replay}, {@code adopt}, {@code pause}, {@code resume}, {@code calendar} (requests), {@code request} (a record of the requests topic that is none
      *              of these), {@code report}, {@code retry}, {@code timer}
      * @param decided the input the decision answers (null: a record rejected before it became one); a report's STARTED
-     *                may start an execution, a schedule may reuse the id of a purged task
+     *                may start an execution, and a request accepted is counted
      */
     private void apply(Decision decision, IndexEntry before, List<StoredHistoryEntry> priorHistory, long nowMs, String input,
                        Input decided) {
@@ -167,6 +167,10 @@ final class ApplyDecisions {
                 dependencies.occurrenceEnded(ended.taskId(), ended.outcome(), ended.executionId(), ended.nominalAtMs());
             } else if (effect instanceof Effect.Finished finished) {
                 dependencies.finished(finished.taskId(), finished.outcome(), finished.executionId());
+            } else if (effect instanceof Effect.Scheduled scheduled) {
+                dependencies.maybeForgetPurged(scheduled.taskId());
+            } else if (effect instanceof Effect.Purged purged) {
+                dependencies.purged(purged.taskId(), purged.purgedAtMs());
             }
         }
         if (!refused && decided instanceof Input.Request) {
@@ -177,14 +181,10 @@ final class ApplyDecisions {
                 history.append(decision, priorHistory);
                 tasks.put(decision.task());
                 index.save(before, priorHistory, decision.task());
-                if (decided instanceof Input.Schedule && !refused) {
-                    dependencies.maybeForgetPurged(decision.taskId());
-                }
             }
             case DELETE -> {
                 tasks.remove(decision.taskId());
                 index.remove(before, priorHistory, decision.taskId());
-                dependencies.purged(decision.taskId(), nowMs);
             }
             case DISCARD -> {
                 tasks.remove(decision.taskId());

@@ -29,7 +29,6 @@ import io.ax.schema.AdoptRequest;
 import io.ax.schema.CalendarRequest;
 import io.ax.schema.CancelRequest;
 import io.ax.schema.DependencySignal;
-import io.ax.schema.DependencySignalKind;
 import io.ax.schema.ExecutionReport;
 import io.ax.schema.PauseRequest;
 import io.ax.schema.ReplayRequest;
@@ -270,7 +269,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         return valid(new Input.RetryLogged(taskId, retry, source));
     }
 
-    /** {@code input}, once its fields keep the rules' own checks ({@link Rules#requireValid}), before its task is read. */
+    /** {@code input}, once its fields keep the rules' own checks ({@link Rules#requireValid(Input)}), before its task is read. */
     private static <I extends Input> I valid(I input) {
         Rules.requireValid(input);
         return input;
@@ -282,12 +281,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
      */
     private Input decodeDependencySignal(String taskId, byte[] value, SourceRecord source) {
         DependencySignal signal = WireCodec.decodeBinary(value, DependencySignal.class);
-        ScheduleValidator.validateTaskId(signal.getUpstream());
-        ScheduleValidator.validateTaskId(signal.getDependent());
-        String keyedBy = signal.getKind() == DependencySignalKind.NOTIFY ? signal.getDependent() : signal.getUpstream();
-        if (!keyedBy.equals(taskId)) {
-            throw new InvalidRequestException("taskId", signal.getKind() + " must be keyed by " + Quote.of(keyedBy) + ", not " + Quote.of(taskId));
-        }
+        Rules.requireValid(taskId, signal); // its ids, and keyed by the task whose partition takes it
         long nowMs = context.currentSystemTimeMs();
         switch (signal.getKind()) {
             case SUBSCRIBE, UNSUBSCRIBE -> dependencies.onSignal(signal, nowMs);

@@ -5,13 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ax.InvalidRequestException;
 import io.ax.schema.CancelRequest;
+import io.ax.schema.DependencySignal;
+import io.ax.schema.DependencySignalKind;
 import io.ax.schema.ExecutionReport;
 import io.ax.schema.ReportStatus;
 import io.ax.schema.RetryRecord;
 import io.ax.schema.SourceRecord;
 import org.junit.jupiter.api.Test;
 
-/** {@link Rules#requireValid}: the rules of an input's own fields, checked before its task is read; no Kafka. */
+/** {@link Rules#requireValid(Input)} and {@link Rules#requireValid(String, DependencySignal)}: the rules of an input's own fields, checked before its task is read; no Kafka. */
 class InputRulesTest {
     private static final SourceRecord SOURCE = new SourceRecord("ax.results", 0, 1L);
 
@@ -42,6 +44,26 @@ class InputRulesTest {
     }
 
     @Test
+    void shouldTakeADependencySignalKeyedByTheTaskWhosePartitionTakesIt() {
+        assertThatCode(() -> Rules.requireValid("down", signal(DependencySignalKind.NOTIFY, "up", "down"))).doesNotThrowAnyException();
+        assertThatCode(() -> Rules.requireValid("up", signal(DependencySignalKind.SUBSCRIBE, "up", "down"))).doesNotThrowAnyException();
+        assertThatCode(() -> Rules.requireValid("up", signal(DependencySignalKind.UNSUBSCRIBE, "up", "down"))).doesNotThrowAnyException();
+        assertSignalRefused("up", signal(DependencySignalKind.NOTIFY, "up", "down"), "taskId", "NOTIFY must be keyed by \"down\", not \"up\"");
+        assertSignalRefused("down", signal(DependencySignalKind.SUBSCRIBE, "up", "down"), "taskId",
+                "SUBSCRIBE must be keyed by \"up\", not \"down\"");
+        assertSignalRefused("down", signal(DependencySignalKind.UNSUBSCRIBE, "up", "down"), "taskId",
+                "UNSUBSCRIBE must be keyed by \"up\", not \"down\"");
+    }
+
+    @Test
+    void shouldRefuseADependencySignalWhoseTaskIdsAreNotTaskIds() {
+        assertSignalRefused("down", signal(DependencySignalKind.NOTIFY, "", "down"), "taskId", "missing taskId (the record key)");
+        assertSignalRefused("up", signal(DependencySignalKind.SUBSCRIBE, "up", "x".repeat(257)), "taskId",
+                "taskId is longer than 256 chars: 257");
+        assertSignalRefused("up", signal(DependencySignalKind.SUBSCRIBE, "up", "d\u0000"), "taskId", "taskId contains control characters");
+    }
+
+    @Test
     void shouldBoundTheReasonOfARequest() {
         assertThatCode(() -> Rules.requireValid(new Input.Cancel("t", CancelRequest.newBuilder().setReason("r".repeat(1024)).build(), SOURCE)))
                 .doesNotThrowAnyException();
@@ -52,6 +74,16 @@ class InputRulesTest {
     private static void assertRefused(Input input, String field, String messageStart) {
         assertThatThrownBy(() -> Rules.requireValid(input)).isInstanceOf(InvalidRequestException.class)
                 .hasMessageStartingWith(messageStart).extracting(e -> ((InvalidRequestException) e).field()).isEqualTo(field);
+    }
+
+    private static void assertSignalRefused(String key, DependencySignal signal, String field, String message) {
+        assertThatThrownBy(() -> Rules.requireValid(key, signal)).isInstanceOf(InvalidRequestException.class)
+                .hasMessage(message).extracting(e -> ((InvalidRequestException) e).field()).isEqualTo(field);
+    }
+
+    private static DependencySignal signal(DependencySignalKind kind, String upstream, String dependent) {
+        return DependencySignal.newBuilder().setKind(kind).setUpstream(upstream).setDependent(dependent)
+                .setOutcome(kind == DependencySignalKind.NOTIFY ? "SUCCESS" : null).setAtMs(0).build();
     }
 
     private static Input report(String executionId, int attempt, String workerId, String progress) {
