@@ -5,7 +5,9 @@ import java.util.List;
 /**
  * {@code steady}: R tasks/s (default 1,000), each due ~2 s after it is sent, for D s (default 60), with a no-op
  * worker in this process ({@link SteadyRun}). Result: {@code dispatch_p99_ms} (visible on the dispatch topic −
- * due), {@code p50_ms p99_ms max_ms} (handler start − due), {@code early lost dup}, {@code submit_per_s}.
+ * due), {@code fired_p50_ms fired_p99_ms} (the dispatch's {@code firedAtMs} − due: the scheduler's decision, before
+ * the commit that makes it visible), {@code p50_ms p99_ms max_ms} (handler start − due), {@code early lost dup},
+ * {@code submit_per_s}.
  */
 public final class SteadyScenario implements Scenario {
     static final int DEFAULT_RATE = 1_000;
