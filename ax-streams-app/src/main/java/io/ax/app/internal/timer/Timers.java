@@ -110,9 +110,12 @@ public final class Timers {
         if (!covered.test(taskId)) {
             return; // the rebuild derives it when it reaches the task
         }
-        earliestSetFireMs = Math.min(earliestSetFireMs, fireAtMs(dueAtMs, kind));
-        if (wheel.size() + held.size() < maxWheelTimers && wheel.add(wheelTimer(dueAtMs, priority, taskId, kind, shared(owner), false))) {
-            return; // within the horizon, with room: the wheel alone holds it (no index key to write, nor to delete)
+        long fireAtMs = fireAtMs(dueAtMs, kind);
+        earliestSetFireMs = Math.min(earliestSetFireMs, fireAtMs);
+        if (fireAtMs <= wheel.horizonMs() && wheel.size() + held.size() < maxWheelTimers) {
+            // Within the horizon, with room: the wheel alone holds it (no index key to write, nor to delete).
+            wheel.add(wheelTimer(dueAtMs, priority, taskId, kind, shared(owner), false));
+            return;
         }
         Bytes key = TimerIndex.key(dueAtMs, taskId, kind);
         index.put(key, priority, owner);
@@ -129,7 +132,8 @@ public final class Timers {
     /**
      * Gives up a timer that must not take effect (its execution finished, its task was cancelled). The caller has
      * already changed the task so that the timer no longer matches it: whenever the timer fires, it fires stale
-     * and is ignored. Within the loaded window it leaves the index and the wheel at once. Ahead of the watermark
+     * and is ignored. One the wheel alone holds leaves it at once; so does one within the loaded window, from the
+     * index and the wheel. Ahead of the watermark
      * the key is left in the index until its due time, when it loads, fires stale and is deleted like every
      * fired timer: a deleted key ahead of the watermark would be walked over, one by one, by every later refill
      * scan (a RocksDB iterator skips tombstones to reach the next live key), so timers given up minutes ahead
@@ -139,14 +143,13 @@ public final class Timers {
         if (!covered.test(taskId)) {
             return;
         }
+        WheelTimer removed = wheel.remove(fireAtMs(dueAtMs, kind), dueAtMs, taskId, kind);
+        if (removed != null && !removed.indexed()) {
+            return; // the wheel alone held it
+        }
         Bytes key = TimerIndex.key(dueAtMs, taskId, kind);
         if (watermark != null && key.compareTo(watermark) <= 0) {
-            WheelTimer removed = wheel.remove(fireAtMs(dueAtMs, kind), dueAtMs, taskId, kind);
-            if (removed == null || removed.indexed()) {
-                index.delete(key);
-            }
-        } else {
-            wheel.remove(fireAtMs(dueAtMs, kind), dueAtMs, taskId, kind); // one the wheel alone held, if any
+            index.delete(key);
         }
     }
 
