@@ -288,13 +288,18 @@ class DependenciesTest {
         }
     }
 
+    /** Runs {@code taskId} as a one-shot task to SUCCESS and lets its retention (1 s here) end: the task is purged. */
+    private static void runAndPurge(SchedulerHarness ax, String taskId) {
+        ax.request(taskId, ONE_SHOT);
+        ax.report(fire(ax).get(taskId), "SUCCEEDED");
+        ax.advanceMs(1000);
+        assertThat(ax.storedTask(taskId)).as("purged").isNull();
+    }
+
     @Test
     void shouldAnswerADependentOfAPurgedTaskWithAClearReason() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), Map.of(AxConfig.RETENTION_MS_CONFIG, 1000L))) {
-            ax.request("a", ONE_SHOT);
-            ax.report(fire(ax).get("a"), "SUCCEEDED");
-            ax.advanceMs(1000);
-            assertThat(ax.storedTask("a")).as("purged").isNull();
+            runAndPurge(ax, "a");
             ax.discardEvents();
             ax.request("b", after(on("a", "COMPLETED")));
             assertThat(ax.events()).extracting(e -> e.get("reason").asText()).last()
@@ -310,10 +315,7 @@ class DependenciesTest {
     @Test
     void shouldExpireAPurgedTasksTombstoneOnceItsRetentionHasEndedAgain() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), Map.of(AxConfig.RETENTION_MS_CONFIG, 1000L))) {
-            ax.request("a", ONE_SHOT);
-            ax.report(fire(ax).get("a"), "SUCCEEDED");
-            ax.advanceMs(1000);
-            assertThat(ax.storedTask("a")).as("purged").isNull();
+            runAndPurge(ax, "a");
             assertThat(ax.dependencyContents().keySet()).as("the purged task's tombstone").anyMatch(k -> k.get()[0] == 'p')
                     .anyMatch(k -> k.get()[0] == 'P');
             ax.advance(Duration.ofMinutes(2)); // past the tombstone's own retention and the once-a-minute expiry
