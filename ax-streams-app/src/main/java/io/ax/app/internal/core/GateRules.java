@@ -31,11 +31,6 @@ public final class GateRules {
     public static final int GRANT_BATCH = 1_000;
     /** The prefix of an owner's live gate (maxLiveTasks). */
     public static final String LIVE_GATE = "live:owner:";
-    /**
-     * The one queue shared by the owners that start waiting while {@link #MAX_OWNERS} others already wait at the gate:
-     * it bounds the gate's record (one entry per queue), and so its changelog record, whatever the owner count.
-     */
-    public static final String OVERFLOW = "\u0001overflow";
     public static final int MAX_OWNERS = 5_000;
 
     /** What the rules read beyond the gate's record: limits, the gate's slots and queues, its kept turns. */
@@ -48,7 +43,7 @@ public final class GateRules {
         /** The waiting ACQUIRE of {@code executionId}, or null. */
         GateState.Waiting waiting(String gate, String executionId);
 
-        /** The first waiting ACQUIRE of {@code queue} (an owner, or {@link #OVERFLOW}), or null. */
+        /** The first waiting ACQUIRE of {@code queue} (an owner, or {@link GateState#OVERFLOW}), or null. */
         GateState.Waiting first(String gate, String queue);
 
         /** The gates' fair share, kept between records. */
@@ -61,7 +56,7 @@ public final class GateRules {
 
         void deleteSlot(String gate, String executionId);
 
-        /** Queues {@code message} in {@code queue} (its owner, or {@link #OVERFLOW}), {@code seq} its arrival. */
+        /** Queues {@code message} in {@code queue} (its owner, or {@link GateState#OVERFLOW}), {@code seq} its arrival. */
         void enqueue(String gate, String queue, FlowMessage message, long seq);
 
         void dequeue(String gate, GateState.Waiting waiting);
@@ -102,7 +97,7 @@ public final class GateRules {
         }
         String owner = ownerOf(message);
         if (!state.owners.containsKey(owner) && state.owners.size() >= MAX_OWNERS) {
-            owner = OVERFLOW;
+            owner = GateState.OVERFLOW;
         }
         GateState.OwnerQueue queue = state.owners.get(owner);
         if (queue == null) {

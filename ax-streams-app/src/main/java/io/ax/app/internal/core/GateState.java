@@ -10,6 +10,14 @@ import java.util.TreeMap;
  * gate writes it back after each record. Not thread-safe.
  */
 public final class GateState {
+    /**
+     * The one queue shared by the owners that start waiting while {@link GateRules#MAX_OWNERS} others already wait at the
+     * gate: it bounds the gate's record (one entry per queue), and so its changelog record, whatever the owner count.
+     * Here, with the record whose queues it names, so that {@link GateRules} and {@link GateTurns} share it without using
+     * each other both ways.
+     */
+    public static final String OVERFLOW = "\u0001overflow";
+
     public long inFlight;
     public long notStarted;
     /** Token bucket for maxPerSecond; negative: full at the next refill. */

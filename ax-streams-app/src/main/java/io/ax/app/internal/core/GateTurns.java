@@ -41,7 +41,7 @@ public final class GateTurns {
 
     /** @param weights an owner's weight at a gate (the overflow queue's is 1) */
     public GateTurns(ToIntFunction<String> weights) {
-        this.weights = owner -> owner.equals(GateRules.OVERFLOW) ? 1 : weights.applyAsInt(owner);
+        this.weights = owner -> owner.equals(GateState.OVERFLOW) ? 1 : weights.applyAsInt(owner);
     }
 
     /** Before a record or punctuation changes {@code gate}: forgets its turns if they are not those of its stored record. */

@@ -1,7 +1,6 @@
 package io.ax.app.internal.flow;
 
 import io.ax.app.internal.core.FlowMessage;
-import io.ax.app.internal.core.GateRules;
 import io.ax.app.internal.core.GateState;
 import io.ax.fair.Rank;
 import java.io.IOException;
@@ -66,7 +65,7 @@ final class GateStore {
         store.delete("S" + gate + SEP + executionId);
     }
 
-    /** Enqueues {@code message} in the queue of {@code queue} (its owner, or {@link GateRules#OVERFLOW}). */
+    /** Enqueues {@code message} in the queue of {@code queue} (its owner, or {@link GateState#OVERFLOW}). */
     void enqueue(String gate, String queue, FlowMessage message, long seq) {
         long rankMs = Math.max(0, Rank.of(message.dueAtMs(), message.priority(), priorityAgingMs)); // keys sort as unsigned hex
         String key = "W" + gate + SEP + queue + SEP + String.format("%016x%016x", rankMs, seq);
@@ -101,7 +100,7 @@ final class GateStore {
         store.delete("X" + gate + SEP + waiting.message().executionId());
     }
 
-    /** The queue a waiting entry is in, from its W key (its owner, or {@link GateRules#OVERFLOW}). */
+    /** The queue a waiting entry is in, from its W key (its owner, or {@link GateState#OVERFLOW}). */
     private static String queueOf(String gate, String waitingKey) {
         String rest = waitingKey.substring(1 + gate.length() + 1);
         return rest.substring(0, rest.indexOf(SEP));
