@@ -27,7 +27,7 @@ final class CalendarRules {
         try {
             calendar = CalendarValidator.validate(name, request, step.nowMs());
         } catch (InvalidRequestException e) {
-            step.rejectedCalendar(Rules.codeOf(e), "calendar " + Quote.of(name) + " rejected: " + e.getMessage(), input.source());
+            step.rejectedCalendar(EventCode.of(e), "calendar " + Quote.of(name) + " rejected: " + e.getMessage(), input.source());
             return step.unchanged();
         }
         if (request.getDelete()) {

@@ -1,5 +1,7 @@
 package io.ax.app.internal.core;
 
+import io.ax.InvalidRequestException;
+
 /**
  * Why an input was answered IGNORED or REJECTED, or which limit timed an attempt out, as a short fixed code: the
  * event's {@code reason} says it in words for the operator, the code counts it in metrics
@@ -56,6 +58,11 @@ public enum EventCode {
 
     EventCode(String label) {
         this.label = label;
+    }
+
+    /** The code of a rejection for {@code e}: a field that breaks a rule, or a record bad as a whole. */
+    public static EventCode of(InvalidRequestException e) {
+        return e.field() == null ? INVALID_RECORD : INVALID_FIELD;
     }
 
     /** The code as a metric label value. */

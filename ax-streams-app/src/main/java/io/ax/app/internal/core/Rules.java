@@ -110,7 +110,7 @@ public final class Rules {
     /** The answer to an input that broke a rule. */
     private Decision reject(Input input, InvalidRequestException e, long nowMs) {
         Step rejected = new Step(input.taskId(), nowMs, settings);
-        rejected.rejected(codeOf(e), e.getMessage(), input.source());
+        rejected.rejected(EventCode.of(e), e.getMessage(), input.source());
         return rejected.unchanged();
     }
 
@@ -122,11 +122,6 @@ public final class Rules {
         Step rejected = new Step(key, nowMs, settings);
         rejected.rejected(code, reason, source);
         return rejected.unchanged();
-    }
-
-    /** A field that breaks a rule, or a record bad as a whole. */
-    public static EventCode codeOf(InvalidRequestException e) {
-        return e.field() == null ? EventCode.INVALID_RECORD : EventCode.INVALID_FIELD;
     }
 
     /**

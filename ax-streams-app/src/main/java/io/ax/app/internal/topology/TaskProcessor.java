@@ -179,7 +179,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             decisions.decide(rules, tasks.get(decoded.taskId()), decoded, nowMs);
             dependencies.sweep(nowMs, NOTIFY_BATCH);
         } catch (InvalidRequestException e) {
-            EventCode code = e instanceof WrongPartitionException ? EventCode.WRONG_PARTITION : Rules.codeOf(e);
+            EventCode code = e instanceof WrongPartitionException ? EventCode.WRONG_PARTITION : EventCode.of(e);
             decisions.apply(rules.reject(record.key(), code, e.getMessage(), source, nowMs), nowMs, metricsInput(input));
         }
         index.flushIfLarge(); // else at the punctuation: one write batch a tick, not one a record
@@ -203,7 +203,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
                     : new Input.Granted(record.key(), grant.executionId(), grant.attempt(), grant.gates(), source);
             decisions.decide(rules, tasks.get(record.key()), decoded, nowMs);
         } catch (InvalidRequestException e) {
-            decisions.apply(rules.reject(record.key(), Rules.codeOf(e), e.getMessage(), source, nowMs), nowMs, "grant");
+            decisions.apply(rules.reject(record.key(), EventCode.of(e), e.getMessage(), source, nowMs), nowMs, "grant");
         }
         index.flushIfLarge(); // else at the punctuation: one write batch a tick, not one a record
         wakeUp.maybeEarlier();
