@@ -9,7 +9,8 @@ import java.util.Objects;
  * Owner live-task quotas ({@code maxLiveTasks}, topology-docs/FLOW-CONTROL.md), the task side. A new task of an owner
  * with a quota is stored provisionally and not armed (no occurrence timer, nothing dispatched): it awaits admission, in
  * PENDING (or WAITING, for a task with {@code after}) with the reason "awaiting admission: ...", while one ADMIT goes to
- * the owner's live gate {@code live:owner:<owner>}. The gate answers at once ({@link Input.Admission}):
+ * the owner's live gate {@code live:owner:<owner>}. The gate answers at once ({@link Input.Admission}, decided by
+ * {@link ApplyAdmission}):
  * <ul>
  *   <li>ADMITTED: the task proceeds exactly as an accepted task does (its timer set, or its wait for {@code after}
  *   begun), announced {@code PENDING → PENDING} (or {@code WAITING → WAITING}) with the count;</li>
@@ -88,39 +89,6 @@ final class Admission {
         return step.save(task);
     }
 
-    /** The gate's answer: an awaiting task is armed (ADMITTED) or rejected and removed (REFUSED). */
-    static Decision answer(Step step, StoredTask task, Input.Admission input) {
-        boolean current = isAwaiting(task) && !task.getCancelled() && input.admissionId().equals(task.getAdmissionId())
-                && input.gate().equals(task.getAdmissionGate());
-        if (!current) {
-            // Whoever stopped awaiting this slot sent its RELEASE then (after the ADMIT, at the same gate): nothing to give back.
-            step.ignored(EventCode.STALE_GRANT, task, null, null, "admission answer ignored (" + (input.admitted() ? "admitted" : "refused")
-                    + " at " + input.gate() + "): " + (task == null ? "no such task" : isAdmitted(task, input)
-                    ? "the task is admitted already" : "the task no longer awaits it; a slot given was released when it stopped waiting"),
-                    input.source());
-            return step.unchanged();
-        }
-        long waitedMs = step.nowMs() - task.getAdmissionSinceMs();
-        if (!input.admitted()) {
-            step.rejected(EventCode.OVER_QUOTA, input.reason() + ": the task is rejected (its request at offset " + task.getIncarnation()
-                    + " awaited admission " + waitedMs + " ms) and not kept", input.source());
-            return step.discard();
-        }
-        task.setAdmissionSinceMs(null);
-        String reason = "admitted by " + input.gate() + " after waiting " + waitedMs + " ms: " + input.reason();
-        if (!task.getRequest().getAfter().isEmpty() && !OccurrenceDependencies.appliesTo(task)) {
-            return AwaitDependencies.accept(step, task, false, reason);
-        }
-        step.setTimer(task.getNextDueAtMs(), task.getRequest().getPriority(), TimerKind.OCCURRENCE);
-        step.held(task, executionIdOf(task), task.getNextDueAtMs(), reason);
-        OccurrenceDependencies.maybeSubscribe(step, task);
-        return step.save(task);
-    }
-
-    private static boolean isAdmitted(StoredTask task, Input.Admission input) {
-        return !isAwaiting(task) && input.admissionId().equals(task.getAdmissionId());
-    }
-
     /** Inputs an awaiting task does not take: nothing may run, pause or resume it before it is admitted. */
     static boolean heldBack(Input input) {
         return input instanceof Input.Trigger || input instanceof Input.Pause || input instanceof Input.Resume
@@ -166,7 +134,8 @@ final class Admission {
         step.flow(new FlowMessage(FlowMessage.Kind.RELEASE, step.taskId(), admissionId, 0, null, null, 0, 0, null, List.of(gate), 0, 0));
     }
 
-    private static String executionIdOf(StoredTask task) {
+    /** The executionId of the occurrence an awaiting task would run first. */
+    static String executionIdOf(StoredTask task) {
         return ExecutionIds.of(task.getTaskId(), task.getIncarnation(), task.getNextDueAtMs());
     }
 }

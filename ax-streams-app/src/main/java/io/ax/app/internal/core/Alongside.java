@@ -4,7 +4,6 @@ import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.function.Function;
 
 /**
@@ -13,12 +12,12 @@ import java.util.function.Function;
  *
  * <p>Each is followed exactly as the current one is, by the same transition classes: an input that concerns an
  * execution alongside (a report, a retry record or a flow-control grant with its executionId, its TIMEOUT or RETRY
- * timer) is decided on a
- * view of the task in which that execution is the current one and the others, the real current first, are alongside;
- * the outcome is turned back (the real current in its place; the one decided on stays alongside while in flight and
- * leaves the list when it ends). A timer due at the same millisecond for two executions is one timer key: it is
- * decided for each execution it matches, one after the other, in one decision. Cancel and replace end them all
- * ({@link CancelTask#endLive}); the task is live while any is in flight ({@link Liveness}).
+ * timer: {@link SideExecutions#concerns}) is decided on a view of the task in which that execution is the current one
+ * and the others, the real current first, are alongside; the outcome is turned back (the real current in its place; the
+ * one decided on stays alongside while in flight and leaves the list when it ends). A timer due at the same millisecond
+ * for two executions is one timer key: it is decided for each execution it matches, one after the other, in one
+ * decision. Cancel and replace end them all ({@link CancelTask#endLive}); the task is live while any is in flight
+ * ({@link Liveness}).
  */
 final class Alongside {
     /** Most executions of one task in flight at once under overlap ALLOW: a further occurrence is SKIPPED. */
@@ -27,34 +26,10 @@ final class Alongside {
     private Alongside() {
     }
 
-    /** Whether {@code input} concerns {@code execution}: its report, its retry record, its timeout or retry timer. */
-    static boolean concerns(StoredExecution execution, Input input) {
-        if (execution == null) {
-            return false;
-        }
-        if (input instanceof Input.Report report) {
-            return execution.getExecutionId().equals(report.report().getExecutionId());
-        }
-        if (input instanceof Input.RetryLogged retry) {
-            return execution.getExecutionId().equals(retry.retry().getExecutionId());
-        }
-        if (input instanceof Input.Granted grant) {
-            return execution.getExecutionId().equals(grant.executionId());
-        }
-        if (input instanceof Input.TimerFired timer) {
-            return switch (timer.kind()) {
-                case TIMEOUT -> Objects.equals(execution.getTimeoutAtMs(), timer.dueAtMs());
-                case RETRY -> Objects.equals(execution.getRetryAtMs(), timer.dueAtMs());
-                default -> false;
-            };
-        }
-        return false;
-    }
-
     /**
      * The decision for {@code task}, which has executions alongside: {@code route} (a fresh step for each) decides
      * for the current execution unless only executions alongside are concerned, then for each concerned one on its
-     * view; their effects in that order, one stored task.
+     * view; their effects in that order, one stored task ({@link SideExecutions}).
      */
     static Decision decide(StoredTask task, Input input, Function<StoredTask, Decision> route) {
         return SideExecutions.decide(task, input, route, ALONGSIDE);
@@ -63,46 +38,6 @@ final class Alongside {
     /** The executions alongside; a decided view turned back by {@link #back}. */
     private static final SideExecutions.Side ALONGSIDE = new SideExecutions.Side(StoredTask::getAlongside, StoredTask::setAlongside,
             (decided, executionId, at) -> back(decided, at));
-
-    /**
-     * A timer key is due time, task and kind: two executions whose timeouts (or retries) fall on one millisecond share
-     * it, so giving it up for one ({@code UnsetTimer}) would lose it for the other. Each such timer that an execution
-     * still in flight after the decision needs is set again.
-     */
-    static Decision keepSharedTimers(Decision decision, StoredTask before) {
-        if (decision.store() == Decision.Store.DELETE) {
-            return decision;
-        }
-        StoredTask after = decision.store() == Decision.Store.SAVE ? decision.task() : before;
-        List<StoredExecution> inFlight = new ArrayList<>(after.getAlongside());
-        if (FlowControl.isBusy(after.getExecution())) {
-            inFlight.add(after.getExecution());
-        }
-        for (StoredExecution slice : after.getSlices()) { // a sharded task's slices (Shards)
-            if (FlowControl.isBusy(slice)) {
-                inFlight.add(slice);
-            }
-        }
-        List<Effect> again = new ArrayList<>();
-        for (Effect effect : decision.effects()) {
-            if (effect instanceof Effect.UnsetTimer unset
-                    && (unset.kind() == TimerKind.TIMEOUT || unset.kind() == TimerKind.RETRY)) {
-                for (StoredExecution execution : inFlight) {
-                    Long dueAtMs = unset.kind() == TimerKind.TIMEOUT ? execution.getTimeoutAtMs() : execution.getRetryAtMs();
-                    if (dueAtMs != null && dueAtMs == unset.dueAtMs()) {
-                        again.add(new Effect.SetTimer(unset.taskId(), dueAtMs, after.getRequest().getPriority(), unset.kind()));
-                        break;
-                    }
-                }
-            }
-        }
-        if (again.isEmpty()) {
-            return decision;
-        }
-        List<Effect> effects = new ArrayList<>(decision.effects());
-        effects.addAll(again);
-        return new Decision(decision.taskId(), decision.store(), decision.task(), List.copyOf(effects));
-    }
 
     /** Whether an execution alongside is in flight or held for a flow-control grant (all are, by construction). */
     static boolean anyInFlight(StoredTask task) {
@@ -113,9 +48,6 @@ final class Alongside {
         }
         return false;
     }
-
-
-
 
     /** The decided view turned back: the real current in its place, the decided execution alongside while in flight. */
     private static StoredTask back(StoredTask decided, int at) {

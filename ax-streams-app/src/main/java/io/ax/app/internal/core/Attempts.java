@@ -3,6 +3,7 @@ package io.ax.app.internal.core;
 import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
+import java.util.List;
 
 /**
  * Starting and ending attempts: the dispatch of an attempt arms its timeout timer; an attempt that ends
@@ -15,16 +16,13 @@ final class Attempts {
     /**
      * {@code from} → TRIGGERED: dispatches {@code execution}'s current attempt and arms its timeout (silence, or
      * schedule-to-start when the task sets it, see {@link Deadlines}), measured from the dispatch (the first sign of
-     * life), or from the due time when the dispatch went out ahead of it (the worker holds it until then).
+     * life), or from the due time when the dispatch went out ahead of it (the worker holds it until then). One
+     * execution: a new occurrence of a sharded task goes through {@link DispatchOccurrence}, which calls this per slice.
      */
     static StoredExecution dispatch(Step step, StoredTask task, StoredExecution execution, TaskState from, String reason) {
-        if (Shards.isSharded(task) && execution.getShard() == null && execution.getAttempt() == 1) {
-            // A new occurrence of a sharded task: N slices, each dispatched (or held) on its own (Shards).
-            return Shards.fanOut(step, task, execution, from, reason);
-        }
-        java.util.List<String> gates = step.flowLimits().gatesFor(task.getRequest().getJobType(), task.getRequest().getOwner());
+        List<String> gates = step.flowLimits().gatesFor(task.getRequest().getJobType(), task.getRequest().getOwner());
         if (!gates.isEmpty()) {
-            // Gated (topology-docs/FLOW-CONTROL.md): held in its state until its gates grant it (FlowControl#grant).
+            // Gated (topology-docs/FLOW-CONTROL.md): held in its state until its gates grant it (ApplyGrant#grant).
             return FlowControl.hold(step, task, execution, from, gates, reason);
         }
         return trigger(step, task, execution, from, reason);

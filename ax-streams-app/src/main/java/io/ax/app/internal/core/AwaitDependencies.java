@@ -94,7 +94,7 @@ final class AwaitDependencies {
     /** The final states a NOTIFY reports to a task that waits once. */
     private static final List<String> OUTCOMES = List.of("SUCCESS", "FAILED", "CANCELLED", PURGED);
     /** What a NOTIFY with a nominal time (one occurrence's outcome, for a periodic dependent) may say. */
-    private static final List<String> OCCURRENCE_OUTCOMES = List.of("SUCCESS", "FAILED", "CANCELLED", OccurrenceDependencies.SKIPPED);
+    private static final List<String> OCCURRENCE_OUTCOMES = List.of("SUCCESS", "FAILED", "CANCELLED", TaskState.SKIPPED.name());
 
     /** The rules of a reported outcome's fields ({@link Rules#requireValid(Input)}): an outcome the protocol knows, a bounded id. */
     static void requireValid(Input.DependencyOutcome input) {
@@ -105,23 +105,11 @@ final class AwaitDependencies {
         ScheduleValidator.requireLength("executionId", input.executionId(), ScheduleValidator.MAX_ID_CHARS);
     }
 
-    /** A task this one waits for reported its final state. */
-    static Decision onOutcome(Step step, StoredTask task, Input.DependencyOutcome input) {
-        String about = input.upstream() + " ended " + input.outcome()
-                + (input.executionId() == null ? "" : " (execution " + input.executionId() + ")");
-        if (task == null) {
-            step.ignored(EventCode.UNKNOWN_TASK, null, null, null, "dependency outcome: " + about + ", but no such task", input.source());
-            return step.unchanged();
-        }
-        Dependency dependency = dependencyOn(task, input.upstream());
-        if (dependency == null) {
-            step.ignored(EventCode.REFUSED, task, null, null, "dependency outcome: " + about + ", but this task does not wait for it",
-                    input.source());
-            return step.unchanged();
-        }
-        if (OccurrenceDependencies.appliesTo(task)) {
-            return OccurrenceDependencies.onOutcome(step, task, input);
-        }
+    /**
+     * A task this one (a WAITING one-shot task) waits for, {@code dependency}, reported its final state ({@code about}
+     * says which); checked by {@link ApplyDependencyOutcome} to concern this task.
+     */
+    static Decision onOutcome(Step step, StoredTask task, Input.DependencyOutcome input, Dependency dependency, String about) {
         if (task.getWaitTimeoutAtMs() == null) {
             step.ignored(EventCode.REFUSED, task, null, null, "dependency outcome: " + about + " after this task stopped waiting ("
                     + IndexEntryState.of(task) + "); it is not re-evaluated", input.source());
@@ -235,7 +223,8 @@ final class AwaitDependencies {
         };
     }
 
-    private static Dependency dependencyOn(StoredTask task, String upstream) {
+    /** The condition {@code task} names on {@code upstream}, or null when it does not wait for it. */
+    static Dependency dependencyOn(StoredTask task, String upstream) {
         for (Dependency dependency : task.getRequest().getAfter()) {
             if (dependency.getTaskId().equals(upstream)) {
                 return dependency;

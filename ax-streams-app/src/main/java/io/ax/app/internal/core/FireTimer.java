@@ -37,9 +37,18 @@ final class FireTimer {
             case TIMEOUT -> TimeOutSilentExecution.decide(step, task, timer.dueAtMs());
             case PURGE -> purge(step, task, timer.dueAtMs());
             case DEPENDENCY_WAIT -> task != null && OccurrenceDependencies.appliesTo(task)
-                    ? OccurrenceDependencies.onWaitTimeout(step, task, timer.dueAtMs())
+                    ? occurrenceWaitEnded(step, task, timer.dueAtMs())
                     : AwaitDependencies.onWaitTimeout(step, task, timer.dueAtMs());
         };
+    }
+
+    /** The wait of the occurrence that waits for its upstreams ended: judged once more, with no time left to wait. */
+    private static Decision occurrenceWaitEnded(Step step, StoredTask task, long dueAtMs) {
+        if (!OccurrenceDependencies.endsTheWait(task, dueAtMs)) {
+            return step.unchanged();
+        }
+        long occurrenceDueAtMs = task.getNextDueAtMs();
+        return afterVerdict(step, task, occurrenceDueAtMs, OccurrenceDependencies.rejudge(step, task, true));
     }
 
     private static Decision fireOccurrence(Step step, StoredTask task, long dueAtMs) {
@@ -52,9 +61,13 @@ final class FireTimer {
 
     /**
      * The verdict of {@link OccurrenceDependencies} on the occurrence due {@code dueAtMs} that waited for its upstreams:
-     * SKIPPED, or run now (past its due time by design: misfire SKIP does not apply to it).
+     * still waiting (an outcome was recorded, others are awaited), SKIPPED, or run now (past its due time by design:
+     * misfire SKIP does not apply to it). Also called by {@link ApplyDependencyOutcome}.
      */
     static Decision afterVerdict(Step step, StoredTask task, long dueAtMs, OccurrenceDependencies.Verdict verdict) {
+        if (verdict instanceof OccurrenceDependencies.Wait) {
+            return step.save(task);
+        }
         if (verdict instanceof OccurrenceDependencies.Skip) {
             step.skipped(task, ExecutionIds.of(task.getTaskId(), task.getIncarnation(), dueAtMs), dueAtMs, 1, null, verdict.reason());
             return nextOccurrence(step, task, dueAtMs);
@@ -132,7 +145,7 @@ final class FireTimer {
                 reason = (reason == null ? "" : reason + "; ") + "overlap ALLOW: runs beside " + alongside.size() + " execution(s) in flight (latest "
                         + previous.getExecutionId() + ", " + previous.getState() + ")";
             }
-            task.setExecution(Attempts.dispatch(step, task, execution, TaskState.PENDING, reason));
+            task.setExecution(DispatchOccurrence.dispatch(step, task, execution, TaskState.PENDING, reason));
         }
         return nextOccurrence(step, task, dueAtMs);
     }

@@ -27,7 +27,9 @@ import java.util.Map;
  * <p>Pure: no clock, no Kafka, no store. {@link #record} keeps the latest outcome per upstream; {@link #judge} decides.
  * The rest of this class applies them to a stored task as the transitions need: the subscriptions at acceptance
  * ({@link #maybeSubscribe}), the verdict at the occurrence's fire ({@link #atFire}, from {@code FireTimer}), a new
- * outcome ({@link #onOutcome}), the end of the wait ({@link #onWaitTimeout}), a cancel or pause ({@link #maybeEndHold}).
+ * outcome ({@link #recordOutcome}, then {@link #rejudge}), the end of the wait ({@link #rejudge}), a cancel or pause
+ * ({@link #maybeEndHold}). It decides and records; it applies no verdict: a verdict that ends a wait is applied by
+ * {@code FireTimer}, which calls this class at every fire, so this class never calls it back.
  * While an occurrence waits, {@code nextDueAtMs} is that occurrence (its timer has fired) and {@code waitTimeoutAtMs}
  * the end of its wait (a DEPENDENCY_WAIT timer); {@code previousDueAtMs} is the start of the next period.
  */
@@ -171,55 +173,55 @@ public final class OccurrenceDependencies {
     }
 
     /**
-     * An upstream's occurrence ended: recorded as its latest outcome if it is later than the one recorded; an
-     * occurrence that waits is judged again. A final-state NOTIFY without a nominal time (PURGED) is IGNORED.
+     * An upstream's occurrence ended ({@code outcome} of the one due {@code nominalAtMs}): recorded in {@code task} as
+     * that upstream's latest outcome if it is later than the one recorded. False when it is not (older, or told twice):
+     * nothing changed.
      */
-    static Decision onOutcome(Step step, StoredTask task, Input.DependencyOutcome input) {
-        if (input.nominalAtMs() == null) {
-            step.ignored(EventCode.REFUSED, task, null, null, "dependency outcome: " + input.upstream() + " " + input.outcome()
-                    + " names no occurrence; a periodic task judges each occurrence on its upstreams' occurrences", input.source());
-            return step.unchanged();
-        }
+    static boolean recordOutcome(StoredTask task, String upstream, String outcome, long nominalAtMs) {
         Map<String, Latest> latest = latest(task);
-        Map<String, Latest> updated = record(latest, input.upstream(), input.outcome(), input.nominalAtMs());
+        Map<String, Latest> updated = record(latest, upstream, outcome, nominalAtMs);
         if (updated == latest) {
-            return step.unchanged(); // older than the one recorded, or told twice
+            return false;
         }
         Map<String, String> outcomes = new HashMap<>();
         Map<String, Long> nominal = new HashMap<>();
-        updated.forEach((upstream, outcome) -> {
-            outcomes.put(upstream, outcome.outcome());
-            nominal.put(upstream, outcome.nominalAtMs());
+        updated.forEach((name, recorded) -> {
+            outcomes.put(name, recorded.outcome());
+            nominal.put(name, recorded.nominalAtMs());
         });
         task.setDependencyOutcomes(outcomes);
         task.setUpstreamNominalAtMs(nominal);
-        if (task.getWaitTimeoutAtMs() == null || task.getNextDueAtMs() == null) {
-            return step.save(task); // no occurrence waits: kept for the next one's verdict
-        }
-        return rejudge(step, task, true);
+        return true;
     }
 
-    /** The wait of the occurrence that waits ended: judged once more, with no time left to wait. */
-    static Decision onWaitTimeout(Step step, StoredTask task, long dueAtMs) {
-        if (task.getWaitTimeoutAtMs() == null || task.getWaitTimeoutAtMs() != dueAtMs || task.getNextDueAtMs() == null) {
-            return step.unchanged();
-        }
-        return rejudge(step, task, false);
+    /** Whether an occurrence of {@code task} waits for its upstreams (its timer fired, its wait timer set). */
+    static boolean anyWaits(StoredTask task) {
+        return task.getWaitTimeoutAtMs() != null && task.getNextDueAtMs() != null;
     }
 
-    private static Decision rejudge(Step step, StoredTask task, boolean unsetTimer) {
+    /** Whether the DEPENDENCY_WAIT timer due {@code dueAtMs} ends the wait of an occurrence that waits, not a stale copy. */
+    static boolean endsTheWait(StoredTask task, long dueAtMs) {
+        return anyWaits(task) && task.getWaitTimeoutAtMs() == dueAtMs;
+    }
+
+    /**
+     * The occurrence that waits ({@link #anyWaits}) judged again: after a new outcome ({@code atWaitEnd} false), or at the
+     * end of its wait, with no time left to wait ({@code atWaitEnd} true). A {@link Wait} leaves it waiting; any other
+     * verdict ends the wait (its timer given up when it has not fired) and the caller applies it ({@code FireTimer}).
+     */
+    static Verdict rejudge(Step step, StoredTask task, boolean atWaitEnd) {
         long dueAtMs = task.getNextDueAtMs();
         long untilMs = task.getWaitTimeoutAtMs();
         Verdict verdict = judge(task.getRequest().getAfter(), latest(task), task.getPreviousDueAtMs(), dueAtMs,
-                task.getRequest().getAfterRunAnyway(), untilMs, unsetTimer ? step.nowMs() : Math.max(step.nowMs(), untilMs));
+                task.getRequest().getAfterRunAnyway(), untilMs, atWaitEnd ? Math.max(step.nowMs(), untilMs) : step.nowMs());
         if (verdict instanceof Wait) {
-            return step.save(task); // the outcome is recorded; the others are still awaited
+            return verdict;
         }
-        if (unsetTimer) {
+        if (!atWaitEnd) {
             step.unsetTimer(untilMs, TimerKind.DEPENDENCY_WAIT);
         }
         task.setWaitTimeoutAtMs(null);
-        return FireTimer.afterVerdict(step, task, dueAtMs, verdict);
+        return verdict;
     }
 
     /**

@@ -138,7 +138,7 @@ public final class Rules {
             return Admission.refuseWhileAwaiting(step, current, input);
         }
         if (input instanceof Input.Admission admission) {
-            return Admission.answer(step, current, admission);
+            return ApplyAdmission.answer(step, current, admission);
         }
         if (input instanceof Input.TimerFired timer) {
             return current == null ? step.unchanged() : FireTimer.decide(step, current, timer);
@@ -168,13 +168,13 @@ public final class Rules {
             return CalendarRules.decide(step, calendar, step.calendars()); // concerns no task: current is null
         }
         if (input instanceof Input.Granted grant) {
-            return FlowControl.grant(step, current, grant);
+            return ApplyGrant.grant(step, current, grant);
         }
         if (input instanceof Input.GateHeld held) {
-            return FlowControl.gateHeld(step, current, held);
+            return ApplyGrant.gateHeld(step, current, held);
         }
         if (input instanceof Input.DependencyOutcome outcome) {
-            return AwaitDependencies.onOutcome(step, current, outcome);
+            return ApplyDependencyOutcome.decide(step, current, outcome);
         }
         if (input instanceof Input.Adopt adopt) {
             return AdoptTask.decide(step, current, adopt);

@@ -1,15 +1,18 @@
 package io.ax.app.internal.core;
 
+import io.ax.schema.ShardFailurePolicy;
 import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * What every decision that saves its task owes the task before it is stored, whichever transition made it: a
  * transition says what changed ({@link Step#save}), and this stage draws the consequences that do not depend on which
  * input it was. In order:
  * <ol>
- *   <li>a sharded occurrence whose slices have nothing ahead ends as a whole ({@link Shards#settle});</li>
+ *   <li>a sharded occurrence whose slices have nothing ahead ends as a whole (below);</li>
  *   <li>the occurrence queued behind the execution in flight (overlap QUEUE_ONE) is dispatched once that has ended;</li>
  *   <li>a missed occurrence held during the execution in flight (misfire FIRE_ALL) gets its timer again;</li>
  *   <li>the excluded occurrences counted in a calendar run are reported once the task times no further one;</li>
@@ -32,12 +35,61 @@ final class SettleSavedTask {
             return decision;
         }
         StoredTask task = decision.task();
-        Shards.settle(step, task);
+        settleShards(step, task);
         maybeRunQueuedOccurrence(step, task);
         maybeReleaseHeldOccurrence(step, task);
         maybeEndCalendarRun(step, task);
         maybeFinish(step, task);
         return step.save(task);
+    }
+
+    /**
+     * Decides what a sharded task's slices make of its occurrence ({@link Shards}), before {@code task} is stored:
+     * cancels the others once one is FAILED (CANCEL_OTHERS), and once none has anything ahead records and announces the
+     * occurrence's outcome. Keeps every slice within its bounds. Changes {@code task} in place (the decision's own
+     * copy, maybe a view).
+     */
+    private static void settleShards(Step step, StoredTask task) {
+        if (task.getExecution() == null || task.getExecution().getShard() == null) {
+            // Not sharded, or not fanned out yet (the slices decide, not the request: an UPDATE applies from the next occurrence).
+            return;
+        }
+        Shards.compactAll(task);
+        if (task.getShardsOutcome() != null) {
+            return;
+        }
+        List<StoredExecution> all = Shards.all(task);
+        StoredExecution failed = all.stream().filter(slice -> slice.getState() == TaskState.FAILED).findFirst().orElse(null);
+        int shards = all.size();
+        if (failed != null && task.getRequest().getShardFailure() == ShardFailurePolicy.CANCEL_OTHERS && Shards.anyBusy(task)) {
+            String reason = "slice " + failed.getShard() + "/" + shards + " (" + failed.getExecutionId() + ") failed for good:"
+                    + " the other slices are cancelled (shardFailure CANCEL_OTHERS)";
+            StoredExecution zero = task.getExecution();
+            StoredExecution ended = CancelTask.end(step, task, zero, TaskState.CANCELLED, reason);
+            if (ended != null) {
+                task.setExecution(ended);
+            }
+            List<StoredExecution> slices = new ArrayList<>(task.getSlices().size());
+            for (StoredExecution slice : task.getSlices()) {
+                StoredExecution cancelled = CancelTask.end(step, task, slice, TaskState.CANCELLED, reason);
+                slices.add(cancelled != null ? cancelled : slice);
+            }
+            task.setSlices(slices);
+            all = Shards.all(task);
+        }
+        if (Shards.anyBusy(task)) {
+            return;
+        }
+        long succeeded = all.stream().filter(slice -> slice.getState() == TaskState.SUCCESS).count();
+        TaskState outcome = failed != null ? TaskState.FAILED : succeeded == shards ? TaskState.SUCCESS : TaskState.CANCELLED;
+        task.setShardsOutcome(outcome.name());
+        String reason = switch (outcome) {
+            case SUCCESS -> "all " + shards + " slices succeeded";
+            case FAILED -> "slice " + failed.getShard() + "/" + shards + " failed for good (" + failed.getExecutionId() + "); "
+                    + succeeded + " of " + shards + " slices succeeded";
+            default -> succeeded + " of " + shards + " slices succeeded, the others were cancelled";
+        };
+        step.occurrenceEnded(task, Shards.occurrenceId(task.getExecution()), outcome, reason);
     }
 
     /** A task with nothing left ahead is marked finished and gets its purge timer. */
@@ -110,7 +162,7 @@ final class SettleSavedTask {
                 .setFiredAtMs(step.nowMs())
                 .setLastSignMs(step.nowMs())
                 .build();
-        task.setExecution(Attempts.dispatch(step, task, queued, TaskState.PENDING, "queued behind execution "
+        task.setExecution(DispatchOccurrence.dispatch(step, task, queued, TaskState.PENDING, "queued behind execution "
                 + (previous == null ? "(none)" : previous.getExecutionId() + ", which ended " + previous.getState())
                 + ": runs now (overlap QUEUE_ONE)"));
     }

@@ -1,10 +1,8 @@
 package io.ax.app.internal.core;
 
 import io.ax.schema.AttemptError;
-import io.ax.schema.ShardFailurePolicy;
 import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
-import io.ax.schema.TaskState;
 import io.ax.validation.Quote;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,14 +20,17 @@ import java.util.function.Function;
  * by due time) is decided on a <em>view</em> of the task in which that slice is current and the others are its slices;
  * the result is turned back (slice 0 current again, the rest in shard order), as {@link Alongside} does for overlap
  * ALLOW. A timer due at one millisecond for several slices is one timer key: it is decided for each slice it matches,
- * and kept while a slice still needs it ({@link Alongside#keepSharedTimers}).
+ * and kept while a slice still needs it ({@link SideExecutions#keepSharedTimers}).
  *
- * <p>The occurrence's outcome is decided in {@link #settle}, which every saved decision runs ({@link SettleSavedTask}): once
- * a slice is FAILED (for good), the others still pending or in flight are cancelled under {@code shardFailure}
- * CANCEL_OTHERS (a CANCEL signal each, no signal for one held at a gate); once no slice has anything ahead, the
- * occurrence ends: SUCCESS when every slice succeeded, FAILED when one failed, CANCELLED otherwise; one event says so
- * (the occurrence's executionId, {@code shards} without {@code shard}, from RUNNING), and {@code shardsOutcome} keeps it
- * for the task's final state ({@link Liveness#finalOutcome}).
+ * <p>An occurrence fans out where it is dispatched ({@link DispatchOccurrence}). Its outcome is decided by
+ * {@link SettleSavedTask}, which every saved decision runs: once a slice is FAILED (for good), the others still pending
+ * or in flight are cancelled under {@code shardFailure} CANCEL_OTHERS (a CANCEL signal each, no signal for one held at
+ * a gate); once no slice has anything ahead, the occurrence ends: SUCCESS when every slice succeeded, FAILED when one
+ * failed, CANCELLED otherwise; one event says so (the occurrence's executionId, {@code shards} without {@code shard},
+ * from RUNNING), and {@code shardsOutcome} keeps it for the task's final state ({@link Liveness#finalOutcome}).
+ *
+ * <p>This class only describes slices (their ids, views, bounds) and calls no transition: the classes that dispatch,
+ * cancel and settle call it, so the calls go one way.
  *
  * <p>Bounded state: a slice keeps its last error only, and messages and progress checkpoints cut short
  * ({@link #compact}), so the stored task grows by at most {@code ScheduleValidator.SLICE_BYTES} per slice, which the
@@ -90,29 +91,32 @@ public final class Shards {
     }
 
     /**
-     * Fans a new occurrence out: {@code first} (attempt 1, no shard yet) becomes slices 0 to N-1, each dispatched (or
-     * held at its gates) on its own, in shard order; slices 1 to N-1 replace {@code task}'s slices (the previous
-     * occurrence's, ended). Returns slice 0, which the caller makes the task's execution.
+     * A new occurrence's slices, not yet dispatched: {@code first} (attempt 1, no shard yet) as slices 0 to N-1, in shard
+     * order. The caller dispatches each ({@link DispatchOccurrence}) and hands them back to {@link #fannedOut}.
      */
-    static StoredExecution fanOut(Step step, StoredTask task, StoredExecution first, TaskState from, String reason) {
+    static List<StoredExecution> slicesOf(StoredTask task, StoredExecution first) {
         int shards = task.getRequest().getShards();
         String occurrenceId = first.getExecutionId();
-        task.setShardsOutcome(null);
-        StoredExecution zero = null;
-        List<StoredExecution> slices = new ArrayList<>(shards - 1);
+        List<StoredExecution> slices = new ArrayList<>(shards);
         for (int shard = 0; shard < shards; shard++) {
-            StoredExecution slice = StoredExecution.newBuilder(first).setExecutionId(sliceId(occurrenceId, shard)).setShard(shard)
-                    .build();
-            String why = "slice " + shard + "/" + shards + " of " + occurrenceId + (reason == null ? "" : "; " + reason);
-            StoredExecution dispatched = Attempts.dispatch(step, task, slice, from, why);
-            if (shard == 0) {
-                zero = dispatched;
-            } else {
-                slices.add(dispatched);
-            }
+            slices.add(StoredExecution.newBuilder(first).setExecutionId(sliceId(occurrenceId, shard)).setShard(shard).build());
         }
-        task.setSlices(slices);
-        return zero;
+        return slices;
+    }
+
+    /** The reason a slice's dispatch gives: which slice of which occurrence, then {@code reason} (may be null). */
+    static String sliceReason(StoredExecution slice, int shards, String reason) {
+        return "slice " + slice.getShard() + "/" + shards + " of " + occurrenceId(slice) + (reason == null ? "" : "; " + reason);
+    }
+
+    /**
+     * The occurrence fanned out: slices 1 to N-1 ({@code dispatched}, dispatched or held, in shard order) replace
+     * {@code task}'s slices (the previous occurrence's, ended). Returns slice 0, which the caller makes the task's
+     * execution.
+     */
+    static StoredExecution fannedOut(StoredTask task, List<StoredExecution> dispatched) {
+        task.setSlices(new ArrayList<>(dispatched.subList(1, dispatched.size())));
+        return dispatched.get(0);
     }
 
     /**
@@ -128,53 +132,6 @@ public final class Shards {
     private static final SideExecutions.Side SLICES = new SideExecutions.Side(StoredTask::getSlices, StoredTask::setSlices,
             (decided, executionId, at) -> back(decided, executionId));
 
-    /**
-     * Decides what the slices make of the occurrence, before {@code task} is stored: cancels the others once one is
-     * FAILED (CANCEL_OTHERS), and once none has anything ahead records and announces the occurrence's outcome. Keeps
-     * every slice within its bounds. Changes {@code task} in place (the decision's own copy, maybe a view).
-     */
-    static void settle(Step step, StoredTask task) {
-        if (task.getExecution() == null || task.getExecution().getShard() == null) {
-            return; // not sharded, or not fanned out yet (the slices decide, not the request: an UPDATE applies from the next occurrence)
-        }
-        compactAll(task);
-        if (task.getShardsOutcome() != null) {
-            return;
-        }
-        List<StoredExecution> all = all(task);
-        StoredExecution failed = all.stream().filter(slice -> slice.getState() == TaskState.FAILED).findFirst().orElse(null);
-        int shards = all.size();
-        if (failed != null && task.getRequest().getShardFailure() == ShardFailurePolicy.CANCEL_OTHERS && anyBusy(task)) {
-            String reason = "slice " + failed.getShard() + "/" + shards + " (" + failed.getExecutionId() + ") failed for good:"
-                    + " the other slices are cancelled (shardFailure CANCEL_OTHERS)";
-            StoredExecution zero = task.getExecution();
-            StoredExecution ended = CancelTask.end(step, task, zero, TaskState.CANCELLED, reason);
-            if (ended != null) {
-                task.setExecution(ended);
-            }
-            List<StoredExecution> slices = new ArrayList<>(task.getSlices().size());
-            for (StoredExecution slice : task.getSlices()) {
-                StoredExecution cancelled = CancelTask.end(step, task, slice, TaskState.CANCELLED, reason);
-                slices.add(cancelled != null ? cancelled : slice);
-            }
-            task.setSlices(slices);
-            all = all(task);
-        }
-        if (anyBusy(task)) {
-            return;
-        }
-        long succeeded = all.stream().filter(slice -> slice.getState() == TaskState.SUCCESS).count();
-        TaskState outcome = failed != null ? TaskState.FAILED : succeeded == shards ? TaskState.SUCCESS : TaskState.CANCELLED;
-        task.setShardsOutcome(outcome.name());
-        String reason = switch (outcome) {
-            case SUCCESS -> "all " + shards + " slices succeeded";
-            case FAILED -> "slice " + failed.getShard() + "/" + shards + " failed for good (" + failed.getExecutionId() + "); "
-                    + succeeded + " of " + shards + " slices succeeded";
-            default -> succeeded + " of " + shards + " slices succeeded, the others were cancelled";
-        };
-        step.occurrenceEnded(task, occurrenceId(task.getExecution()), outcome, reason);
-    }
-
     /** Slice 0 (the current execution) and the others, in shard order. */
     public static List<StoredExecution> all(StoredTask task) {
         List<StoredExecution> all = new ArrayList<>(task.getSlices().size() + 1);
@@ -183,7 +140,8 @@ public final class Shards {
         return all;
     }
 
-    private static void compactAll(StoredTask task) {
+    /** Every slice within its bounds ({@link #compact}). */
+    static void compactAll(StoredTask task) {
         task.setExecution(compact(task.getExecution()));
         List<StoredExecution> slices = new ArrayList<>(task.getSlices().size());
         task.getSlices().forEach(slice -> slices.add(compact(slice)));

@@ -4,6 +4,7 @@ import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
@@ -36,22 +37,22 @@ final class SideExecutions {
      * The decision for {@code task}, which has executions beside its current one: {@code route} (a fresh step for each)
      * decides for the current execution unless only executions beside it are concerned, then for each concerned one on
      * its view; their effects in that order, one stored task. Timers two executions share are kept
-     * ({@link Alongside#keepSharedTimers}).
+     * ({@link #keepSharedTimers}).
      */
     static Decision decide(StoredTask task, Input input, Function<StoredTask, Decision> route, Side side) {
         List<String> concerned = new ArrayList<>();
         for (StoredExecution execution : side.of().apply(task)) {
-            if (Alongside.concerns(execution, input)) {
+            if (concerns(execution, input)) {
                 concerned.add(execution.getExecutionId());
             }
         }
         if (concerned.isEmpty()) {
-            return Alongside.keepSharedTimers(route.apply(task), task);
+            return keepSharedTimers(route.apply(task), task);
         }
         List<Effect> effects = new ArrayList<>();
         StoredTask latest = task;
         boolean saved = false;
-        if (Alongside.concerns(task.getExecution(), input)) {
+        if (concerns(task.getExecution(), input)) {
             Decision first = route.apply(copy(latest));
             effects.addAll(first.effects());
             if (first.store() == Decision.Store.SAVE) {
@@ -71,8 +72,72 @@ final class SideExecutions {
                 saved = true;
             }
         }
-        return Alongside.keepSharedTimers(new Decision(task.getTaskId(), saved ? Decision.Store.SAVE : Decision.Store.UNCHANGED,
+        return keepSharedTimers(new Decision(task.getTaskId(), saved ? Decision.Store.SAVE : Decision.Store.UNCHANGED,
                 saved ? latest : null, List.copyOf(effects)), task);
+    }
+
+    /** Whether {@code input} concerns {@code execution}: its report, its retry record, its timeout or retry timer. */
+    static boolean concerns(StoredExecution execution, Input input) {
+        if (execution == null) {
+            return false;
+        }
+        if (input instanceof Input.Report report) {
+            return execution.getExecutionId().equals(report.report().getExecutionId());
+        }
+        if (input instanceof Input.RetryLogged retry) {
+            return execution.getExecutionId().equals(retry.retry().getExecutionId());
+        }
+        if (input instanceof Input.Granted grant) {
+            return execution.getExecutionId().equals(grant.executionId());
+        }
+        if (input instanceof Input.TimerFired timer) {
+            return switch (timer.kind()) {
+                case TIMEOUT -> Objects.equals(execution.getTimeoutAtMs(), timer.dueAtMs());
+                case RETRY -> Objects.equals(execution.getRetryAtMs(), timer.dueAtMs());
+                default -> false;
+            };
+        }
+        return false;
+    }
+
+    /**
+     * A timer key is due time, task and kind: two executions whose timeouts (or retries) fall on one millisecond share
+     * it, so giving it up for one ({@code UnsetTimer}) would lose it for the other. Each such timer that an execution
+     * still in flight after the decision needs is set again.
+     */
+    static Decision keepSharedTimers(Decision decision, StoredTask before) {
+        if (decision.store() == Decision.Store.DELETE) {
+            return decision;
+        }
+        StoredTask after = decision.store() == Decision.Store.SAVE ? decision.task() : before;
+        List<StoredExecution> inFlight = new ArrayList<>(after.getAlongside());
+        if (FlowControl.isBusy(after.getExecution())) {
+            inFlight.add(after.getExecution());
+        }
+        for (StoredExecution slice : after.getSlices()) { // a sharded task's slices (Shards)
+            if (FlowControl.isBusy(slice)) {
+                inFlight.add(slice);
+            }
+        }
+        List<Effect> again = new ArrayList<>();
+        for (Effect effect : decision.effects()) {
+            if (effect instanceof Effect.UnsetTimer unset
+                    && (unset.kind() == TimerKind.TIMEOUT || unset.kind() == TimerKind.RETRY)) {
+                for (StoredExecution execution : inFlight) {
+                    Long dueAtMs = unset.kind() == TimerKind.TIMEOUT ? execution.getTimeoutAtMs() : execution.getRetryAtMs();
+                    if (dueAtMs != null && dueAtMs == unset.dueAtMs()) {
+                        again.add(new Effect.SetTimer(unset.taskId(), dueAtMs, after.getRequest().getPriority(), unset.kind()));
+                        break;
+                    }
+                }
+            }
+        }
+        if (again.isEmpty()) {
+            return decision;
+        }
+        List<Effect> effects = new ArrayList<>(decision.effects());
+        effects.addAll(again);
+        return new Decision(decision.taskId(), decision.store(), decision.task(), List.copyOf(effects));
     }
 
     static StoredTask copy(StoredTask task) {

@@ -234,7 +234,7 @@ final class Step {
     }
 
     /**
-     * A sharded task's occurrence ended ({@link Shards#settle}): no slice has anything ahead. One event for the
+     * A sharded task's occurrence ended ({@link SettleSavedTask}): no slice has anything ahead. One event for the
      * occurrence as a whole (its executionId, {@code shards} without {@code shard}): RUNNING → its outcome.
      */
     void occurrenceEnded(StoredTask task, String occurrenceId, TaskState outcome, String reason) {
@@ -286,8 +286,9 @@ final class Step {
     }
 
     private StateChange.Builder base(StoredTask task) {
+        int shards = task.getRequest().getShards(); // Shards#isSharded written out: Step sits below every class that uses it
         return StateChange.newBuilder().setTaskId(task.getTaskId()).setJobType(task.getRequest().getJobType()).setAtMs(nowMs)
-                .setShards(Shards.isSharded(task) ? task.getRequest().getShards() : null);
+                .setShards(shards > 1 ? shards : null);
     }
 
     private void event(StateChange change) {

@@ -47,7 +47,7 @@ final class TriggerTask {
         step.unsetTimer(dueAtMs, TimerKind.OCCURRENCE);
         String executionId = ExecutionIds.of(task.getTaskId(), task.getIncarnation(), dueAtMs);
         task.setNextDueAtMs(null);
-        task.setExecution(Attempts.dispatch(step, task, dueNow(executionId, step.nowMs()), TaskState.PENDING,
+        task.setExecution(DispatchOccurrence.dispatch(step, task, dueNow(executionId, step.nowMs()), TaskState.PENDING,
                 reason + " (was due " + Instant.ofEpochMilli(dueAtMs) + ")"));
     }
 
@@ -56,7 +56,7 @@ final class TriggerTask {
         String executionId = ExecutionIds.of(task.getTaskId(), requestOffset, nowMs);
         step.pending(task, executionId, nowMs, reason + " (an extra occurrence; the next regular one stays due "
                 + Instant.ofEpochMilli(task.getNextDueAtMs()) + ")");
-        task.setExecution(Attempts.dispatch(step, task, dueNow(executionId, nowMs), TaskState.PENDING, reason));
+        task.setExecution(DispatchOccurrence.dispatch(step, task, dueNow(executionId, nowMs), TaskState.PENDING, reason));
     }
 
     private static StoredExecution dueNow(String executionId, long nowMs) {
