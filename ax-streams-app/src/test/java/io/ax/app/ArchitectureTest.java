@@ -225,6 +225,19 @@ class ArchitectureTest {
                 .check(classes);
     }
 
+    /**
+     * Inside the core, calls go one way: a transition class uses the helpers below it and no helper calls a transition
+     * back (one class per slice, nested classes with their top-level class). A loop such as {@code Attempts.dispatch →
+     * Shards.fanOut → Attempts.dispatch} made every class in it depend on every other; the way out is the one the core
+     * takes throughout: the lower class returns what to do and the caller does it.
+     */
+    @Test
+    void shouldHaveNoCycleAmongTheCoreClasses() {
+        slices().assignedFrom(byTopLevelClassOf(CORE)).should().beFreeOfCycles()
+                .because("the decision core is layered: transitions (named for their input) over helpers (" + WHERE + ")")
+                .check(classes);
+    }
+
     @Test
     void shouldUseKafkaOnlyInThePackagesWhoseRowSaysSo() {
         String[] withoutKafka = rows.values().stream().filter(row -> !row.kafka()).map(Row::pkg).toArray(String[]::new);
@@ -394,6 +407,21 @@ class ArchitectureTest {
             @Override
             public String getDescription() {
                 return "the packages of ax-streams-app";
+            }
+        };
+    }
+
+    private static SliceAssignment byTopLevelClassOf(String pkg) {
+        return new SliceAssignment() {
+            @Override
+            public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+                return javaClass.getPackageName().equals(pkg) ? SliceIdentifier.of(topLevel(javaClass).getSimpleName())
+                        : SliceIdentifier.ignore();
+            }
+
+            @Override
+            public String getDescription() {
+                return "the classes of " + shortName(pkg);
             }
         };
     }
