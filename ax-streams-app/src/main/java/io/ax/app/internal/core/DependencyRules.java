@@ -13,8 +13,8 @@ import java.util.List;
 /**
  * The decisions of the upstream side of task dependencies (topology-docs/WORKFLOWS.md), on the partition of a task that
  * others wait for, a pure function of what they read and the message: who subscribes, what is owed to subscribers when
- * the task ends or one of its occurrences ends, the tombstone of a purged task, and what each step of the bounded sweep
- * sends or drops. The dependent's side is {@link AwaitDependencies} (a task that waits once) and
+ * the task ends or one of its occurrences ends, the tombstone of a purged task and when it expires, and what each step
+ * of the bounded sweep sends or drops. The dependent's side is {@link AwaitDependencies} (a task that waits once) and
  * {@link OccurrenceDependencies} (a periodic task's occurrences).
  *
  * <p>Shaped like {@link GateRules}: the rules read the upstream's task, its subscriptions, owed sweep and tombstone
@@ -52,6 +52,10 @@ public final class DependencyRules {
     public record OccurrenceSweep(String outcome, String executionId, long nominalAtMs, String cursor) {
     }
 
+    /** What is left of a purged task, {@code upstream}, purged at {@code purgedAtMs}: it answers later subscribers PURGED. */
+    public record Tombstone(String upstream, long purgedAtMs) {
+    }
+
     /** What the rules read on the upstream's partition. */
     public interface Reads {
         /** The upstream task, or null. */
@@ -68,6 +72,13 @@ public final class DependencyRules {
 
         /** When {@code upstream} was purged (its tombstone), or null. */
         Long purgedAtMs(String upstream);
+
+        /**
+         * The tombstones of the tasks purged before {@code purgedBeforeMs}, oldest first, at most {@code limit}. Each one
+         * returned is forgotten at once ({@link #expireTombstones}), so a reader may start its next read after the last
+         * one it returned rather than walk over deleted keys again.
+         */
+        List<Tombstone> tombstonesPurgedBefore(long purgedBeforeMs, int limit);
     }
 
     /** Where the rules' effects go; each is applied when handed over. */
@@ -279,6 +290,23 @@ public final class DependencyRules {
         }
         effects.occurrenceSweepDone(upstream);
         return handled;
+    }
+
+    // ---- the tombstones' expiry, from the punctuator ----
+
+    /**
+     * One step of the tombstones' expiry. A purged task's tombstone answers the subscribers that come after the purge
+     * (PURGED) for as long as a finished task stays readable, {@code retentionMs} ({@code ax.retention.ms}); then it
+     * goes: purged at {@code purgedAtMs}, it goes at the first step after {@code purgedAtMs + retentionMs}. A later
+     * subscriber is then kept as one that may come before its upstream, and waits until its own timeout. The oldest go
+     * first, at most {@code batch} in a step, so a backlog never makes one step unbounded. Returns how many went.
+     */
+    public static int expireTombstones(long nowMs, long retentionMs, int batch, Reads reads, Effects effects) {
+        List<Tombstone> expired = reads.tombstonesPurgedBefore(nowMs - retentionMs, batch);
+        for (Tombstone tombstone : expired) {
+            effects.forgetTombstone(tombstone.upstream(), tombstone.purgedAtMs());
+        }
+        return expired.size();
     }
 
     // ---- signals ----

@@ -44,7 +44,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * <p>The decisions are {@link DependencyRules} in the core (what a subscription, an end, a purge and each step of a
  * sweep release, record and send), as the dependent's side is ({@code AwaitDependencies}, {@code OccurrenceDependencies}).
  * This class is their adapter: it reads the store for them, walks the key ranges, calls them, and applies their
- * effects to the store, to the in-memory lists of what is owed and to ax.deps; it also expires the tombstones.
+ * effects to the store, to the in-memory lists of what is owed and to ax.deps, and runs the tombstones' expiry at most
+ * once a minute (which tombstones have expired is the rules' to say).
  * Everything here runs inside the stream task's exactly-once transactions with the signals it writes to ax.deps, so a
  * restart neither loses nor repeats one. A task that ends owes as many notifications as it has subscribers:
  * {@link #sweep} sends at most a bounded batch per call, so a fan-out of any size never makes one step unbounded. Not
@@ -254,6 +255,26 @@ final class Dependencies {
             byte[] purgedAt = store.get(Bytes.wrap(key(PURGED, upstream)));
             return purgedAt == null ? null : ByteBuffer.wrap(purgedAt).getLong();
         }
+
+        /** From where the last read stopped ({@link #expiredUpTo}), in the time order of the 'P' keys. */
+        @Override
+        public List<DependencyRules.Tombstone> tombstonesPurgedBefore(long purgedBeforeMs, int limit) {
+            Bytes to = purgedByTimeKey(purgedBeforeMs, ""); // inclusive, but without an id it sorts before that millisecond's keys
+            if (expiredUpTo.compareTo(to) > 0) {
+                return List.of();
+            }
+            List<DependencyRules.Tombstone> tombstones = new ArrayList<>();
+            try (KeyValueIterator<Bytes, byte[]> it = store.range(expiredUpTo, to)) {
+                while (it.hasNext() && tombstones.size() < limit) {
+                    Bytes key = it.next().key;
+                    byte[] bytes = key.get();
+                    String upstream = new String(bytes, 1 + Long.BYTES, bytes.length - 1 - Long.BYTES, StandardCharsets.UTF_8);
+                    tombstones.add(new DependencyRules.Tombstone(upstream, ByteBuffer.wrap(bytes, 1, Long.BYTES).getLong()));
+                    expiredUpTo = key;
+                }
+            }
+            return tombstones;
+        }
     };
 
     /** The rules' effects, applied to this store, the in-memory lists of what is owed, and ax.deps. */
@@ -369,26 +390,9 @@ final class Dependencies {
         }
     }
 
-    /** Tombstones older than the retention go, a bounded batch per call. */
+    /** One step of the tombstones' expiry ({@link DependencyRules#expireTombstones}): the rules say which go. */
     void expireTombstones(long nowMs) {
-        List<Bytes> expired = new ArrayList<>();
-        Bytes to = purgedByTimeKey(nowMs - retentionMs, "");
-        if (expiredUpTo.compareTo(to) > 0) {
-            return;
-        }
-        try (KeyValueIterator<Bytes, byte[]> it = store.range(expiredUpTo, to)) {
-            while (it.hasNext() && expired.size() < EXPIRE_BATCH) {
-                expired.add(it.next().key);
-            }
-        }
-        if (!expired.isEmpty()) {
-            expiredUpTo = expired.get(expired.size() - 1);
-        }
-        for (Bytes key : expired) {
-            String taskId = new String(key.get(), 1 + Long.BYTES, key.get().length - 1 - Long.BYTES, StandardCharsets.UTF_8);
-            store.delete(key);
-            store.delete(Bytes.wrap(key(PURGED, taskId)));
-        }
+        DependencyRules.expireTombstones(nowMs, retentionMs, EXPIRE_BATCH, reads, effects);
     }
 
     // ---- wire and keys ----

@@ -14,6 +14,7 @@ import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
 /** The upstream side of dependencies alone: an in-memory store of subscribers, sweeps and tombstones, no Kafka. */
 class DependencyRulesTest {
     private static final long NOW = 1_796_083_200_000L;
+    private static final long RETENTION_MS = 86_400_000L;
 
     private final MemoryDeps deps = new MemoryDeps();
 
@@ -130,6 +132,39 @@ class DependencyRulesTest {
 
         assertThat(deps.tombstones).isEmpty();
         assertThat(deps.forgotten).containsExactly("up@" + (NOW - 7));
+    }
+
+    @Test
+    void shouldExpireATombstoneOnlyAfterItsRetentionThenKeepALaterSubscriberInsteadOfAnsweringPurged() {
+        deps.tombstones.put("up", NOW);
+
+        assertThat(DependencyRules.expireTombstones(NOW + RETENTION_MS, RETENTION_MS, 10, deps, deps)).isZero();
+        assertThat(deps.tombstones).containsEntry("up", NOW);
+        onSignal(DependencySignalKind.SUBSCRIBE, "up", "a", false);
+        assertThat(deps.sent).containsExactly("a NOTIFY up->a PURGED"); // still answered from the tombstone
+
+        assertThat(DependencyRules.expireTombstones(NOW + RETENTION_MS + 1, RETENTION_MS, 10, deps, deps)).isEqualTo(1);
+        assertThat(deps.forgotten).containsExactly("up@" + NOW);
+        onSignal(DependencySignalKind.SUBSCRIBE, "up", "b", false);
+        assertThat(deps.sent).hasSize(1); // no answer: the id is free again, so b waits for a task that may come
+        assertThat(deps.subscribers).containsEntry("up", new TreeSet<>(List.of("b")));
+    }
+
+    @Test
+    void shouldExpireTheOldestTombstonesFirstABatchAStep() {
+        deps.tombstones.put("b", NOW - 10);
+        deps.tombstones.put("a", NOW - 30);
+        deps.tombstones.put("young", NOW + 5);
+        deps.tombstones.put("c", NOW - 20);
+        long nowMs = NOW + RETENTION_MS + 1;
+
+        assertThat(DependencyRules.expireTombstones(nowMs, RETENTION_MS, 2, deps, deps)).isEqualTo(2);
+        assertThat(deps.forgotten).containsExactly("a@" + (NOW - 30), "c@" + (NOW - 20));
+        assertThat(DependencyRules.expireTombstones(nowMs, RETENTION_MS, 2, deps, deps)).isEqualTo(1);
+        assertThat(DependencyRules.expireTombstones(nowMs, RETENTION_MS, 2, deps, deps)).isZero();
+
+        assertThat(deps.forgotten).endsWith("b@" + (NOW - 10));
+        assertThat(deps.tombstones).containsOnlyKeys("young");
     }
 
     @Test
@@ -240,6 +275,15 @@ class DependencyRulesTest {
         @Override
         public Long purgedAtMs(String upstream) {
             return tombstones.get(upstream);
+        }
+
+        /** As the adapter's time-ordered keys give them: by purge time, then id. */
+        @Override
+        public List<DependencyRules.Tombstone> tombstonesPurgedBefore(long purgedBeforeMs, int limit) {
+            return tombstones.entrySet().stream().filter(e -> e.getValue() < purgedBeforeMs)
+                    .map(e -> new DependencyRules.Tombstone(e.getKey(), e.getValue()))
+                    .sorted(Comparator.comparingLong(DependencyRules.Tombstone::purgedAtMs).thenComparing(DependencyRules.Tombstone::upstream))
+                    .limit(limit).toList();
         }
 
         @Override
