@@ -9,7 +9,6 @@ import io.ax.app.internal.timer.ConsumerPositions;
 import io.ax.app.internal.metrics.SchedulerMetrics;
 import io.ax.app.internal.store.AxStores;
 import io.ax.app.internal.store.FlowStores;
-import io.ax.app.internal.workers.WorkerRegistryProcessor;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
 

@@ -24,7 +24,8 @@ public record WorkerEntry(WorkerAnnouncement announcement, long lastSeenMs, bool
         return announcement.workerId();
     }
 
-    WorkerEntry markedDead(long nowMs) {
+    /** The entry as the registry keeps a worker it declared dead at {@code nowMs}. */
+    public WorkerEntry markedDead(long nowMs) {
         return new WorkerEntry(announcement, lastSeenMs, true, nowMs);
     }
 

@@ -1,7 +1,11 @@
-package io.ax.app.internal.workers;
+package io.ax.app.internal.topology;
 
 import io.ax.app.internal.metrics.RefusedRecords;
 import io.ax.app.internal.metrics.SchedulerMetrics;
+import io.ax.app.internal.workers.WorkerEntry;
+import io.ax.app.internal.workers.WorkerEvents;
+import io.ax.app.internal.workers.WorkerRegistrySettings;
+import io.ax.app.internal.workers.WorkerRules;
 import io.ax.codec.WorkerAnnouncement;
 import io.ax.validation.Quote;
 import java.time.Duration;
@@ -37,8 +41,11 @@ import org.slf4j.LoggerFactory;
  * <p>The check keeps what it needs of each worker in memory ({@link WorkerRules.Liveness}: four longs), loaded from the
  * store when the partition is assigned, so a check reads the store only for a worker it declares dead. Not thread-safe:
  * one per stream task.
+ *
+ * <p>The registry's adapter, here with the other processors: its rules, entry and events are in {@code workers}, which
+ * so uses no Kafka API (topology-docs/ARCHITECTURE.md).
  */
-public final class WorkerRegistryProcessor implements Processor<String, byte[], String, byte[]> {
+final class WorkerRegistryProcessor implements Processor<String, byte[], String, byte[]> {
     private static final Logger log = LoggerFactory.getLogger(WorkerRegistryProcessor.class);
 
     private final String store;
@@ -52,7 +59,7 @@ public final class WorkerRegistryProcessor implements Processor<String, byte[], 
     private KeyValueStore<String, byte[]> workers;
     private long watchingSinceMs;
 
-    public WorkerRegistryProcessor(String store, String stateSink, String workersSink, WorkerRegistrySettings settings,
+    WorkerRegistryProcessor(String store, String stateSink, String workersSink, WorkerRegistrySettings settings,
                                    SchedulerMetrics metrics) {
         this.store = store;
         this.stateSink = stateSink;
