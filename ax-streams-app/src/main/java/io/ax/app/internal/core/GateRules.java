@@ -1,7 +1,10 @@
 package io.ax.app.internal.core;
 
 import io.ax.FlowLimit;
+import io.ax.InvalidRequestException;
 import io.ax.fair.FairTurns;
+import io.ax.schema.TaskState;
+import io.ax.validation.Quote;
 
 /**
  * The decisions of a flow gate (topology-docs/FLOW-CONTROL.md), a pure function of the gate's record, the message and
@@ -72,6 +75,27 @@ public final class GateRules {
     }
 
     private GateRules() {
+    }
+
+    /**
+     * The rules of a flow record's own fields, checked before it touches a gate (the adapter skips a record that breaks
+     * one, logged and counted, and goes on). An ACQUIRE is granted to its taskId and announced, while held, in its
+     * state: without them a grant could not reach the task (its slot would stay taken for good) and the held event
+     * could not be written. And the gate the message names is the record's key: keyed by another, it would be counted at
+     * a gate that is not its own.
+     *
+     * @param key the record's key (a gate key)
+     * @throws InvalidRequestException saying which rule
+     */
+    public static void requireValid(String key, FlowMessage message) {
+        if (message.kind() == FlowMessage.Kind.ACQUIRE && (message.taskId() == null
+                || (message.state() != TaskState.PENDING && message.state() != TaskState.RETRY_WAITING))) {
+            throw new InvalidRequestException(null, "ACQUIRE needs its taskId and a state PENDING or RETRY_WAITING: "
+                    + Quote.of(message.taskId()) + ", " + message.state());
+        }
+        if (!message.gate().equals(key)) {
+            throw new InvalidRequestException(null, "flow record keyed by one gate names another: " + Quote.of(message.gate()));
+        }
     }
 
     /** Applies {@code message} to {@code gate}'s record {@code state} at {@code nowMs}. */

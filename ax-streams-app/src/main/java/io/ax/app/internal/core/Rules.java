@@ -66,7 +66,8 @@ public final class Rules {
      * the reason naming the field). A report's ({@link ApplyExecutionReport}), a retry record's
      * ({@link ApplyRetryRecord}), a dependency outcome's ({@link AwaitDependencies}), and the reason a cancel, replay,
      * trigger, pause or resume may carry. A schedule request is checked by {@link AcceptScheduleRequest}, a calendar
-     * request by {@link CalendarRules}, as they are decided (their checks need the settings).
+     * request by {@link CalendarRules}, as they are decided (their checks need the settings); a grants-topic record by
+     * {@link #requireValid(FlowGrant)} before it becomes an input.
      *
      * @throws InvalidRequestException naming the field (null: the record as a whole)
      */
@@ -100,6 +101,18 @@ public final class Rules {
      */
     public static void requireValid(String key, DependencySignal signal) {
         DependencyRules.requireValid(key, signal);
+    }
+
+    /**
+     * The rules of a grants-topic record's own fields, which decide which input it is ({@link FlowGrant#input}): its
+     * executionId and gates (none null), a notice only {@link FlowGrant#HELD} with its reason and no admission, an
+     * admission only {@link FlowGrant#ADMITTED} or {@link FlowGrant#REFUSED}. The gates write no other; a record that
+     * breaks one is answered with {@link #reject}, as a bad input is, and decided no further.
+     *
+     * @throws InvalidRequestException naming the field (null: the record as a whole)
+     */
+    public static void requireValid(FlowGrant grant) {
+        grant.requireValid();
     }
 
     /** The reason a request gives is repeated on ax.state and in the task's history: bounded. */

@@ -2,6 +2,7 @@ package io.ax.app.internal.flow;
 
 import io.ax.FlowLimit;
 import io.ax.InvalidRequestException;
+import io.ax.app.internal.core.FlowGrant;
 import io.ax.app.internal.core.FlowMessage;
 import io.ax.app.internal.core.GateRules;
 import io.ax.app.internal.core.GateState;
@@ -108,8 +109,8 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
     /**
      * A flow record checked before it touches a gate: its key a gate key (not null, at most
      * {@value FlowCodec#MAX_GATE_KEY_CHARS} chars) on the partition the key hashes to (murmur2, as the scheduler's
-     * producer placed it: a record elsewhere would split a gate over two stream tasks that count apart), and the gate
-     * the message names the key itself; then the value a well-formed flow message.
+     * producer placed it: a record elsewhere would split a gate over two stream tasks that count apart); then the value
+     * a well-formed flow message that keeps the rules of its fields ({@link GateRules#requireValid}).
      */
     private FlowMessage decode(Record<String, byte[]> record) {
         String key = record.key();
@@ -127,9 +128,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
                     + " arrived on partition " + partition);
         }
         FlowMessage message = FlowCodec.decodeMessage(record.value());
-        if (!key.equals(message.gate())) {
-            throw new InvalidRequestException(null, "flow record keyed by one gate names another: " + Quote.of(message.gate()));
-        }
+        GateRules.requireValid(key, message);
         return message;
     }
 
@@ -167,9 +166,9 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
         }
     }
 
-    private void answer(FlowMessage message, String admission, String reason, long nowMs) {
-        context.forward(new Record<>(message.taskId(), FlowCodec.encode(new FlowCodec.Grant(message.executionId(), 0,
-                message.gates(), message.heldSinceMs(), admission, reason)), grantTimestampMs(message, nowMs), new RecordHeaders()),
+    private void answer(FlowMessage message, boolean admitted, String reason, long nowMs) {
+        context.forward(new Record<>(message.taskId(), FlowCodec.encode(FlowGrant.answer(message.executionId(),
+                message.gates(), message.heldSinceMs(), admitted, reason)), grantTimestampMs(message, nowMs), new RecordHeaders()),
                 grantsSink);
     }
 
@@ -243,7 +242,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
         @Override
         public void granted(String gate, FlowMessage message, long nowMs) {
             if (message.lastGate()) {
-                context.forward(new Record<>(message.taskId(), FlowCodec.encode(new FlowCodec.Grant(message.executionId(),
+                context.forward(new Record<>(message.taskId(), FlowCodec.encode(new FlowGrant(message.executionId(),
                         message.attempt(), message.gates(), message.heldSinceMs())), grantTimestampMs(message, nowMs),
                         new RecordHeaders()), grantsSink);
             } else {
@@ -260,7 +259,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
 
         @Override
         public void admission(FlowMessage message, boolean admitted, String reason, long nowMs) {
-            answer(message, admitted ? FlowCodec.ADMITTED : FlowCodec.REFUSED, reason, nowMs);
+            answer(message, admitted, reason, nowMs);
         }
     }
 
@@ -269,7 +268,7 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
      * {@code ax.state} and the task's history, so {@code GET /tasks/{id}} shows it too). Stamped like a grant.
      */
     private void held(FlowMessage message, String reason) {
-        context.forward(new Record<>(message.taskId(), FlowCodec.encode(FlowCodec.Grant.held(message.executionId(),
+        context.forward(new Record<>(message.taskId(), FlowCodec.encode(FlowGrant.held(message.executionId(),
                 message.attempt(), message.gate(), message.heldSinceMs(), reason)), grantTimestampMs(message, context.currentSystemTimeMs()),
                 new RecordHeaders()), grantsSink);
     }

@@ -3,6 +3,7 @@ package io.ax.app.internal.topology;
 import io.ax.AxTopics;
 import io.ax.InvalidRequestException;
 import io.ax.app.internal.core.EventCode;
+import io.ax.app.internal.core.FlowGrant;
 import io.ax.app.internal.core.Input;
 import io.ax.app.internal.core.Rules;
 import io.ax.app.internal.flow.FlowCodec;
@@ -194,13 +195,9 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         long nowMs = context.currentSystemTimeMs();
         try {
             ScheduleValidator.validateTaskId(record.key());
-            FlowCodec.Grant grant = FlowCodec.decodeGrant(record.value());
-            Input decoded = grant.notice() != null
-                    ? new Input.GateHeld(record.key(), grant.executionId(), grant.attempt(), grant.gates().get(0), grant.reason(), source)
-                    : grant.admission() != null
-                    ? new Input.Admission(record.key(), grant.executionId(), grant.gates().get(0), FlowCodec.ADMITTED.equals(grant.admission()),
-                    grant.reason(), source)
-                    : new Input.Granted(record.key(), grant.executionId(), grant.attempt(), grant.gates(), source);
+            FlowGrant grant = FlowCodec.decodeGrant(record.value());
+            Rules.requireValid(grant); // its tags say which input it is
+            Input decoded = grant.input(record.key(), source);
             decisions.decide(rules, tasks.get(record.key()), decoded, nowMs);
         } catch (InvalidRequestException e) {
             decisions.apply(rules.reject(record.key(), EventCode.of(e), e.getMessage(), source, nowMs), nowMs, "grant");

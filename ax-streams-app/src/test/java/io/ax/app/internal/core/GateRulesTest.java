@@ -1,8 +1,11 @@
 package io.ax.app.internal.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ax.FlowLimit;
+import io.ax.InvalidRequestException;
 import io.ax.fair.Rank;
 import io.ax.schema.TaskState;
 import java.util.ArrayList;
@@ -107,6 +110,29 @@ class GateRulesTest {
         assertThat(gate.granted).containsExactly("e0", "e1");
         assertThat(state.inFlight).isEqualTo(2);
         assertThat(state.notStarted).isEqualTo(1);
+    }
+
+    @Test
+    void shouldTakeAFlowRecordKeyedByItsGateAndAnAcquireWithItsTaskAndAHeldState() {
+        FlowMessage acquire = acquire("e0", "acme", 4, 0);
+        assertThatCode(() -> GateRules.requireValid(TYPE_GATE, acquire)).doesNotThrowAnyException();
+        FlowMessage retrying = new FlowMessage(FlowMessage.Kind.ACQUIRE, "t", "e0", 2, "charge", "acme", 4, 0, TaskState.RETRY_WAITING,
+                List.of(TYPE_GATE), 0, 1);
+        assertThatCode(() -> GateRules.requireValid(TYPE_GATE, retrying)).doesNotThrowAnyException();
+        FlowMessage release = new FlowMessage(FlowMessage.Kind.RELEASE, null, "e0", 1, "charge", null, 4, 0, null, List.of(TYPE_GATE), 0, 0);
+        assertThatCode(() -> GateRules.requireValid(TYPE_GATE, release)).as("only an ACQUIRE needs its task and state")
+                .doesNotThrowAnyException();
+
+        assertThatThrownBy(() -> GateRules.requireValid("type:other", acquire)).isInstanceOf(InvalidRequestException.class)
+                .hasMessage("flow record keyed by one gate names another: \"type:charge\"");
+        FlowMessage noTask = new FlowMessage(FlowMessage.Kind.ACQUIRE, null, "e0", 1, "charge", "acme", 4, 0, TaskState.PENDING,
+                List.of(TYPE_GATE), 0, 1);
+        assertThatThrownBy(() -> GateRules.requireValid(TYPE_GATE, noTask)).isInstanceOf(InvalidRequestException.class)
+                .hasMessage("ACQUIRE needs its taskId and a state PENDING or RETRY_WAITING: null, PENDING");
+        FlowMessage running = new FlowMessage(FlowMessage.Kind.ACQUIRE, "t", "e0", 1, "charge", "acme", 4, 0, TaskState.RUNNING,
+                List.of(TYPE_GATE), 0, 1);
+        assertThatThrownBy(() -> GateRules.requireValid(TYPE_GATE, running)).isInstanceOf(InvalidRequestException.class)
+                .hasMessage("ACQUIRE needs its taskId and a state PENDING or RETRY_WAITING: \"t\", RUNNING");
     }
 
     private void decide(FlowMessage message) {

@@ -1,5 +1,6 @@
 package io.ax.app.internal.core;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,11 +12,14 @@ import io.ax.schema.ExecutionReport;
 import io.ax.schema.ReportStatus;
 import io.ax.schema.RetryRecord;
 import io.ax.schema.SourceRecord;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** {@link Rules#requireValid(Input)} and {@link Rules#requireValid(String, DependencySignal)}: the rules of an input's own fields, checked before its task is read; no Kafka. */
+/** {@link Rules#requireValid(Input)}, {@link Rules#requireValid(String, DependencySignal)} and {@link Rules#requireValid(FlowGrant)}: the rules of an input's own fields, checked before its task is read; no Kafka. */
 class InputRulesTest {
     private static final SourceRecord SOURCE = new SourceRecord("ax.results", 0, 1L);
+    private static final SourceRecord GRANTS = new SourceRecord("ax.flow-grants", 0, 1L);
 
     @Test
     void shouldTakeAReportFromAttemptOneWithAnExecutionIdAndBoundedFields() {
@@ -69,6 +73,44 @@ class InputRulesTest {
                 .doesNotThrowAnyException();
         assertRefused(new Input.Cancel("t", CancelRequest.newBuilder().setReason("r".repeat(1025)).build(), SOURCE), "reason",
                 "reason is longer than 1024 chars: ");
+    }
+
+    @Test
+    void shouldTakeAGrantAHeldNoticeAndAnAdmissionAnswerAsTheInputsTheirTagsName() {
+        assertThat(valid(new FlowGrant("e-1", 2, List.of("type:j", "owner:o"), 5))).isEqualTo(
+                new Input.Granted("t", "e-1", 2, List.of("type:j", "owner:o"), GRANTS));
+        assertThat(valid(FlowGrant.held("e-1", 2, "type:j", 5, "held: 2 of 2"))).isEqualTo(
+                new Input.GateHeld("t", "e-1", 2, "type:j", "held: 2 of 2", GRANTS));
+        assertThat(valid(FlowGrant.answer("t#0", List.of("live:owner:o"), 5, true, "1 of 2"))).isEqualTo(
+                new Input.Admission("t", "t#0", "live:owner:o", true, "1 of 2", GRANTS));
+        assertThat(valid(FlowGrant.answer("t#0", List.of("live:owner:o"), 5, false, "2 of 2"))).isEqualTo(
+                new Input.Admission("t", "t#0", "live:owner:o", false, "2 of 2", GRANTS));
+    }
+
+    @Test
+    void shouldRefuseAGrantWithoutItsIdsOrWithATagTheGatesNeverWrite() {
+        assertGrantRefused(new FlowGrant(null, 1, List.of("type:j"), 0), null, "grant lacks its executionId or gates");
+        assertGrantRefused(new FlowGrant("e-1", 1, List.of(), 0), null, "grant lacks its executionId or gates");
+        assertGrantRefused(new FlowGrant("e-1", 1, null, 0), null, "grant lacks its executionId or gates");
+        assertGrantRefused(new FlowGrant("e-1", 1, Arrays.asList("type:j", null), 0), null, "grant lacks its executionId or gates");
+        assertGrantRefused(new FlowGrant("e-1", 1, List.of("type:j"), 0, null, "why", "WAIT"), "notice",
+                "grant notice must be HELD, with a reason and no admission: \"WAIT\"");
+        assertGrantRefused(new FlowGrant("e-1", 1, List.of("type:j"), 0, null, null, FlowGrant.HELD), "notice",
+                "grant notice must be HELD, with a reason and no admission: \"HELD\"");
+        assertGrantRefused(new FlowGrant("e-1", 1, List.of("type:j"), 0, FlowGrant.ADMITTED, "why", FlowGrant.HELD), "notice",
+                "grant notice must be HELD, with a reason and no admission: \"HELD\"");
+        assertGrantRefused(new FlowGrant("t#0", 0, List.of("live:owner:o"), 0, "MAYBE", "why", null), "admission",
+                "grant admission must be ADMITTED or REFUSED: \"MAYBE\"");
+    }
+
+    private static Input valid(FlowGrant grant) {
+        Rules.requireValid(grant);
+        return grant.input("t", GRANTS);
+    }
+
+    private static void assertGrantRefused(FlowGrant grant, String field, String message) {
+        assertThatThrownBy(() -> Rules.requireValid(grant)).isInstanceOf(InvalidRequestException.class)
+                .hasMessage(message).extracting(e -> ((InvalidRequestException) e).field()).isEqualTo(field);
     }
 
     private static void assertRefused(Input input, String field, String messageStart) {
