@@ -10,9 +10,9 @@ import io.ax.validation.Quote;
  * The decisions of a flow gate (topology-docs/FLOW-CONTROL.md), a pure function of the gate's record, the message and
  * the time: {@link #decide} takes an ACQUIRE, RELEASE, STARTED or ADMIT, {@link #grantWhileAllowed} the gate's
  * punctuation. They change the record ({@link GateState}) in place, read the gate's limits, slots and queues through
- * {@link Reads} and hand every effect to {@link Effects} at once (a later read sees it); {@code flow.FlowGate} only
- * reads the record, calls them, applies the effects to its store and topics, and writes the record back. No I/O, no
- * clock, no Kafka types.
+ * {@link Reads} and hand every effect to {@link Effects} at once (a later read sees it), the changed record last
+ * ({@link Effects#stateChanged}); {@code flow.FlowGate} only reads the record, calls them and applies the effects to its
+ * store and topics. No I/O, no clock, no Kafka types.
  *
  * <p>A gate grants while its limits allow:
  * <ul>
@@ -72,6 +72,12 @@ public final class GateRules {
 
         /** The answer to an ADMIT at {@code nowMs}: admitted or refused, and why. */
         void admission(FlowMessage message, boolean admitted, String reason, long nowMs);
+
+        /**
+         * {@code gate}'s record is now {@code state}: write it. Handed over last, once per {@link #decide} or
+         * {@link #grantWhileAllowed} that changed it, never when it did not.
+         */
+        void stateChanged(String gate, GateState state);
     }
 
     private GateRules() {
@@ -98,13 +104,50 @@ public final class GateRules {
         }
     }
 
-    /** Applies {@code message} to {@code gate}'s record {@code state} at {@code nowMs}. */
+    /**
+     * Applies {@code message} to {@code gate}'s record {@code state} at {@code nowMs}; then, if the record changed,
+     * {@link Effects#stateChanged}.
+     */
     public static void decide(String gate, GateState state, FlowMessage message, long nowMs, Reads reads, Effects effects) {
+        Counters before = Counters.of(state);
         switch (message.kind()) {
             case ACQUIRE -> acquire(gate, state, message, nowMs, reads, effects);
             case RELEASE -> release(gate, state, message, nowMs, reads, effects);
             case STARTED -> started(gate, state, message, nowMs, reads, effects);
             case ADMIT -> admit(gate, state, message, nowMs, reads, effects);
+        }
+        maybeStateChanged(gate, state, before, effects);
+    }
+
+    /**
+     * Grants waiting executions while the gate's limits allow, at most {@link #GRANT_BATCH}; returns how many; then, if
+     * the record changed, {@link Effects#stateChanged}. The gate's punctuation calls it (refilled buckets, changed
+     * limits); every record that may free a slot grants the same way, inside {@link #decide}.
+     */
+    public static int grantWhileAllowed(String gate, GateState state, long nowMs, Reads reads, Effects effects) {
+        Counters before = Counters.of(state);
+        int granted = grantWhile(gate, state, nowMs, reads, effects);
+        maybeStateChanged(gate, state, before, effects);
+        return granted;
+    }
+
+    /**
+     * The record's counters, which every change of it moves but a refill of the token bucket: each enqueue raises
+     * {@code seq}, each dequeue lowers {@code waiting}, each grant, admission or freed slot moves {@code inFlight}, a
+     * STARTED {@code notStarted}, each grant {@code vclock} (and an owner's {@code vt} only with it), an owner that
+     * joins or leaves the owners' count. A refill alone is not written: the bucket is a function of the time and the
+     * stored (tokens, refillMs), so refilled again from the older pair at the next decision it holds as many tokens;
+     * writing it would cost the gate a changelog record every punctuation while executions wait.
+     */
+    private record Counters(long inFlight, long notStarted, long seq, long waiting, double vclock, int owners) {
+        static Counters of(GateState state) {
+            return new Counters(state.inFlight, state.notStarted, state.seq, state.waiting, state.vclock, state.owners.size());
+        }
+    }
+
+    private static void maybeStateChanged(String gate, GateState state, Counters before, Effects effects) {
+        if (!before.equals(Counters.of(state))) {
+            effects.stateChanged(gate, state);
         }
     }
 
@@ -133,7 +176,7 @@ public final class GateRules {
         queue.waiting++;
         state.waiting++;
         effects.enqueue(gate, owner, message, ++state.seq);
-        grantWhileAllowed(gate, state, nowMs, reads, effects);
+        grantWhile(gate, state, nowMs, reads, effects);
         if (reads.waiting(gate, message.executionId()) != null) {
             effects.held(gate, message, heldReason(gate, state, reads.limit(gate)));
         }
@@ -175,7 +218,7 @@ public final class GateRules {
                 }
             }
         }
-        grantWhileAllowed(gate, state, nowMs, reads, effects);
+        grantWhile(gate, state, nowMs, reads, effects);
     }
 
     private static void started(String gate, GateState state, FlowMessage message, long nowMs, Reads reads, Effects effects) {
@@ -183,7 +226,7 @@ public final class GateRules {
         if (slot != null && slot.attempt() == message.attempt() && !slot.started()) {
             effects.putSlot(gate, message.executionId(), new GateState.Slot(slot.taskId(), slot.attempt(), slot.owner(), true));
             state.notStarted = Math.max(0, state.notStarted - 1);
-            grantWhileAllowed(gate, state, nowMs, reads, effects);
+            grantWhile(gate, state, nowMs, reads, effects);
         }
     }
 
@@ -206,11 +249,8 @@ public final class GateRules {
         return false;
     }
 
-    /**
-     * Grants waiting executions while the gate's limits allow, at most {@link #GRANT_BATCH}; returns how many. The
-     * gate's punctuation calls it (refilled buckets, changed limits); so does every record that may free a slot.
-     */
-    public static int grantWhileAllowed(String gate, GateState state, long nowMs, Reads reads, Effects effects) {
+    /** Grants waiting executions while the gate's limits allow, at most {@link #GRANT_BATCH}; returns how many. */
+    private static int grantWhile(String gate, GateState state, long nowMs, Reads reads, Effects effects) {
         FlowLimit limit = reads.limit(gate);
         refill(state, limit, nowMs);
         int granted = 0;

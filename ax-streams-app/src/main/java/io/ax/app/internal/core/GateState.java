@@ -6,8 +6,8 @@ import java.util.TreeMap;
 /**
  * A flow gate's record, as the gates' store keeps it (topology-docs/FLOW-CONTROL.md): its counts, its token bucket and
  * the owners waiting at it with their virtual times. Public fields: they are its JSON form, unchanged since fair share
- * began (a gate stored by an earlier version reads as is). Mutable: {@link GateRules} changes it in place and the
- * gate writes it back after each record. Not thread-safe.
+ * began (a gate stored by an earlier version reads as is). Mutable: {@link GateRules} changes it in place and hands
+ * it over to be written when it changed. Not thread-safe.
  */
 public final class GateState {
     /**

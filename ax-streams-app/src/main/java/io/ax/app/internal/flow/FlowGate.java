@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
  * The flow-control gates (topology-docs/FLOW-CONTROL.md): one processor per partition of the flow topic, which is keyed
  * by gate key, so each gate ({@code type:<jobType>}, {@code owner:<owner>}, {@code live:owner:<owner>}) lives on exactly
  * one stream task of the whole fleet and counts exactly. The adapter around {@link GateRules}: it decodes and checks
- * each record, reads the gate's record, calls the rules, applies their effects (the gate's store, the flow and grants
- * topics, the metrics) and writes the record back. A wall-clock punctuation every {@value #PUNCTUATE_MS} ms lets each
+ * each record, reads the gate's record, calls the rules and applies their effects (the gate's store, its record among
+ * them when the rules changed it, the flow and grants topics, the metrics). A wall-clock punctuation every {@value #PUNCTUATE_MS} ms lets each
  * gate with executions waiting grant what refilled buckets and changed limits allow.
  */
 public final class FlowGate implements Processor<String, byte[], String, byte[]> {
@@ -98,7 +98,6 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
         GateState state = gates.state(gate);
         fairShare.begin(gate, state);
         GateRules.decide(gate, state, message, nowMs, reads, effects);
-        gates.putState(gate, state);
         fairShare.end(gate, state);
         if (state.waiting > 0) {
             active.add(gate);
@@ -156,7 +155,6 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
             GateState state = gates.state(gate);
             fairShare.begin(gate, state);
             if (state.waiting > 0 && GateRules.grantWhileAllowed(gate, state, wallClockMs, reads, effects) > 0) {
-                gates.putState(gate, state);
                 published(gate, state);
             }
             fairShare.end(gate, state);
@@ -260,6 +258,11 @@ public final class FlowGate implements Processor<String, byte[], String, byte[]>
         @Override
         public void admission(FlowMessage message, boolean admitted, String reason, long nowMs) {
             answer(message, admitted, reason, nowMs);
+        }
+
+        @Override
+        public void stateChanged(String gate, GateState state) {
+            gates.putState(gate, state);
         }
     }
 

@@ -135,6 +135,41 @@ class GateRulesTest {
                 .hasMessage("ACQUIRE needs its taskId and a state PENDING or RETRY_WAITING: \"t\", RUNNING");
     }
 
+    @Test
+    void shouldHandOverTheRecordOnlyWhenADecisionChangedIt() {
+        limits.put(TYPE_GATE, FlowLimit.none().withMaxInFlight(1).withMaxPerSecond(10.0));
+        decide(acquire("e0", "acme", 4, 0));
+        assertThat(gate.stateWrites).as("granted: a slot taken").isEqualTo(1);
+
+        decide(acquire("e0", "acme", 4, 0)); // a copy of the ACQUIRE granted
+        decide(message(FlowMessage.Kind.RELEASE, "unknown", "acme", 4, 0));
+        decide(message(FlowMessage.Kind.STARTED, "unknown", "acme", 4, 0));
+        assertThat(gate.stateWrites).as("copies and strangers change nothing").isEqualTo(1);
+
+        decide(acquire("e1", "acme", 4, 1));
+        assertThat(gate.held).hasSize(1);
+        assertThat(gate.stateWrites).as("held: queued").isEqualTo(2);
+
+        nowMs += 1_000; // the bucket refills; the slot is still taken
+        assertThat(GateRules.grantWhileAllowed(TYPE_GATE, state, nowMs, gate, gate)).isZero();
+        assertThat(gate.stateWrites).as("a refill alone is not written").isEqualTo(2);
+
+        decide(message(FlowMessage.Kind.RELEASE, "e0", "acme", 4, 0));
+        assertThat(gate.granted).containsExactly("e0", "e1");
+        assertThat(gate.stateWrites).as("released and granted: one write for the record").isEqualTo(3);
+    }
+
+    @Test
+    void shouldAdmitAndRefuseWritingTheRecordOnlyForASlotGiven() {
+        String live = GateRules.LIVE_GATE + "acme";
+        limits.put(live, FlowLimit.none().withMaxLiveTasks(1));
+        decide(admit(live, "t1#0"));
+        decide(admit(live, "t1#0"));
+        decide(admit(live, "t2#0"));
+        assertThat(gate.answers).hasSize(3);
+        assertThat(gate.stateWrites).isEqualTo(1);
+    }
+
     private void decide(FlowMessage message) {
         GateRules.decide(message.gate(), state, message, nowMs, gate, gate);
     }
@@ -165,6 +200,7 @@ class GateRulesTest {
         final List<String> granted = new ArrayList<>();
         final List<String> held = new ArrayList<>();
         final List<String> answers = new ArrayList<>();
+        int stateWrites;
 
         @Override
         public FlowLimit limit(String gate) {
@@ -228,6 +264,12 @@ class GateRulesTest {
         @Override
         public void admission(FlowMessage message, boolean admitted, String reason, long nowMs) {
             answers.add(message.executionId() + (admitted ? " admitted: " : " refused: ") + reason);
+        }
+
+        @Override
+        public void stateChanged(String gate, GateState changed) {
+            assertThat(changed).as("the record the rules were given").isSameAs(state);
+            stateWrites++;
         }
     }
 }
