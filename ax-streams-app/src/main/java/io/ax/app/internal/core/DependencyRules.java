@@ -8,6 +8,7 @@ import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
 import io.ax.validation.Quote;
 import io.ax.validation.ScheduleValidator;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -56,8 +57,14 @@ public final class DependencyRules {
     public record Tombstone(String upstream, long purgedAtMs) {
     }
 
+    /** The tombstones of this partition's purged tasks, as a subscription reads them. */
+    public interface Tombstones {
+        /** When {@code upstream} was purged (its tombstone), or null. */
+        Long purgedAtMs(String upstream);
+    }
+
     /** What the rules read on the upstream's partition. */
-    public interface Reads {
+    public interface Reads extends Tombstones {
         /** The upstream task, or null. */
         StoredTask task(String upstream);
 
@@ -70,9 +77,6 @@ public final class DependencyRules {
         /** The sweep owed over {@code upstream}'s final-state subscribers, or null. */
         Sweep sweep(String upstream);
 
-        /** When {@code upstream} was purged (its tombstone), or null. */
-        Long purgedAtMs(String upstream);
-
         /**
          * The tombstones of the tasks purged before {@code purgedBeforeMs}, oldest first, at most {@code limit}. Each one
          * returned is forgotten at once ({@link #expireTombstones}), so a reader may start its next read after the last
@@ -81,8 +85,8 @@ public final class DependencyRules {
         List<Tombstone> tombstonesPurgedBefore(long purgedBeforeMs, int limit);
     }
 
-    /** Where the rules' effects go; each is applied when handed over. */
-    public interface Effects {
+    /** Where a subscription's effects go ({@link #onSignal}). */
+    public interface SubscriptionEffects {
         /** A dependency signal on ax.deps, keyed by {@code key}. */
         void send(String key, DependencySignal signal);
 
@@ -90,7 +94,10 @@ public final class DependencyRules {
         void keepSubscriber(String upstream, String dependent, boolean everyOccurrence);
 
         void forgetSubscriber(String upstream, String dependent, boolean everyOccurrence);
+    }
 
+    /** Where the rules' effects go; each is applied when handed over. */
+    public interface Effects extends SubscriptionEffects {
         /** A new sweep over {@code upstream}'s subscribers is owed (after those owed before it). */
         void oweSweep(String upstream, Sweep sweep);
 
@@ -186,22 +193,50 @@ public final class DependencyRules {
     }
 
     /**
+     * The decision on a SUBSCRIBE or UNSUBSCRIBE read from ax.deps ({@link Rules#decide} routes it here): this partition's
+     * task {@code upstream}, as stored ({@code task}, null when there is none), is unchanged; the effects keep or forget
+     * the subscriber and may answer it at once ({@link Effect.KeepSubscriber}, {@link Effect.ForgetSubscriber},
+     * {@link Effect.Signal}), applied by the one adapter like every decision's.
+     */
+    static Decision subscription(Input.Subscription input, StoredTask task, long nowMs, Tombstones tombstones) {
+        List<Effect> effects = new ArrayList<>(2);
+        onSignal(input.signal(), task, nowMs, tombstones, new SubscriptionEffects() {
+            @Override
+            public void send(String key, DependencySignal signal) {
+                effects.add(new Effect.Signal(key, signal));
+            }
+
+            @Override
+            public void keepSubscriber(String upstream, String dependent, boolean everyOccurrence) {
+                effects.add(new Effect.KeepSubscriber(upstream, dependent, everyOccurrence));
+            }
+
+            @Override
+            public void forgetSubscriber(String upstream, String dependent, boolean everyOccurrence) {
+                effects.add(new Effect.ForgetSubscriber(upstream, dependent, everyOccurrence));
+            }
+        });
+        return new Decision(input.taskId(), Decision.Store.UNCHANGED, null, List.copyOf(effects));
+    }
+
+    /**
      * A SUBSCRIBE or UNSUBSCRIBE (keyed by the task waited for). A subscriber is kept, and answered at once when the
      * upstream has already ended (its final state reaches dependents that come after it ended, within its retention) or
      * was purged (PURGED, a condition never met; such a subscriber is not kept). A periodic subscriber is kept for the
      * upstream's life (and beyond: a task scheduled again under the id tells it too), and told at once the outcome of the
      * upstream's latest occurrence that ended, if any.
      */
-    public static void onSignal(DependencySignal signal, long nowMs, Reads reads, Effects effects) {
+    public static void onSignal(DependencySignal signal, StoredTask task, long nowMs, Tombstones tombstones,
+                                SubscriptionEffects effects) {
         String upstream = signal.getUpstream();
         String dependent = signal.getDependent();
         boolean everyOccurrence = signal.getEveryOccurrence();
         switch (signal.getKind()) {
             case SUBSCRIBE -> {
                 if (everyOccurrence) {
-                    subscribeEveryOccurrence(upstream, dependent, nowMs, reads, effects);
+                    subscribeEveryOccurrence(upstream, dependent, task, nowMs, effects);
                 } else {
-                    subscribeFinalState(upstream, dependent, nowMs, reads, effects);
+                    subscribeFinalState(upstream, dependent, task, nowMs, tombstones, effects);
                 }
             }
             case UNSUBSCRIBE -> effects.forgetSubscriber(upstream, dependent, everyOccurrence);
@@ -209,9 +244,9 @@ public final class DependencyRules {
         }
     }
 
-    private static void subscribeFinalState(String upstream, String dependent, long nowMs, Reads reads, Effects effects) {
-        StoredTask task = reads.task(upstream);
-        if (task == null && reads.purgedAtMs(upstream) != null) {
+    private static void subscribeFinalState(String upstream, String dependent, StoredTask task, long nowMs, Tombstones tombstones,
+                                            SubscriptionEffects effects) {
+        if (task == null && tombstones.purgedAtMs(upstream) != null) {
             notify(upstream, dependent, PURGED, null, nowMs, effects);
             return;
         }
@@ -222,9 +257,9 @@ public final class DependencyRules {
         }
     }
 
-    private static void subscribeEveryOccurrence(String upstream, String dependent, long nowMs, Reads reads, Effects effects) {
+    private static void subscribeEveryOccurrence(String upstream, String dependent, StoredTask task, long nowMs,
+                                                 SubscriptionEffects effects) {
         effects.keepSubscriber(upstream, dependent, true);
-        StoredTask task = reads.task(upstream);
         StoredExecution last = task == null ? null : task.getExecution();
         if (last != null && (last.getState() == TaskState.SUCCESS || last.getState() == TaskState.FAILED
                 || last.getState() == TaskState.CANCELLED)) {
@@ -311,7 +346,8 @@ public final class DependencyRules {
 
     // ---- signals ----
 
-    private static void notify(String upstream, String dependent, String outcome, String executionId, long nowMs, Effects effects) {
+    private static void notify(String upstream, String dependent, String outcome, String executionId, long nowMs,
+                               SubscriptionEffects effects) {
         effects.send(dependent, signal(DependencySignalKind.NOTIFY, upstream, dependent, outcome, executionId, nowMs, false, null));
     }
 

@@ -69,6 +69,21 @@ public sealed interface Effect {
     }
 
     /**
+     * Keep {@code dependent} as a subscriber of this partition's task {@code upstream}: of every occurrence, or of its
+     * final state ({@link DependencyRules#subscription}).
+     */
+    record KeepSubscriber(String upstream, String dependent, boolean everyOccurrence) implements Effect {
+    }
+
+    /** {@code dependent} is a subscriber of this partition's task {@code upstream} no more. */
+    record ForgetSubscriber(String upstream, String dependent, boolean everyOccurrence) implements Effect {
+    }
+
+    /** Write {@code signal} to ax.deps, keyed by {@code key} (a NOTIFY answering a new subscriber at once). */
+    record Signal(String key, io.ax.schema.DependencySignal signal) implements Effect {
+    }
+
+    /**
      * An occurrence of {@code taskId} due (nominally) at {@code nominalAtMs} ended in {@code outcome} (SUCCESS, FAILED,
      * CANCELLED, or SKIPPED when it did not run): its periodic dependents are told, if it has any (topology-docs/
      * WORKFLOWS.md, "Periodic tasks that wait"). Costs a task nobody waits for nothing but this object.

@@ -166,6 +166,17 @@ public sealed interface Input {
         }
     }
 
+    /**
+     * A SUBSCRIBE or UNSUBSCRIBE read from ax.deps, keyed by this partition's task that is waited for ({@code taskId}, the
+     * signal's upstream): decided by {@link DependencyRules#subscription}, on the upstream's side; it changes no task.
+     */
+    record Subscription(String taskId, io.ax.schema.DependencySignal signal, SourceRecord source) implements Input {
+        @Override
+        public String label() {
+            return "subscription";
+        }
+    }
+
     /** A timer of the task came due (it may be stale: the task moved on since it was set). */
     record TimerFired(String taskId, TimerKind kind, long dueAtMs) implements Input {
         @Override

@@ -22,23 +22,38 @@ public final class Rules {
     private final RuleSettings settings;
     private final CalendarLookup calendars;
     private final FlowLimits flow;
+    private final DependencyRules.Tombstones tombstones;
 
     public Rules(RuleSettings settings) {
         this(settings, CalendarLookup.NONE, FlowLimits.NONE);
     }
 
     /**
-     * @param calendars the exclusion calendars periodic tasks may name (read as they stand at each decision)
-     * @param flow      the flow-control limits in force (topology-docs/FLOW-CONTROL.md)
+     * Rules that read no tombstones of purged tasks (a subscription to a task that is not stored is kept): for tests and
+     * tools that decide no subscription.
      */
     public Rules(RuleSettings settings, CalendarLookup calendars, FlowLimits flow) {
+        this(settings, calendars, flow, upstream -> null);
+    }
+
+    /**
+     * @param calendars the exclusion calendars periodic tasks may name (read as they stand at each decision)
+     * @param flow      the flow-control limits in force (topology-docs/FLOW-CONTROL.md)
+     * @param tombstones the purged tasks' tombstones, which answer a subscription to a purged task
+     */
+    public Rules(RuleSettings settings, CalendarLookup calendars, FlowLimits flow, DependencyRules.Tombstones tombstones) {
         this.settings = settings;
         this.calendars = calendars;
         this.flow = flow;
+        this.tombstones = tombstones;
     }
 
     public Decision decide(StoredTask current, Input input, long nowMs) {
         try {
+            if (input instanceof Input.Subscription subscription) {
+                // The upstream's side of a dependency: about its subscribers, not one of its executions.
+                return DependencyRules.subscription(subscription, current, nowMs, tombstones);
+            }
             if (current != null && !current.getAlongside().isEmpty()) {
                 // Overlap ALLOW: an input about an execution in flight beside the current one is decided for that one.
                 return Alongside.decide(current, input, task -> transition(task, input, nowMs));
@@ -94,7 +109,7 @@ public final class Rules {
     /**
      * The rules of a dependency-protocol record's own fields ({@link DependencyRules#requireValid}), whichever its kind: a
      * NOTIFY then becomes an input ({@link Input.DependencyOutcome}, checked by {@link #requireValid(Input)} too), a
-     * SUBSCRIBE or UNSUBSCRIBE goes to {@link DependencyRules#onSignal}.
+     * SUBSCRIBE or UNSUBSCRIBE an {@link Input.Subscription}, decided by {@link DependencyRules#subscription}.
      *
      * @param key the record's key
      * @throws InvalidRequestException naming the field

@@ -87,7 +87,8 @@ final class ApplyDecisions {
     /**
      * @param input what the decision answers, as the metrics name it: {@code schedule}, {@code cancel}, {@code trigger},
      *              {@code replay}, {@code adopt}, {@code pause}, {@code resume}, {@code calendar} (requests), {@code request} (a record of the requests topic that is none
-     *              of these), {@code report}, {@code retry}, {@code timer}
+     *              of these), {@code report}, {@code retry}, {@code timer}, {@code grant}, {@code dependency} (a NOTIFY, or a
+     *              record of ax.deps that is no signal), {@code subscription}
      * @param decided the input the decision answers (null: a record rejected before it became one); a report's STARTED
      *                may start an execution, and a request accepted is counted
      */
@@ -163,6 +164,12 @@ final class ApplyDecisions {
                 dependencies.subscribe(subscribe.upstream(), subscribe.dependent(), subscribe.everyOccurrence(), nowMs);
             } else if (effect instanceof Effect.Unsubscribe unsubscribe) {
                 dependencies.unsubscribe(unsubscribe.upstream(), unsubscribe.dependent(), unsubscribe.everyOccurrence(), nowMs);
+            } else if (effect instanceof Effect.KeepSubscriber keep) {
+                dependencies.keepSubscriber(keep.upstream(), keep.dependent(), keep.everyOccurrence());
+            } else if (effect instanceof Effect.ForgetSubscriber forget) {
+                dependencies.forgetSubscriber(forget.upstream(), forget.dependent(), forget.everyOccurrence());
+            } else if (effect instanceof Effect.Signal signal) {
+                outputs.deps(signal.key(), signal.signal());
             } else if (effect instanceof Effect.OccurrenceEnded ended) {
                 dependencies.occurrenceEnded(ended.taskId(), ended.outcome(), ended.executionId(), ended.nominalAtMs());
             } else if (effect instanceof Effect.Finished finished) {

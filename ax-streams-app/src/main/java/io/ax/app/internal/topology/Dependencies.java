@@ -125,11 +125,19 @@ final class Dependencies {
         DependencyRules.scheduledAgain(taskId, reads, effects);
     }
 
-    // ---- from ax.deps ----
+    // ---- from a SUBSCRIBE or UNSUBSCRIBE's decision (DependencyRules.subscription) ----
 
-    /** A SUBSCRIBE or UNSUBSCRIBE, keyed by this partition's task that is waited for. */
-    void onSignal(DependencySignal signal, long nowMs) {
-        DependencyRules.onSignal(signal, nowMs, reads, effects);
+    void keepSubscriber(String upstream, String dependent, boolean everyOccurrence) {
+        effects.keepSubscriber(upstream, dependent, everyOccurrence);
+    }
+
+    void forgetSubscriber(String upstream, String dependent, boolean everyOccurrence) {
+        effects.forgetSubscriber(upstream, dependent, everyOccurrence);
+    }
+
+    /** The purged tasks' tombstones, read by the rules as they decide a subscription. */
+    DependencyRules.Tombstones tombstones() {
+        return reads;
     }
 
     /** The upstreams with periodic subscribers, from the store: once per assignment, before the first record. */

@@ -99,7 +99,6 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         flowLimits.attach(context.getStateStore(FlowStores.LIMITS), settings.limitsChanges());
         long nowMs = context.currentSystemTimeMs();
         CalendarStore calendars = new CalendarStore(context.getStateStore(AxStores.CALENDARS));
-        rules = new Rules(settings.rules(), calendars, flowLimits);
         timers = new Timers(new TimerIndex(context.getStateStore(AxStores.TIMERS)),
                 new TimingWheel(settings.tickMs(), settings.wheelSize(), nowMs, settings.priorityAgingMs()), settings.maxWheelTimers(),
                 settings.dispatchAheadMs());
@@ -121,6 +120,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         decisions = new ApplyDecisions(tasks, index, new TaskHistory(settings.historyMaxEvents()), timers,
                 new Outputs(context, settings.registryOutput()), metrics);
         dependencies = new Dependencies(dependencyStore, tasks, new Outputs(context, settings.registryOutput()), settings.rules().retentionMs());
+        rules = new Rules(settings.rules(), calendars, flowLimits, dependencies.tombstones());
         decisions.dependencies(dependencies);
         dependencies.loadEveryOccurrence(); // once per assignment, before the first record
         AxTopics topics = settings.topics();
@@ -173,9 +173,6 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
             if (decoded instanceof Input.Calendar) {
                 decisions.decide(rules, null, decoded, nowMs); // concerns no task: none is read
                 return;
-            }
-            if (decoded == null) {
-                return; // a subscription, kept by Dependencies
             }
             decisions.decide(rules, tasks.get(decoded.taskId()), decoded, nowMs);
             dependencies.sweep(nowMs, NOTIFY_BATCH);
@@ -273,21 +270,17 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
     }
 
     /**
-     * A message of the dependency protocol: a NOTIFY becomes an input for the rules (keyed by the task that waits); a
-     * SUBSCRIBE or UNSUBSCRIBE (keyed by the task waited for) is kept by {@link Dependencies}, and null returned.
+     * A message of the dependency protocol, an input for the rules: a NOTIFY, keyed by the task that waits, is the outcome
+     * of its upstream; a SUBSCRIBE or UNSUBSCRIBE, keyed by the task waited for, a subscription to it.
      */
     private Input decodeDependencySignal(String taskId, byte[] value, SourceRecord source) {
         DependencySignal signal = WireCodec.decodeBinary(value, DependencySignal.class);
         Rules.requireValid(taskId, signal); // its ids, and keyed by the task whose partition takes it
-        long nowMs = context.currentSystemTimeMs();
-        switch (signal.getKind()) {
-            case SUBSCRIBE, UNSUBSCRIBE -> dependencies.onSignal(signal, nowMs);
-            case NOTIFY -> {
-                return valid(new Input.DependencyOutcome(taskId, signal.getUpstream(), signal.getOutcome(), signal.getExecutionId(),
-                        signal.getNominalAtMs(), source));
-            }
-        }
-        return null;
+        return switch (signal.getKind()) {
+            case SUBSCRIBE, UNSUBSCRIBE -> new Input.Subscription(taskId, signal, source);
+            case NOTIFY -> valid(new Input.DependencyOutcome(taskId, signal.getUpstream(), signal.getOutcome(), signal.getExecutionId(),
+                    signal.getNominalAtMs(), source));
+        };
     }
 
     private int inputIndex(String topic) {

@@ -3,6 +3,7 @@ package io.ax.app.internal.core;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.ax.validation.ScheduleLimits;
 import io.ax.app.internal.core.DependencyRules.Mode;
 import io.ax.app.internal.core.DependencyRules.OccurrenceSweep;
 import io.ax.app.internal.core.DependencyRules.Sweep;
@@ -10,6 +11,7 @@ import io.ax.schema.AtTrigger;
 import io.ax.schema.DependencySignal;
 import io.ax.schema.DependencySignalKind;
 import io.ax.schema.ScheduleRequest;
+import io.ax.schema.SourceRecord;
 import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
@@ -194,6 +196,33 @@ class DependencyRulesTest {
     }
 
     @Test
+    void shouldDecideASubscriptionThroughTheRulesAsEffectsOnTheUpstreamsSideThatChangeNoTask() {
+        Rules rules = new Rules(new RuleSettings(300_000, 1_000, 600_000, RETENTION_MS, 0, 60_000, ScheduleLimits.defaults(), true, true),
+                CalendarLookup.NONE, FlowLimits.NONE, deps);
+        StoredTask up = finished("up", TaskState.SUCCESS);
+
+        Decision subscribed = rules.decide(up, subscription(DependencySignalKind.SUBSCRIBE, "up", "a", false), NOW);
+        assertThat(subscribed.store()).isEqualTo(Decision.Store.UNCHANGED);
+        assertThat(subscribed.effects()).hasSize(2);
+        assertThat(subscribed.effects().get(0)).isEqualTo(new Effect.KeepSubscriber("up", "a", false));
+        assertThat(subscribed.effects().get(1)).isInstanceOfSatisfying(Effect.Signal.class, signal -> {
+            assertThat(signal.key()).isEqualTo("a");
+            assertThat(signal.signal().getKind()).isEqualTo(DependencySignalKind.NOTIFY);
+            assertThat(signal.signal().getOutcome()).isEqualTo("SUCCESS");
+        });
+
+        assertThat(rules.decide(up, subscription(DependencySignalKind.UNSUBSCRIBE, "up", "p", true), NOW).effects())
+                .containsExactly(new Effect.ForgetSubscriber("up", "p", true));
+
+        deps.tombstones.put("gone", NOW - 1);
+        Decision purged = rules.decide(null, subscription(DependencySignalKind.SUBSCRIBE, "gone", "b", false), NOW);
+        assertThat(purged.effects()).as("answered PURGED from the tombstone, not kept").singleElement()
+                .isInstanceOfSatisfying(Effect.Signal.class, signal -> assertThat(signal.signal().getOutcome()).isEqualTo("PURGED"));
+        assertThat(deps.sent).as("nothing applied by the rules themselves").isEmpty();
+        assertThat(deps.subscribers).isEmpty();
+    }
+
+    @Test
     void shouldRefuseANotifyWhichIsTheDependentsInput() {
         assertThatThrownBy(() -> onSignal(DependencySignalKind.NOTIFY, "up", "a", false))
                 .isInstanceOf(IllegalArgumentException.class);
@@ -201,7 +230,12 @@ class DependencyRulesTest {
 
     private void onSignal(DependencySignalKind kind, String upstream, String dependent, boolean everyOccurrence) {
         DependencyRules.onSignal(DependencySignal.newBuilder().setKind(kind).setUpstream(upstream).setDependent(dependent)
-                .setAtMs(NOW).setEveryOccurrence(everyOccurrence).build(), NOW, deps, deps);
+                .setAtMs(NOW).setEveryOccurrence(everyOccurrence).build(), deps.task(upstream), NOW, deps, deps);
+    }
+
+    private static Input.Subscription subscription(DependencySignalKind kind, String upstream, String dependent, boolean everyOccurrence) {
+        return new Input.Subscription(upstream, DependencySignal.newBuilder().setKind(kind).setUpstream(upstream).setDependent(dependent)
+                .setAtMs(NOW).setEveryOccurrence(everyOccurrence).build(), new SourceRecord("ax.deps", 0, 1L));
     }
 
     private void subscribe(String upstream, String... dependents) {
