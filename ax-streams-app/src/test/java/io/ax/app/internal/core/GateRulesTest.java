@@ -6,22 +6,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ax.FlowLimit;
 import io.ax.InvalidRequestException;
-import io.ax.fair.Rank;
 import io.ax.schema.TaskState;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
-/** The gates' rules alone: an in-memory gate store, no Kafka. */
+/** The gates' rules alone: an in-memory gate store ({@link MemoryGates}), no Kafka. */
 class GateRulesTest {
     private static final String TYPE_GATE = "type:charge";
 
     private final Map<String, FlowLimit> limits = new HashMap<>();
-    private final MemoryGate gate = new MemoryGate();
-    private final GateState state = new GateState();
+    private final MemoryGates gate = new MemoryGates(limits);
+    private final GateState state = gate.state(TYPE_GATE);
     private long nowMs = 1_000;
 
     @Test
@@ -81,7 +79,7 @@ class GateRulesTest {
                 "t1#0 admitted: owner acme has 1 of 1 live tasks (maxLiveTasks)",
                 "t1#0 admitted: owner acme has 1 of 1 live tasks (maxLiveTasks)",
                 "t2#0 refused: owner acme has 1 of 1 live tasks (maxLiveTasks)");
-        assertThat(state.inFlight).isEqualTo(1);
+        assertThat(gate.state(live).inFlight).isEqualTo(1);
     }
 
     @Test
@@ -171,7 +169,7 @@ class GateRulesTest {
     }
 
     private void decide(FlowMessage message) {
-        GateRules.decide(message.gate(), state, message, nowMs, gate, gate);
+        gate.deliver(message, nowMs);
     }
 
     private static FlowMessage acquire(String executionId, String owner, int priority, long dueAtMs) {
@@ -186,90 +184,5 @@ class GateRulesTest {
     private static FlowMessage admit(String gate, String slotId) {
         return new FlowMessage(FlowMessage.Kind.ADMIT, slotId.substring(0, slotId.indexOf('#')), slotId, 0, "charge", "acme", 4,
                 0, TaskState.PENDING, List.of(gate), 0, 1);
-    }
-
-    /** The gate's store in memory (each queue in the store's order: rank, then arrival) and what the effects did. */
-    private final class MemoryGate implements GateRules.Reads, GateRules.Effects {
-        final Map<String, GateState.Slot> slots = new HashMap<>();
-        final Map<String, TreeMap<String, FlowMessage>> queues = new HashMap<>();
-        final Map<String, GateState.Waiting> waitingById = new HashMap<>();
-        final GateTurns turns = new GateTurns(owner -> {
-            FlowLimit limit = limits.get("owner:" + owner);
-            return limit == null || limit.weight() == null ? 1 : limit.weight();
-        });
-        final List<String> granted = new ArrayList<>();
-        final List<String> held = new ArrayList<>();
-        final List<String> answers = new ArrayList<>();
-        int stateWrites;
-
-        @Override
-        public FlowLimit limit(String gate) {
-            return limits.get(gate);
-        }
-
-        @Override
-        public GateState.Slot slot(String gate, String executionId) {
-            return slots.get(executionId);
-        }
-
-        @Override
-        public GateState.Waiting waiting(String gate, String executionId) {
-            return waitingById.get(executionId);
-        }
-
-        @Override
-        public GateState.Waiting first(String gate, String queue) {
-            TreeMap<String, FlowMessage> waiting = queues.get(queue);
-            return waiting == null || waiting.isEmpty() ? null : waitingById.get(waiting.firstEntry().getValue().executionId());
-        }
-
-        @Override
-        public GateTurns turns() {
-            return turns;
-        }
-
-        @Override
-        public void putSlot(String gate, String executionId, GateState.Slot slot) {
-            slots.put(executionId, slot);
-        }
-
-        @Override
-        public void deleteSlot(String gate, String executionId) {
-            slots.remove(executionId);
-        }
-
-        @Override
-        public void enqueue(String gate, String queue, FlowMessage message, long seq) {
-            String key = String.format("%016x%016x", Rank.of(message.dueAtMs(), message.priority(), 1_000) + (1L << 40), seq);
-            queues.computeIfAbsent(queue, q -> new TreeMap<>()).put(key, message);
-            waitingById.put(message.executionId(), new GateState.Waiting(key, queue, message));
-        }
-
-        @Override
-        public void dequeue(String gate, GateState.Waiting waiting) {
-            queues.get(waiting.queue()).remove(waiting.key());
-            waitingById.remove(waiting.message().executionId());
-        }
-
-        @Override
-        public void granted(String gate, FlowMessage message, long nowMs) {
-            granted.add(message.executionId());
-        }
-
-        @Override
-        public void held(String gate, FlowMessage message, String reason) {
-            held.add(message.executionId() + ": " + reason);
-        }
-
-        @Override
-        public void admission(FlowMessage message, boolean admitted, String reason, long nowMs) {
-            answers.add(message.executionId() + (admitted ? " admitted: " : " refused: ") + reason);
-        }
-
-        @Override
-        public void stateChanged(String gate, GateState changed) {
-            assertThat(changed).as("the record the rules were given").isSameAs(state);
-            stateWrites++;
-        }
     }
 }
