@@ -80,6 +80,13 @@ public final class AxConfig extends AbstractConfig {
     private static final String WHEEL_MAX_TIMERS_DOC = "Most timers one partition holds in memory; refills from the "
             + "timer index pause above it (bounds memory when very many timers are due at once).";
 
+    public static final String WHEEL_FAR_HORIZON_MS_CONFIG = "ax.wheel.far.horizon.ms";
+    private static final String WHEEL_FAR_HORIZON_MS_DOC = "Timers due beyond the wheel's horizon and within this much "
+            + "after it are held in memory alone, in a second level that moves them into the wheel as they come within its "
+            + "horizon (at most ax.wheel.max.timers of them; later timers, and the rest, go to the timer index). An "
+            + "execution's timeout and a near retry or occurrence so cost no RocksDB write, and a timer given up leaves "
+            + "memory at once instead of firing stale. 0: only the wheel's horizon is held in memory.";
+
     public static final String FIRE_BATCH_MAX_CONFIG = "ax.fire.batch.max";
     private static final String FIRE_BATCH_MAX_DOC = "Most timers one partition fires per punctuation, highest priority "
             + "first; the rest fire on the next one, so a crowded instant cannot stall the stream thread.";
@@ -298,6 +305,8 @@ public final class AxConfig extends AbstractConfig {
             .define(WHEEL_TICK_MS_CONFIG, Type.LONG, DEFAULT_WHEEL_TICK_MS, Range.between(1, 1000), Importance.MEDIUM, WHEEL_TICK_MS_DOC)
             .define(WHEEL_SIZE_CONFIG, Type.INT, 512, powerOfTwo(), Importance.LOW, WHEEL_SIZE_DOC)
             .define(WHEEL_MAX_TIMERS_CONFIG, Type.INT, 200_000, Range.atLeast(1), Importance.LOW, WHEEL_MAX_TIMERS_DOC)
+            .define(WHEEL_FAR_HORIZON_MS_CONFIG, Type.LONG, 600_000L, Range.between(0, 86_400_000), Importance.LOW,
+                    WHEEL_FAR_HORIZON_MS_DOC)
             .define(FIRE_BATCH_MAX_CONFIG, Type.INT, 5_000, Range.atLeast(1), Importance.LOW, FIRE_BATCH_MAX_DOC)
             .define(FIRE_BUDGET_MS_CONFIG, Type.LONG, 100L, Range.between(1, 1_000), Importance.LOW, FIRE_BUDGET_MS_DOC)
             .define(CLOCK_STEP_THRESHOLD_MS_CONFIG, Type.LONG, 1_000L, Range.between(1, 3_600_000), Importance.LOW,

@@ -63,6 +63,7 @@ public final class TaskIndex {
     static final byte EXECUTION = 'x';
     static final byte COUNT = 'c';
     private static final byte[] EMPTY = new byte[0];
+    private static final java.util.Comparator<KeyValue<Bytes, byte[]>> BY_KEY = (a, b) -> a.key.compareTo(b.key);
 
     private enum Phase { WIPE, BUILD, DONE }
 
@@ -408,6 +409,9 @@ public final class TaskIndex {
         }
         List<KeyValue<Bytes, byte[]>> batch = new java.util.ArrayList<>(pending.size());
         pending.forEach((key, value) -> batch.add(KeyValue.pair(key, value)));
+        // In key order: RocksDB inserts each key of a batch into its memtable's skip list starting from where the last
+        // one went, so keys in order find their place in a few steps where keys in hash order search it from the top.
+        batch.sort(BY_KEY);
         pending.clear();
         fresh.clear();
         store.putAll(batch);

@@ -15,9 +15,14 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  * the near horizon. Not thread-safe (one stream task owns it).
  *
  * <p>A timer set within the wheel's horizon while the wheel has room ({@code maxWheelTimers}) is the wheel's alone:
- * no index key is written for it, nor deleted when it fires or is given up ({@link WheelTimer#indexed()} false). Both
- * are derived from the task store and rebuilt together at each assignment, so nothing the index would have kept is
- * lost with the wheel. The others go to the index.
+ * no index key is written for it, nor deleted when it fires or is given up ({@link WheelTimer#indexed()} false). So is
+ * one set beyond the wheel's horizon and within {@code farHorizonMs} after it while the <em>far level</em> has room (at
+ * most {@code maxWheelTimers} of its own): a sorted set in memory, in fire order, whose timers move into the wheel as
+ * they come within its horizon (before each poll, so at least the wheel's horizon before they are due). That is where an
+ * execution's timeout lands (5 minutes ahead by default): set at every fire and given up at nearly every finish, it
+ * costs no RocksDB write, and given up it leaves memory at once instead of waiting in the index to fire stale (a task
+ * read for nothing). Both levels and the index are derived from the task store and rebuilt together at each assignment,
+ * so nothing the index would have kept is lost with them. The others go to the index.
  *
  * <p>Invariant: every index key up to and including {@code watermark} is in the wheel (or has fired);
  * keys after it are only in the index, and a refill loads them in key order once they come within the
@@ -32,10 +37,16 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  */
 public final class Timers {
     private static final int MAX_SHARED_OWNERS = 10_000;
+    /** The far level's order: fire time, then what makes a timer one (as the index key does: due time, task, kind). */
+    private static final Comparator<WheelTimer> FAR_ORDER = Comparator.comparingLong(WheelTimer::fireAtMs)
+            .thenComparingLong(WheelTimer::dueAtMs).thenComparing(WheelTimer::taskId).thenComparing(WheelTimer::kind);
 
     private final TimerIndex index;
     private final TimingWheel wheel;
     private final int maxWheelTimers;
+    private final long farHorizonMs;
+    /** The far level: timers beyond the wheel's horizon, within {@code farHorizonMs} after it, held in memory alone. */
+    private final java.util.TreeSet<WheelTimer> far = new java.util.TreeSet<>(FAR_ORDER);
     private final long dispatchAheadMs;
     /** Due timers kept aside, unfired, until the inputs that could change their outcome are read; see {@link #hold}. */
     private final Map<String, String> owners = new HashMap<>();
@@ -55,9 +66,18 @@ public final class Timers {
      *                        mode; 0 = never before due). TIMEOUT and PURGE timers always fire at their due time.
      */
     public Timers(TimerIndex index, TimingWheel wheel, int maxWheelTimers, long dispatchAheadMs) {
+        this(index, wheel, maxWheelTimers, 0, dispatchAheadMs);
+    }
+
+    /**
+     * @param farHorizonMs timers due beyond the wheel's horizon and up to this much after it are held in memory alone,
+     *                     at most {@code maxWheelTimers} of them (the far level; 0: none)
+     */
+    public Timers(TimerIndex index, TimingWheel wheel, int maxWheelTimers, long farHorizonMs, long dispatchAheadMs) {
         this.index = index;
         this.wheel = wheel;
         this.maxWheelTimers = maxWheelTimers;
+        this.farHorizonMs = farHorizonMs;
         this.dispatchAheadMs = dispatchAheadMs;
     }
 
@@ -94,6 +114,7 @@ public final class Timers {
         this.covered = covered;
         index.wipe();
         wheel.clear(nowMs);
+        far.clear();
         held.clear();
         deferred.clear();
         watermark = null;
@@ -112,9 +133,15 @@ public final class Timers {
         }
         long fireAtMs = fireAtMs(dueAtMs, kind);
         earliestSetFireMs = Math.min(earliestSetFireMs, fireAtMs);
-        if (fireAtMs <= wheel.horizonMs() && wheel.size() + held.size() < maxWheelTimers) {
+        long horizonMs = wheel.horizonMs();
+        if (fireAtMs <= horizonMs && wheel.size() + held.size() < maxWheelTimers) {
             // Within the horizon, with room: the wheel alone holds it (no index key to write, nor to delete).
             wheel.add(wheelTimer(dueAtMs, priority, taskId, kind, shared(owner), false));
+            return;
+        }
+        if (fireAtMs > horizonMs && fireAtMs - horizonMs <= farHorizonMs && far.size() < maxWheelTimers) {
+            // Beyond the horizon, within the far level's, with room: memory alone again, until it moves into the wheel.
+            far.add(wheelTimer(dueAtMs, priority, taskId, kind, shared(owner), false));
             return;
         }
         Bytes key = TimerIndex.key(dueAtMs, taskId, kind);
@@ -143,9 +170,13 @@ public final class Timers {
         if (!covered.test(taskId)) {
             return;
         }
-        WheelTimer removed = wheel.remove(fireAtMs(dueAtMs, kind), dueAtMs, taskId, kind);
+        long fireAtMs = fireAtMs(dueAtMs, kind);
+        WheelTimer removed = wheel.remove(fireAtMs, dueAtMs, taskId, kind);
         if (removed != null && !removed.indexed()) {
             return; // the wheel alone held it
+        }
+        if (removed == null && !far.isEmpty() && far.remove(new WheelTimer(fireAtMs, dueAtMs, 0, taskId, kind, null, false))) {
+            return; // the far level alone held it
         }
         Bytes key = TimerIndex.key(dueAtMs, taskId, kind);
         if (watermark != null && key.compareTo(watermark) <= 0) {
@@ -173,6 +204,7 @@ public final class Timers {
         if (fired == limit || !deferred.isEmpty()) {
             return fired; // no room, or no time left (the handler deferred again): the wheel waits for the next call
         }
+        descend();
         refill();
         return fired + wheel.poll(nowMs, handler, limit - fired);
     }
@@ -215,7 +247,8 @@ public final class Timers {
             return Long.MIN_VALUE; // released as soon as the inputs are read, or deferred: look again at the next tick
         }
         long unloadedMs = nextUnloadedDueMs == Long.MIN_VALUE ? Long.MIN_VALUE : nextUnloadedDueMs - dispatchAheadMs;
-        return Math.min(wheel.nextFireMs(), unloadedMs);
+        long farMs = far.isEmpty() ? Long.MAX_VALUE : far.first().fireAtMs();
+        return Math.min(Math.min(wheel.nextFireMs(), farMs), unloadedMs);
     }
 
     /** Forgets the timers set so far (for {@link #takeEarliestSetFireMs}), once the caller took {@link #nextFireMs} into account. */
@@ -243,6 +276,12 @@ public final class Timers {
         Overdue.Counter counter = new Overdue.Counter(nowMs, max);
         wheel.visitDue(nowMs, counter::offer, max);
         held.forEach(counter::offer);
+        for (WheelTimer timer : far) { // due only if the wheel has not turned for a while: a few at most
+            if (timer.fireAtMs() > nowMs || counter.full()) {
+                break;
+            }
+            counter.offer(timer);
+        }
         if (!counter.full() && nextUnloadedDueMs <= nowMs) {
             try (KeyValueIterator<Bytes, byte[]> timers = index.from(watermark)) {
                 int read = 0;
@@ -260,6 +299,18 @@ public final class Timers {
             }
         }
         return counter.result();
+    }
+
+    /**
+     * Moves the far level's timers that came within the wheel's horizon into the wheel, whatever its room: they were held
+     * in memory already, so memory does not grow. The wheel turns every tick, so a timer moves at least the wheel's
+     * horizon before it may fire.
+     */
+    private void descend() {
+        long horizonMs = wheel.horizonMs();
+        while (!far.isEmpty() && far.first().fireAtMs() <= horizonMs) {
+            wheel.add(far.pollFirst());
+        }
     }
 
     private void refill() {

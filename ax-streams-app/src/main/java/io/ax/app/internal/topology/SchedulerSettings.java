@@ -18,6 +18,8 @@ import java.time.Clock;
 /**
  * The parts of {@link AxConfig} the topology uses, as one immutable value.
  *
+ * @param farHorizonMs   how far beyond the wheel's horizon timers are held in memory alone ({@code ax.wheel.far.horizon.ms}, {@link
+ *                       io.ax.app.internal.timer.Timers})
  * @param maxClockSkewMs how far producers' clocks may run ahead: see {@link io.ax.app.internal.timer.InputWatermarks}
  * @param partitions the partition count of the co-partitioned input topics, or 0 when unknown (then records
  *                   are not checked for being on their key's partition)
@@ -39,7 +41,7 @@ import java.time.Clock;
  * @param workers        the worker registry's settings ({@code ax.workers.*})
  * @param threads        where each stream thread's processors find the wake-ups they publish for its consumer
  */
-public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, int wheelSize, int maxWheelTimers,
+public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, int wheelSize, int maxWheelTimers, long farHorizonMs,
                                 int fireBatchMax, long defaultTimeoutMs, long defaultBackoffMs, long maxBackoffMs,
                                 long retentionMs, long dispatchAheadMs, long misfireThresholdMs, ScheduleLimits limits, long maxClockSkewMs,
                                 ConsumerPositions positions, boolean adoptEnabled, int historyMaxEvents,
@@ -67,7 +69,8 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
     private static SchedulerSettings from(AxConfig config, int partitions, ConsumerPositions positions, StreamThreads threads,
                                           SchedulerMetrics metrics) {
         return new SchedulerSettings(config.topics(), partitions, config.tickMs(), config.getInt(AxConfig.WHEEL_SIZE_CONFIG),
-                config.getInt(AxConfig.WHEEL_MAX_TIMERS_CONFIG), config.getInt(AxConfig.FIRE_BATCH_MAX_CONFIG),
+                config.getInt(AxConfig.WHEEL_MAX_TIMERS_CONFIG), config.getLong(AxConfig.WHEEL_FAR_HORIZON_MS_CONFIG),
+                config.getInt(AxConfig.FIRE_BATCH_MAX_CONFIG),
                 config.getLong(AxConfig.DEFAULT_TIMEOUT_MS_CONFIG), config.getLong(AxConfig.RETRY_BACKOFF_MS_CONFIG),
                 config.getLong(AxConfig.RETRY_BACKOFF_MAX_MS_CONFIG), config.getLong(AxConfig.RETENTION_MS_CONFIG),
                 config.getLong(AxConfig.DISPATCH_AHEAD_MS_CONFIG), config.getLong(AxConfig.MISFIRE_THRESHOLD_MS_CONFIG), config.limits(),
@@ -81,7 +84,7 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
 
     /** The same settings with the flow topic's partition count known. */
     public SchedulerSettings withFlowPartitions(int count) {
-        return new SchedulerSettings(topics, partitions, tickMs, wheelSize, maxWheelTimers, fireBatchMax, defaultTimeoutMs,
+        return new SchedulerSettings(topics, partitions, tickMs, wheelSize, maxWheelTimers, farHorizonMs, fireBatchMax, defaultTimeoutMs,
                 defaultBackoffMs, maxBackoffMs, retentionMs, dispatchAheadMs, misfireThresholdMs, limits, maxClockSkewMs, positions,
                 adoptEnabled, historyMaxEvents, priorityAgingMs, metrics, inputCodec, registryOutput, count, fireBudgetMs, time, limitsChanges,
                 clockSteps, workers, threads);
@@ -89,7 +92,7 @@ public record SchedulerSettings(AxTopics topics, int partitions, long tickMs, in
 
     /** The same settings with the fire budget measured, and clock steps noticed, by {@code clock} (tests drive it). */
     public SchedulerSettings withTime(Time clock) {
-        return new SchedulerSettings(topics, partitions, tickMs, wheelSize, maxWheelTimers, fireBatchMax, defaultTimeoutMs,
+        return new SchedulerSettings(topics, partitions, tickMs, wheelSize, maxWheelTimers, farHorizonMs, fireBatchMax, defaultTimeoutMs,
                 defaultBackoffMs, maxBackoffMs, retentionMs, dispatchAheadMs, misfireThresholdMs, limits, maxClockSkewMs, positions,
                 adoptEnabled, historyMaxEvents, priorityAgingMs, metrics, inputCodec, registryOutput, flowPartitions, fireBudgetMs, clock,
                 limitsChanges, new ClockSteps(clock, clockSteps.thresholdMs()), workers, threads);

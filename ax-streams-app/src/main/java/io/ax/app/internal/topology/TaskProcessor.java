@@ -101,7 +101,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         CalendarStore calendars = new CalendarStore(context.getStateStore(AxStores.CALENDARS));
         timers = new Timers(new TimerIndex(context.getStateStore(AxStores.TIMERS)),
                 new TimingWheel(settings.tickMs(), settings.wheelSize(), nowMs, settings.priorityAgingMs()), settings.maxWheelTimers(),
-                settings.dispatchAheadMs());
+                settings.farHorizonMs(), settings.dispatchAheadMs());
         KeyValueStore<String, StoredTask> taskStore = context.getStateStore(AxStores.TASKS);
         tasks = new TaskStore(taskStore);
         KeyValueStore<Bytes, byte[]> indexStore = context.getStateStore(AxStores.INDEX);

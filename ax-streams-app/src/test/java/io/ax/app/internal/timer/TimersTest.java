@@ -121,6 +121,36 @@ class TimersTest {
         assertThat(indexSize()).isZero();
     }
 
+    /**
+     * The far level: a timer beyond the wheel's horizon and within the far horizon after it, while the level has room, is
+     * held in memory alone (an execution's timeout, minutes ahead, costs no RocksDB write); it moves into the wheel as it
+     * comes within the wheel's horizon and fires at its due time, never before; given up, it leaves memory at once and
+     * never fires. Beyond the far horizon, or with the level full, the index keeps it as before.
+     */
+    @Test
+    void shouldHoldTimersOfTheFarHorizonInMemoryAloneAndGiveThemUpAtOnce() {
+        Timers timers = new Timers(new TimerIndex(store), new TimingWheel(TICK, SLOTS, 0), 2, 1_000, 0); // wheel: 70 ms
+        timers.rebuild(0, taskId -> true);
+        timers.set(300, 4, "timeout", TimerKind.TIMEOUT);
+        timers.set(500, 4, "given-up", TimerKind.TIMEOUT);
+        assertThat(indexSize()).as("both beyond the wheel's horizon, within the far level's, with room").isZero();
+        timers.set(400, 4, "no-room", TimerKind.OCCURRENCE);
+        timers.set(1_200, 4, "beyond", TimerKind.PURGE);
+        assertThat(indexSize()).as("the far level holds its most (2); the other beyond its horizon").isEqualTo(2);
+        timers.unset(500, "given-up", TimerKind.TIMEOUT);
+        assertThat(indexSize()).as("nothing to delete for a timer memory alone held").isEqualTo(2);
+        assertThat(timers.nextFireMs()).as("a lower bound of the next fire, the far level's included").isLessThanOrEqualTo(300);
+        for (long now = 0; now <= 1_300; now += TICK) {
+            fireDue(timers, now);
+            for (WheelTimer timer : fired) {
+                assertThat(timer.dueAtMs()).as("never early").isLessThanOrEqualTo(now);
+            }
+        }
+        assertThat(fired).extracting(WheelTimer::taskId).containsExactly("timeout", "no-room", "beyond");
+        assertThat(fired).extracting(WheelTimer::indexed).containsExactly(false, true, true);
+        assertThat(indexSize()).isZero();
+    }
+
     @Test
     void shouldLeaveATimerUnsetAheadOfTheWatermarkInTheIndexUntilItFiresStale() {
         Timers timers = timers(0);
