@@ -59,8 +59,9 @@ class TaskProcessorReinitTest {
                 new SchedulerMetrics(config.metricsSettings())));
         processor.init(context);
         context.setRecordMetadata(topics.requests(), 0, 0);
-        processor.process(new Record<>("t", "{\"jobType\":\"email\",\"delayMs\":60000}".getBytes(StandardCharsets.UTF_8), T0));
-        Bytes occurrence = TimerIndex.key(T0 + 60_000, "t", TimerKind.OCCURRENCE);
+        // An hour ahead: beyond the wheel's horizon and the far level's (10 min), so in the timer index, where it can be seen.
+        processor.process(new Record<>("t", "{\"jobType\":\"email\",\"delayMs\":3600000}".getBytes(StandardCharsets.UTF_8), T0));
+        Bytes occurrence = TimerIndex.key(T0 + 3_600_000, "t", TimerKind.OCCURRENCE);
         assertThat(timers.get(occurrence)).as("the occurrence timer, set by the decision").isNotNull();
 
         processor.close(); // active -> standby
