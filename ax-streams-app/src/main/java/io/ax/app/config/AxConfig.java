@@ -83,7 +83,7 @@ public final class AxConfig extends AbstractConfig {
     public static final String WHEEL_FAR_HORIZON_MS_CONFIG = "ax.wheel.far.horizon.ms";
     private static final String WHEEL_FAR_HORIZON_MS_DOC = "Timers due beyond the wheel's horizon and within this much "
             + "after it are held in memory alone, in a second level that moves them into the wheel as they come within its "
-            + "horizon (at most ax.wheel.max.timers of them; later timers, and the rest, go to the timer index). An "
+            + "horizon (at most a quarter of ax.wheel.max.timers of them; later timers, and the rest, go to the timer index). An "
             + "execution's timeout and a near retry or occurrence so cost no RocksDB write, and a timer given up leaves "
             + "memory at once instead of firing stale. 0: only the wheel's horizon is held in memory.";
 

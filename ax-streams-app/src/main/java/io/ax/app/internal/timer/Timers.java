@@ -17,7 +17,7 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  * <p>A timer set within the wheel's horizon while the wheel has room ({@code maxWheelTimers}) is the wheel's alone:
  * no index key is written for it, nor deleted when it fires or is given up ({@link WheelTimer#indexed()} false). So is
  * one set beyond the wheel's horizon and within {@code farHorizonMs} after it while the <em>far level</em> has room (at
- * most {@code maxWheelTimers} of its own): a sorted set in memory, in fire order, whose timers move into the wheel as
+ * most {@code maxFarTimers}): a sorted set in memory, in fire order, whose timers move into the wheel as
  * they come within its horizon (before each poll, so at least the wheel's horizon before they are due). That is where an
  * execution's timeout lands (5 minutes ahead by default): set at every fire and given up at nearly every finish, it
  * costs no RocksDB write, and given up it leaves memory at once instead of waiting in the index to fire stale (a task
@@ -45,6 +45,7 @@ public final class Timers {
     private final TimingWheel wheel;
     private final int maxWheelTimers;
     private final long farHorizonMs;
+    private final int maxFarTimers;
     /** The far level: timers beyond the wheel's horizon, within {@code farHorizonMs} after it, held in memory alone. */
     private final java.util.TreeSet<WheelTimer> far = new java.util.TreeSet<>(FAR_ORDER);
     private final long dispatchAheadMs;
@@ -66,18 +67,19 @@ public final class Timers {
      *                        mode; 0 = never before due). TIMEOUT and PURGE timers always fire at their due time.
      */
     public Timers(TimerIndex index, TimingWheel wheel, int maxWheelTimers, long dispatchAheadMs) {
-        this(index, wheel, maxWheelTimers, 0, dispatchAheadMs);
+        this(index, wheel, maxWheelTimers, 0, 0, dispatchAheadMs);
     }
 
     /**
      * @param farHorizonMs timers due beyond the wheel's horizon and up to this much after it are held in memory alone,
-     *                     at most {@code maxWheelTimers} of them (the far level; 0: none)
+     *                     at most {@code maxFarTimers} of them (the far level; 0: none)
      */
-    public Timers(TimerIndex index, TimingWheel wheel, int maxWheelTimers, long farHorizonMs, long dispatchAheadMs) {
+    public Timers(TimerIndex index, TimingWheel wheel, int maxWheelTimers, long farHorizonMs, int maxFarTimers, long dispatchAheadMs) {
         this.index = index;
         this.wheel = wheel;
         this.maxWheelTimers = maxWheelTimers;
         this.farHorizonMs = farHorizonMs;
+        this.maxFarTimers = maxFarTimers;
         this.dispatchAheadMs = dispatchAheadMs;
     }
 
@@ -139,7 +141,7 @@ public final class Timers {
             wheel.add(wheelTimer(dueAtMs, priority, taskId, kind, shared(owner), false));
             return;
         }
-        if (fireAtMs > horizonMs && fireAtMs - horizonMs <= farHorizonMs && far.size() < maxWheelTimers) {
+        if (fireAtMs > horizonMs && fireAtMs - horizonMs <= farHorizonMs && far.size() < maxFarTimers) {
             // Beyond the horizon, within the far level's, with room: memory alone again, until it moves into the wheel.
             far.add(wheelTimer(dueAtMs, priority, taskId, kind, shared(owner), false));
             return;

@@ -99,9 +99,11 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         flowLimits.attach(context.getStateStore(FlowStores.LIMITS), settings.limitsChanges());
         long nowMs = context.currentSystemTimeMs();
         CalendarStore calendars = new CalendarStore(context.getStateStore(AxStores.CALENDARS));
+        // The far level holds at most a quarter of what the wheel may: it is for executions in flight and the next
+        // minutes' occurrences, so a backlog scheduled minutes ahead cannot double the timers' memory.
         timers = new Timers(new TimerIndex(context.getStateStore(AxStores.TIMERS)),
                 new TimingWheel(settings.tickMs(), settings.wheelSize(), nowMs, settings.priorityAgingMs()), settings.maxWheelTimers(),
-                settings.farHorizonMs(), settings.dispatchAheadMs());
+                settings.farHorizonMs(), Math.max(1, settings.maxWheelTimers() / 4), settings.dispatchAheadMs());
         KeyValueStore<String, StoredTask> taskStore = context.getStateStore(AxStores.TASKS);
         tasks = new TaskStore(taskStore);
         KeyValueStore<Bytes, byte[]> indexStore = context.getStateStore(AxStores.INDEX);

@@ -129,7 +129,7 @@ class TimersTest {
      */
     @Test
     void shouldHoldTimersOfTheFarHorizonInMemoryAloneAndGiveThemUpAtOnce() {
-        Timers timers = new Timers(new TimerIndex(store), new TimingWheel(TICK, SLOTS, 0), 2, 1_000, 0); // wheel: 70 ms
+        Timers timers = new Timers(new TimerIndex(store), new TimingWheel(TICK, SLOTS, 0), 2, 1_000, 2, 0); // wheel: 70 ms
         timers.rebuild(0, taskId -> true);
         timers.set(300, 4, "timeout", TimerKind.TIMEOUT);
         timers.set(500, 4, "given-up", TimerKind.TIMEOUT);
