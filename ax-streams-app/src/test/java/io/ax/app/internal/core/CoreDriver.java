@@ -2,6 +2,7 @@ package io.ax.app.internal.core;
 
 import io.ax.codec.JsonForms;
 import io.ax.schema.CancelRequest;
+import io.ax.schema.DependencySignal;
 import io.ax.schema.DispatchKind;
 import io.ax.schema.DispatchTask;
 import io.ax.schema.ExecutionReport;
@@ -36,6 +37,7 @@ final class CoreDriver {
     record Timer(TimerKind kind, long dueAtMs) {
     }
 
+    private final String taskId;
     private final Rules rules;
     private final TreeSet<Timer> timers = new TreeSet<>(Comparator.comparingLong(Timer::dueAtMs).thenComparing(Timer::kind));
     private final Deque<RetryRecord> retryLog = new ArrayDeque<>();
@@ -51,61 +53,86 @@ final class CoreDriver {
 
     /** A driver whose rules see {@code flow} as the flow-control limits in force. */
     CoreDriver(FlowLimits flow) {
+        this(TASK, flow, upstream -> null);
+    }
+
+    /**
+     * A driver of the task {@code taskId}, whose rules see {@code flow} as the flow-control limits in force and read
+     * {@code tombstones} as the purged tasks' tombstones when they decide a subscription to it.
+     */
+    CoreDriver(String taskId, FlowLimits flow, DependencyRules.Tombstones tombstones) {
+        this.taskId = taskId;
         rules = new Rules(new RuleSettings(300_000, 1_000, 600_000, 604_800_000, 0, 60_000, ScheduleLimits.defaults(), true, true),
-                CalendarLookup.NONE, flow);
+                CalendarLookup.NONE, flow, tombstones);
     }
 
     Decision schedule(String json) {
-        return decide(new Input.Schedule(TASK, (ScheduleRequest) JsonForms.parseRequest(json.getBytes(StandardCharsets.UTF_8)),
+        return decide(new Input.Schedule(taskId, (ScheduleRequest) JsonForms.parseRequest(json.getBytes(StandardCharsets.UTF_8)),
                 nowMs, source("ax.requests")));
     }
 
     Decision cancel() {
-        return decide(new Input.Cancel(TASK, new CancelRequest("test"), source("ax.requests")));
+        return decide(new Input.Cancel(taskId, new CancelRequest("test"), source("ax.requests")));
     }
 
     Decision replay() {
-        return decide(new Input.Replay(TASK, new ReplayRequest(null), source("ax.requests")));
+        return decide(new Input.Replay(taskId, new ReplayRequest(null), source("ax.requests")));
     }
 
     Decision pause() {
-        return decide(new Input.Pause(TASK, new io.ax.schema.PauseRequest("test"), source("ax.requests")));
+        return decide(new Input.Pause(taskId, new io.ax.schema.PauseRequest("test"), source("ax.requests")));
     }
 
     Decision resume() {
-        return decide(new Input.Resume(TASK, new io.ax.schema.ResumeRequest("test"), source("ax.requests")));
+        return decide(new Input.Resume(taskId, new io.ax.schema.ResumeRequest("test"), source("ax.requests")));
     }
 
     /** The owner's live gate answers the admission the task awaits (if it awaits one). */
     Decision admission(boolean admitted) {
         String admissionId = task == null || task.getAdmissionId() == null ? "none" : task.getAdmissionId();
         String gate = task == null || task.getAdmissionGate() == null ? "live:owner:o" : task.getAdmissionGate();
-        return decide(new Input.Admission(TASK, admissionId, gate, admitted, "owner o has 1 of 1 live tasks (maxLiveTasks)",
+        return decide(new Input.Admission(taskId, admissionId, gate, admitted, "owner o has 1 of 1 live tasks (maxLiveTasks)",
                 source("ax.flow-grants")));
     }
 
     Decision trigger() {
-        return decide(new Input.Trigger(TASK, new TriggerRequest("test"), source("ax.requests")));
+        return decide(new Input.Trigger(taskId, new TriggerRequest("test"), source("ax.requests")));
     }
 
     /** The final state of a task this one waits for ({@code after}), as ax.deps brings it. */
     Decision dependencyOutcome(String upstream, String outcome) {
-        return decide(new Input.DependencyOutcome(TASK, upstream, outcome, null, source("ax.deps")));
+        return decide(new Input.DependencyOutcome(taskId, upstream, outcome, null, source("ax.deps")));
     }
 
     /** The outcome of an occurrence, due {@code nominalAtMs}, of a task this periodic one waits for, as ax.deps brings it. */
     Decision occurrenceOutcome(String upstream, String outcome, long nominalAtMs) {
-        return decide(new Input.DependencyOutcome(TASK, upstream, outcome, null, nominalAtMs, source("ax.deps")));
+        return decide(new Input.DependencyOutcome(taskId, upstream, outcome, null, nominalAtMs, source("ax.deps")));
+    }
+
+    /**
+     * A record of the dependency protocol read from ax.deps, keyed by this task, as the adapter decodes it: its own fields
+     * checked first, then a NOTIFY is an outcome of a task this one waits for, a SUBSCRIBE or UNSUBSCRIBE a subscription
+     * to this one.
+     */
+    Decision signal(DependencySignal signal) {
+        Rules.requireValid(taskId, signal);
+        Input input = switch (signal.getKind()) {
+            case SUBSCRIBE, UNSUBSCRIBE -> new Input.Subscription(taskId, signal, source("ax.deps"));
+            case NOTIFY -> new Input.DependencyOutcome(taskId, signal.getUpstream(), signal.getOutcome(), signal.getExecutionId(),
+                    signal.getNominalAtMs(), source("ax.deps"));
+        };
+        Rules.requireValid(input);
+        return decide(input);
     }
 
     /** The last gate's grant of a slot to {@code executionId}'s {@code attempt}, as the grants topic brings it. */
     Decision grant(String executionId, int attempt, List<String> gates) {
-        return decide(new Input.Granted(TASK, executionId, attempt, gates, source("ax.flow-grants")));
+        return decide(new Input.Granted(taskId, executionId, attempt, gates, source("ax.flow-grants")));
     }
 
     /** A gate's notice that it holds {@code executionId}'s {@code attempt}. */
     Decision gateHeld(String executionId, int attempt, String gate) {
-        return decide(new Input.GateHeld(TASK, executionId, attempt, gate, "no slot free", source("ax.flow-grants")));
+        return decide(new Input.GateHeld(taskId, executionId, attempt, gate, "no slot free", source("ax.flow-grants")));
     }
 
     /** A report on the current execution and attempt (or on a made-up one when nothing fired yet). */
@@ -118,13 +145,13 @@ final class CoreDriver {
     Decision report(String executionId, int attempt, ReportStatus status, boolean retryable) {
         ExecutionReport report = ExecutionReport.newBuilder().setExecutionId(executionId).setAttempt(attempt).setStatus(status)
                 .setRetryable(retryable).setMessage("boom").setWorkerId("w").build();
-        return decide(new Input.Report(TASK, report, source("ax.results")));
+        return decide(new Input.Report(taskId, report, source("ax.results")));
     }
 
     /** Reads the oldest record of the retry log back, as the scheduler does. */
     Optional<Decision> deliverRetry() {
         RetryRecord retry = retryLog.poll();
-        return retry == null ? Optional.empty() : Optional.of(decide(new Input.RetryLogged(TASK, retry, source("ax.retry"))));
+        return retry == null ? Optional.empty() : Optional.of(decide(new Input.RetryLogged(taskId, retry, source("ax.retry"))));
     }
 
     /** Fires the earliest timer of {@code kind}, the clock moved to its due time if it is not there yet. */
@@ -140,7 +167,7 @@ final class CoreDriver {
     private Decision fire(Timer timer) {
         timers.remove(timer);
         nowMs = Math.max(nowMs, timer.dueAtMs());
-        return decide(new Input.TimerFired(TASK, timer.kind(), timer.dueAtMs()));
+        return decide(new Input.TimerFired(taskId, timer.kind(), timer.dueAtMs()));
     }
 
     void advanceMs(long ms) {
@@ -188,7 +215,7 @@ final class CoreDriver {
                 continue;
             }
             StoredTask copy = task == null ? null : StoredTask.newBuilder(task).build();
-            Decision fired = rules.decide(copy, new Input.TimerFired(TASK, timer.kind(), timer.dueAtMs()), Math.max(nowMs, timer.dueAtMs()));
+            Decision fired = rules.decide(copy, new Input.TimerFired(taskId, timer.kind(), timer.dueAtMs()), Math.max(nowMs, timer.dueAtMs()));
             if (fired.store() != Decision.Store.UNCHANGED || !fired.effects().isEmpty()) {
                 throw new AssertionError("after " + input + ": armed " + timer + " is not derived from the task but fires "
                         + fired.store() + " " + fired.effects() + "; derived " + derived + "; task " + task);

@@ -1,0 +1,222 @@
+package io.ax.app.internal.core;
+
+import io.ax.app.internal.core.DependencyRules.OccurrenceSweep;
+import io.ax.app.internal.core.DependencyRules.Sweep;
+import io.ax.schema.DependencySignal;
+import io.ax.schema.StoredTask;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+/**
+ * The upstream side of dependencies in memory for the core's tests, decided by the real {@link DependencyRules}: the
+ * subscribers, the sweeps owed (in the order they were owed), the tombstones, as {@code topology.Dependencies} keeps them
+ * in its store, and ax.deps itself, one queue per key, as Kafka keeps a key's records in order. {@link #apply} does with a
+ * decision's dependency effects what {@code ApplyDecisions} does; {@link #sweep} is a punctuation's step; the test takes
+ * the signals from {@link #take} and hands each to its task's rules when it likes. Not thread-safe.
+ */
+final class MemoryDependencies implements DependencyRules.Reads, DependencyRules.Effects {
+    /** A record on ax.deps. */
+    record Signal(String key, DependencySignal signal) {
+    }
+
+    private final Function<String, StoredTask> tasks;
+    private final Map<String, TreeSet<String>> subscribers = new TreeMap<>();
+    private final Map<String, TreeSet<String>> occurrenceSubscribers = new TreeMap<>();
+    /** upstream → its sweep, in the order owed (a newer sweep goes to the back). */
+    private final LinkedHashMap<String, Sweep> sweeps = new LinkedHashMap<>();
+    private final LinkedHashMap<String, OccurrenceSweep> occurrenceSweeps = new LinkedHashMap<>();
+    private final Map<String, Long> tombstones = new HashMap<>();
+    /** ax.deps: each key's records not yet read, oldest first. */
+    private final LinkedHashMap<String, ArrayDeque<DependencySignal>> inFlight = new LinkedHashMap<>();
+    /** Every signal written to ax.deps, in order. */
+    final List<Signal> sent = new ArrayList<>();
+
+    /** @param tasks the stored task of an upstream, or null (read as the store holds it at each decision) */
+    MemoryDependencies(Function<String, StoredTask> tasks) {
+        this.tasks = tasks;
+    }
+
+    /** The dependency effects of {@code decision}, decided at {@code nowMs}, applied as the adapter applies them. */
+    void apply(Decision decision, long nowMs) {
+        for (Effect effect : decision.effects()) {
+            if (effect instanceof Effect.Subscribe subscribe) {
+                DependencyRules.subscribe(subscribe.upstream(), subscribe.dependent(), subscribe.everyOccurrence(), nowMs, this);
+            } else if (effect instanceof Effect.Unsubscribe unsubscribe) {
+                DependencyRules.unsubscribe(unsubscribe.upstream(), unsubscribe.dependent(), unsubscribe.everyOccurrence(), nowMs, this);
+            } else if (effect instanceof Effect.KeepSubscriber keep) {
+                keepSubscriber(keep.upstream(), keep.dependent(), keep.everyOccurrence());
+            } else if (effect instanceof Effect.ForgetSubscriber forget) {
+                forgetSubscriber(forget.upstream(), forget.dependent(), forget.everyOccurrence());
+            } else if (effect instanceof Effect.Signal signal) {
+                send(signal.key(), signal.signal());
+            } else if (effect instanceof Effect.OccurrenceEnded ended) {
+                DependencyRules.occurrenceEnded(ended.taskId(), ended.outcome(), ended.executionId(), ended.nominalAtMs(), this, this);
+            } else if (effect instanceof Effect.Finished finished) {
+                DependencyRules.finished(finished.taskId(), finished.outcome(), finished.executionId(), this, this);
+            } else if (effect instanceof Effect.Scheduled scheduled) {
+                DependencyRules.scheduledAgain(scheduled.taskId(), this, this);
+            } else if (effect instanceof Effect.Purged purged) {
+                DependencyRules.purged(purged.taskId(), purged.purgedAtMs(), this, this);
+            }
+        }
+    }
+
+    /**
+     * One punctuation's sweep, as the adapter runs it: up to {@code budget} subscribers told or dropped, occurrence
+     * outcomes first, then final states, the oldest sweep first. Returns how many were handled.
+     */
+    int sweep(long nowMs, int budget) {
+        int handled = 0;
+        for (String upstream : List.copyOf(occurrenceSweeps.keySet())) {
+            if (handled >= budget) {
+                return handled;
+            }
+            OccurrenceSweep sweep = occurrenceSweeps.get(upstream);
+            handled += DependencyRules.occurrenceSweepStep(upstream, sweep,
+                    after(occurrenceSubscribers, upstream, sweep.cursor(), budget - handled + 1), budget - handled, nowMs, this);
+        }
+        for (String upstream : List.copyOf(sweeps.keySet())) {
+            if (handled >= budget) {
+                return handled;
+            }
+            Sweep sweep = sweeps.get(upstream);
+            handled += DependencyRules.sweepStep(upstream, sweep, after(subscribers, upstream, sweep.cursor(), budget - handled + 1),
+                    budget - handled, nowMs, this, this);
+        }
+        return handled;
+    }
+
+    /** The oldest record not yet read of one of the keys that have one ({@code pick} chooses which), or none. */
+    Optional<Signal> take(int pick) {
+        if (inFlight.isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> keys = List.copyOf(inFlight.keySet());
+        String key = keys.get(pick % keys.size());
+        ArrayDeque<DependencySignal> records = inFlight.get(key);
+        DependencySignal signal = records.poll();
+        if (records.isEmpty()) {
+            inFlight.remove(key);
+        }
+        return Optional.of(new Signal(key, signal));
+    }
+
+    /** Whether a sweep is still owed to anyone. */
+    boolean sweepOwed() {
+        return !sweeps.isEmpty() || !occurrenceSweeps.isEmpty();
+    }
+
+    private static List<String> after(Map<String, TreeSet<String>> keys, String upstream, String cursor, int limit) {
+        TreeSet<String> all = keys.getOrDefault(upstream, new TreeSet<>());
+        return (cursor.isEmpty() ? all : all.tailSet(cursor, false)).stream().limit(limit).toList();
+    }
+
+    // ---- the rules' reads ----
+
+    @Override
+    public StoredTask task(String upstream) {
+        StoredTask task = tasks.apply(upstream);
+        return task == null ? null : StoredTask.newBuilder(task).build();
+    }
+
+    @Override
+    public boolean hasSubscribers(String upstream) {
+        return subscribers.containsKey(upstream);
+    }
+
+    @Override
+    public boolean mayHaveOccurrenceSubscribers(String upstream) {
+        return occurrenceSubscribers.containsKey(upstream);
+    }
+
+    @Override
+    public Sweep sweep(String upstream) {
+        return sweeps.get(upstream);
+    }
+
+    @Override
+    public Long purgedAtMs(String upstream) {
+        return tombstones.get(upstream);
+    }
+
+    @Override
+    public List<DependencyRules.Tombstone> tombstonesPurgedBefore(long purgedBeforeMs, int limit) {
+        return tombstones.entrySet().stream().filter(e -> e.getValue() < purgedBeforeMs)
+                .map(e -> new DependencyRules.Tombstone(e.getKey(), e.getValue()))
+                .sorted(Comparator.comparingLong(DependencyRules.Tombstone::purgedAtMs).thenComparing(DependencyRules.Tombstone::upstream))
+                .limit(limit).toList();
+    }
+
+    // ---- the rules' effects ----
+
+    @Override
+    public void send(String key, DependencySignal signal) {
+        sent.add(new Signal(key, signal));
+        inFlight.computeIfAbsent(key, k -> new ArrayDeque<>()).add(signal);
+    }
+
+    @Override
+    public void keepSubscriber(String upstream, String dependent, boolean everyOccurrence) {
+        (everyOccurrence ? occurrenceSubscribers : subscribers).computeIfAbsent(upstream, u -> new TreeSet<>()).add(dependent);
+    }
+
+    @Override
+    public void forgetSubscriber(String upstream, String dependent, boolean everyOccurrence) {
+        Map<String, TreeSet<String>> keys = everyOccurrence ? occurrenceSubscribers : subscribers;
+        TreeSet<String> set = keys.get(upstream);
+        if (set != null && set.remove(dependent) && set.isEmpty()) {
+            keys.remove(upstream);
+        }
+    }
+
+    @Override
+    public void oweSweep(String upstream, Sweep sweep) {
+        sweeps.remove(upstream);
+        sweeps.put(upstream, sweep);
+    }
+
+    @Override
+    public void continueSweep(String upstream, Sweep sweep) {
+        sweeps.put(upstream, sweep);
+    }
+
+    @Override
+    public void sweepDone(String upstream) {
+        sweeps.remove(upstream);
+    }
+
+    @Override
+    public void oweOccurrenceSweep(String upstream, OccurrenceSweep sweep) {
+        occurrenceSweeps.remove(upstream);
+        occurrenceSweeps.put(upstream, sweep);
+    }
+
+    @Override
+    public void continueOccurrenceSweep(String upstream, OccurrenceSweep sweep) {
+        occurrenceSweeps.put(upstream, sweep);
+    }
+
+    @Override
+    public void occurrenceSweepDone(String upstream) {
+        occurrenceSweeps.remove(upstream);
+    }
+
+    @Override
+    public void tombstone(String upstream, long purgedAtMs) {
+        tombstones.put(upstream, purgedAtMs);
+    }
+
+    @Override
+    public void forgetTombstone(String upstream, long purgedAtMs) {
+        tombstones.remove(upstream);
+    }
+}
