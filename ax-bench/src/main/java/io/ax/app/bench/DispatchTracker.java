@@ -50,6 +50,7 @@ public final class DispatchTracker extends TopicTail {
     private volatile long dup;
     private volatile long lastVisibleAtMs;
     private volatile long firstTaskLatenessMs = -1;
+    private volatile long firstTaskFiredLatenessMs = -1;
 
     private DispatchTracker(Map<String, Object> kafka, String dispatchTopic, Clock clock, TaskKeys keys, int n,
                             IntToLongFunction dueMsOf) {
@@ -109,6 +110,7 @@ public final class DispatchTracker extends TopicTail {
         firedLateness.record(task.getFiredAtMs() - dueMs);
         if (index == 0) {
             firstTaskLatenessMs = seenAtMs - dueMs;
+            firstTaskFiredLatenessMs = task.getFiredAtMs() - dueMs;
         }
         if (seenAtMs - dueMs > 1_000) {
             lateOverOneSecond.record(seenAtMs - dueMs);
@@ -190,6 +192,11 @@ public final class DispatchTracker extends TopicTail {
     /** The visible lateness of task 0's first dispatch, ms; -1 while it has not come. */
     public long firstTaskLatenessMs() {
         return firstTaskLatenessMs;
+    }
+
+    /** Task 0's first dispatch's {@code firedAtMs} − due, ms (the scheduler's decision); -1 while it has not come. */
+    public long firstTaskFiredLatenessMs() {
+        return firstTaskFiredLatenessMs;
     }
 
     /** When the latest first dispatch became visible (bench clock, ms); 0 before any. */
