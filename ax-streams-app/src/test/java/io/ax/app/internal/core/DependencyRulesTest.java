@@ -34,10 +34,15 @@ class DependencyRulesTest {
 
     @Test
     void shouldSendSubscribeAndUnsubscribeKeyedByTheUpstream() {
-        DependencyRules.subscribe("up", "down", false, NOW, deps);
-        DependencyRules.unsubscribe("up", "down", true, NOW, deps);
+        Effect.Subscribe subscribe = DependencySignals.subscribe("up", "down", false, NOW);
+        Effect.Unsubscribe unsubscribe = DependencySignals.unsubscribe("up", "down", true, NOW);
 
+        // the effects carry the whole record: the adapter writes it as it is, keyed by the upstream
+        deps.send(subscribe.upstream(), subscribe.signal());
+        deps.send(unsubscribe.upstream(), unsubscribe.signal());
         assertThat(deps.sent).containsExactly("up SUBSCRIBE up->down", "up UNSUBSCRIBE up->down every");
+        assertThat(subscribe.signal().getAtMs()).isEqualTo(NOW);
+        assertThat(unsubscribe.signal().getAtMs()).isEqualTo(NOW);
     }
 
     @Test

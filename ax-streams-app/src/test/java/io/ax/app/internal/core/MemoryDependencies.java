@@ -49,9 +49,9 @@ final class MemoryDependencies implements DependencyRules.Reads, DependencyRules
     void apply(Decision decision, long nowMs) {
         for (Effect effect : decision.effects()) {
             if (effect instanceof Effect.Subscribe subscribe) {
-                DependencyRules.subscribe(subscribe.upstream(), subscribe.dependent(), subscribe.everyOccurrence(), nowMs, this);
+                send(subscribe.upstream(), subscribe.signal());
             } else if (effect instanceof Effect.Unsubscribe unsubscribe) {
-                DependencyRules.unsubscribe(unsubscribe.upstream(), unsubscribe.dependent(), unsubscribe.everyOccurrence(), nowMs, this);
+                send(unsubscribe.upstream(), unsubscribe.signal());
             } else if (effect instanceof Effect.KeepSubscriber keep) {
                 keepSubscriber(keep.upstream(), keep.dependent(), keep.everyOccurrence());
             } else if (effect instanceof Effect.ForgetSubscriber forget) {
