@@ -123,18 +123,6 @@ public final class DependencyRules {
     // ---- from this partition's decisions ----
 
     /**
-     * The dependent (this partition's task) asks upstream's partition for its final state, or, {@code everyOccurrence},
-     * for each of its occurrences' outcomes.
-     */
-    public static void subscribe(String upstream, String dependent, boolean everyOccurrence, long nowMs, Effects effects) {
-        effects.send(upstream, signal(DependencySignalKind.SUBSCRIBE, upstream, dependent, null, null, nowMs, everyOccurrence, null));
-    }
-
-    public static void unsubscribe(String upstream, String dependent, boolean everyOccurrence, long nowMs, Effects effects) {
-        effects.send(upstream, signal(DependencySignalKind.UNSUBSCRIBE, upstream, dependent, null, null, nowMs, everyOccurrence, null));
-    }
-
-    /**
      * An occurrence of this partition's task {@code upstream}, nominally due {@code nominalAtMs}, ended: its periodic
      * subscribers are owed its outcome (a newer occurrence's replaces an older one still going out: only the latest
      * outcome counts). Nothing for a task without one.
@@ -263,8 +251,8 @@ public final class DependencyRules {
         StoredExecution last = task == null ? null : task.getExecution();
         if (last != null && (last.getState() == TaskState.SUCCESS || last.getState() == TaskState.FAILED
                 || last.getState() == TaskState.CANCELLED)) {
-            effects.send(dependent, signal(DependencySignalKind.NOTIFY, upstream, dependent, last.getState().name(),
-                    last.getExecutionId(), nowMs, false, last.getDueAtMs()));
+            effects.send(dependent, DependencySignals.notify(upstream, dependent, last.getState().name(), last.getExecutionId(),
+                    nowMs, last.getDueAtMs()));
         }
     }
 
@@ -318,8 +306,8 @@ public final class DependencyRules {
                         new OccurrenceSweep(sweep.outcome(), sweep.executionId(), sweep.nominalAtMs(), cursor));
                 return handled;
             }
-            effects.send(dependent, signal(DependencySignalKind.NOTIFY, upstream, dependent, sweep.outcome(), sweep.executionId(),
-                    nowMs, false, sweep.nominalAtMs()));
+            effects.send(dependent, DependencySignals.notify(upstream, dependent, sweep.outcome(), sweep.executionId(), nowMs,
+                    sweep.nominalAtMs()));
             cursor = dependent;
             handled++;
         }
@@ -348,12 +336,6 @@ public final class DependencyRules {
 
     private static void notify(String upstream, String dependent, String outcome, String executionId, long nowMs,
                                SubscriptionEffects effects) {
-        effects.send(dependent, signal(DependencySignalKind.NOTIFY, upstream, dependent, outcome, executionId, nowMs, false, null));
-    }
-
-    private static DependencySignal signal(DependencySignalKind kind, String upstream, String dependent, String outcome,
-                                           String executionId, long nowMs, boolean everyOccurrence, Long nominalAtMs) {
-        return DependencySignal.newBuilder().setKind(kind).setUpstream(upstream).setDependent(dependent).setOutcome(outcome)
-                .setExecutionId(executionId).setAtMs(nowMs).setEveryOccurrence(everyOccurrence).setNominalAtMs(nominalAtMs).build();
+        effects.send(dependent, DependencySignals.notify(upstream, dependent, outcome, executionId, nowMs, null));
     }
 }

@@ -52,19 +52,39 @@ public sealed interface Effect {
     }
 
     /**
-     * Ask the partition of {@code upstream} to report its final state to {@code dependent} (ax.deps, keyed by upstream);
-     * with {@code everyOccurrence} (a periodic dependent), the outcome of each of its occurrences instead.
+     * Ask the partition of the signal's upstream to report its final state to its dependent: write the SUBSCRIBE
+     * {@code signal} to ax.deps, keyed by the upstream ({@link DependencySignals#subscribe}); with {@code everyOccurrence}
+     * (a periodic dependent), the outcome of each of its occurrences instead.
      */
-    record Subscribe(String upstream, String dependent, boolean everyOccurrence) implements Effect {
-        Subscribe(String upstream, String dependent) {
-            this(upstream, dependent, false);
+    record Subscribe(io.ax.schema.DependencySignal signal) implements Effect {
+        public String upstream() {
+            return signal.getUpstream();
+        }
+
+        public String dependent() {
+            return signal.getDependent();
+        }
+
+        public boolean everyOccurrence() {
+            return signal.getEveryOccurrence();
         }
     }
 
-    /** {@code dependent} waits for {@code upstream} no more (ax.deps, keyed by upstream). */
-    record Unsubscribe(String upstream, String dependent, boolean everyOccurrence) implements Effect {
-        Unsubscribe(String upstream, String dependent) {
-            this(upstream, dependent, false);
+    /**
+     * The signal's dependent waits for its upstream no more: write the UNSUBSCRIBE {@code signal} to ax.deps, keyed by the
+     * upstream ({@link DependencySignals#unsubscribe}).
+     */
+    record Unsubscribe(io.ax.schema.DependencySignal signal) implements Effect {
+        public String upstream() {
+            return signal.getUpstream();
+        }
+
+        public String dependent() {
+            return signal.getDependent();
+        }
+
+        public boolean everyOccurrence() {
+            return signal.getEveryOccurrence();
         }
     }
 

@@ -113,21 +113,21 @@ final class Step {
 
     /** Ask {@code upstream}'s partition for its final state (this task waits for it). */
     void subscribe(String upstream) {
-        effects.add(new Effect.Subscribe(upstream, taskId));
+        effects.add(DependencySignals.subscribe(upstream, taskId, false, nowMs));
     }
 
     /** This task waits for {@code upstream} no more. */
     void unsubscribe(String upstream) {
-        effects.add(new Effect.Unsubscribe(upstream, taskId));
+        effects.add(DependencySignals.unsubscribe(upstream, taskId, false, nowMs));
     }
 
     /** A periodic task asks {@code upstream}'s partition for the outcome of each of its occurrences. */
     void subscribeEveryOccurrence(String upstream) {
-        effects.add(new Effect.Subscribe(upstream, taskId, true));
+        effects.add(DependencySignals.subscribe(upstream, taskId, true, nowMs));
     }
 
     void unsubscribeEveryOccurrence(String upstream) {
-        effects.add(new Effect.Unsubscribe(upstream, taskId, true));
+        effects.add(DependencySignals.unsubscribe(upstream, taskId, true, nowMs));
     }
 
     // ---- state events ----

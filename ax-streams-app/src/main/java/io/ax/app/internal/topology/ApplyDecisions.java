@@ -161,9 +161,9 @@ final class ApplyDecisions {
                 log.info("Calendar {}: {}", accepted.name(), accepted.reason());
                 outputs.calendarAccepted(accepted.name(), accepted.reason(), accepted.source(), nowMs);
             } else if (effect instanceof Effect.Subscribe subscribe) {
-                dependencies.subscribe(subscribe.upstream(), subscribe.dependent(), subscribe.everyOccurrence(), nowMs);
+                outputs.deps(subscribe.upstream(), subscribe.signal());
             } else if (effect instanceof Effect.Unsubscribe unsubscribe) {
-                dependencies.unsubscribe(unsubscribe.upstream(), unsubscribe.dependent(), unsubscribe.everyOccurrence(), nowMs);
+                outputs.deps(unsubscribe.upstream(), unsubscribe.signal());
             } else if (effect instanceof Effect.KeepSubscriber keep) {
                 dependencies.keepSubscriber(keep.upstream(), keep.dependent(), keep.everyOccurrence());
             } else if (effect instanceof Effect.ForgetSubscriber forget) {

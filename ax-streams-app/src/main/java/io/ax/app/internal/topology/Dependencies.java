@@ -101,14 +101,6 @@ final class Dependencies {
 
     // ---- from this partition's decisions ----
 
-    void subscribe(String upstream, String dependent, boolean everyOccurrence, long nowMs) {
-        DependencyRules.subscribe(upstream, dependent, everyOccurrence, nowMs, effects);
-    }
-
-    void unsubscribe(String upstream, String dependent, boolean everyOccurrence, long nowMs) {
-        DependencyRules.unsubscribe(upstream, dependent, everyOccurrence, nowMs, effects);
-    }
-
     void occurrenceEnded(String upstream, String outcome, String executionId, long nominalAtMs) {
         DependencyRules.occurrenceEnded(upstream, outcome, executionId, nominalAtMs, reads, effects);
     }

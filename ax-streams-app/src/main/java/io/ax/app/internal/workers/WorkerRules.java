@@ -1,7 +1,24 @@
 package io.ax.app.internal.workers;
 
+import io.ax.codec.WorkerAnnouncement;
+import io.ax.validation.Quote;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
 /**
- * The registry's decisions, pure (no Kafka, no clock: {@code nowMs} is an argument), for the registry processor to apply.
+ * The registry's decisions, pure (no Kafka, no clock: {@code nowMs} is an argument): {@link #decide} takes a record of
+ * the workers topic (an announcement, or a worker's goodbye), {@link #checkAll} the periodic check. Shaped like the
+ * core's {@code GateRules}: they read what the registry holds through {@link Reads} and hand every effect to
+ * {@link Effects} at once; {@code topology.WorkerRegistryProcessor} only reads its store and memory, calls them and
+ * applies the effects (the store, the lines on {@code ax.state}, the tombstones on the workers topic, the metrics, the
+ * log).
+ *
+ * <p>An announcement is checked before anything is kept ({@link WorkerAnnouncement#parse}: key, bounds, JSON rules); a
+ * bad one, or a new worker beyond {@code ax.workers.max}, is refused with its reason and changes nothing. A dead
+ * worker that announces again is ALIVE again; a tombstone (the SDK's goodbye on a graceful close) removes a known
+ * worker with a LEFT line.
  *
  * <p>A worker is declared dead when it has been silent for {@code missedHeartbeats} of its own announced heartbeat
  * intervals, counted from the later of its last announcement and the moment this registry started watching
@@ -13,10 +30,116 @@ public final class WorkerRules {
     /** What {@link #check} decided about one worker. */
     public enum Verdict { NONE, DEAD, FORGET }
 
+    /** What the rules read of the registry. */
+    public interface Reads {
+        /** What the check needs of {@code workerId}, or null when the registry does not list it. */
+        Liveness liveness(String workerId);
+
+        /** Every worker listed, by id (a view the rules do not change while they read it). */
+        Map<String, Liveness> listed();
+
+        /** The stored entry of {@code workerId}, or null. */
+        WorkerEntry entry(String workerId);
+    }
+
+    /** Where the rules' effects go; each is applied when handed over (a later read sees it). */
+    public interface Effects {
+        /** {@code entry} is now its worker's: stored, and listed. */
+        void put(WorkerEntry entry);
+
+        /** {@code workerId} is no longer stored nor listed. */
+        void delete(String workerId);
+
+        /** {@code workerId} is listed but no longer stored: it is no longer listed (no store write). */
+        void unlist(String workerId);
+
+        /** A line about {@code workerId} on {@code ax.state} ({@link WorkerEvents}). */
+        void stateLine(String workerId, byte[] line);
+
+        /**
+         * {@code workerId}'s announcement is tombstoned on the workers topic, so a registry that reads the topic from its
+         * start (a reset application) does not list it again.
+         */
+        void tombstoneAnnouncement(String workerId);
+
+        /** The record of {@code workerId} is refused, changing nothing: counted and logged with its coordinates. */
+        void refuse(String workerId, String reason);
+
+        /** {@code entry}'s worker was declared dead, {@code reason} why: counted ({@code ax_workers_dead_total}) and logged. */
+        void declaredDead(WorkerEntry entry, String reason);
+
+        /** The number of workers alive or dead changed. */
+        void countsChanged();
+
+        /** Something the operator is told (the log, INFO). */
+        void note(String message);
+    }
+
     private final WorkerRegistrySettings settings;
 
     public WorkerRules(WorkerRegistrySettings settings) {
         this.settings = settings;
+    }
+
+    /**
+     * The decision on a record of the workers topic read at {@code nowMs}: {@code value} an announcement of
+     * {@code workerId} (the record's key), or null for its goodbye.
+     */
+    public void decide(String workerId, byte[] value, long nowMs, Reads reads, Effects effects) {
+        if (value == null) {
+            maybeSayGoodbye(workerId, nowMs, reads, effects);
+            return;
+        }
+        WorkerAnnouncement announcement;
+        try {
+            announcement = WorkerAnnouncement.parse(workerId, value);
+        } catch (RuntimeException e) {
+            effects.refuse(workerId, String.valueOf(e.getMessage()));
+            return;
+        }
+        Liveness known = reads.liveness(workerId);
+        if (known == null && !admits(reads.listed().size())) {
+            effects.refuse(workerId, "the registry holds ax.workers.max (" + settings.maxWorkers() + ") workers already");
+            return;
+        }
+        if (known != null && known.dead()) {
+            effects.stateLine(workerId, WorkerEvents.alive(announcement, nowMs, "announced again after it was declared dead at "
+                    + Instant.ofEpochMilli(known.deadAtMs())));
+            effects.note("Worker " + Quote.of(workerId) + " announced again after it was declared dead");
+        }
+        effects.put(WorkerEntry.alive(announcement, nowMs));
+        if (known == null) {
+            effects.note("Worker " + Quote.of(workerId) + " joined (heartbeat " + announcement.heartbeatMs() + " ms, job types "
+                    + announcement.jobTypes() + ")");
+        }
+        if (known == null || known.dead()) { // the counts change only then: an announcement costs no count otherwise
+            effects.countsChanged();
+        }
+    }
+
+    /**
+     * The periodic check at {@code nowMs}, the registry watching since {@code watchingSinceMs}: the workers silent too
+     * long are declared dead (a DEAD line naming their executions in flight), those dead longer than the retention are
+     * forgotten (their announcements tombstoned).
+     */
+    public void checkAll(long nowMs, long watchingSinceMs, Reads reads, Effects effects) {
+        List<String> dead = new ArrayList<>();
+        List<String> forgotten = new ArrayList<>();
+        reads.listed().forEach((workerId, worker) -> {
+            switch (check(worker, nowMs, watchingSinceMs)) {
+                case DEAD -> dead.add(workerId);
+                case FORGET -> forgotten.add(workerId);
+                default -> { }
+            }
+        });
+        dead.forEach(workerId -> declareDead(workerId, nowMs, watchingSinceMs, reads, effects));
+        for (String workerId : forgotten) {
+            effects.delete(workerId);
+            effects.tombstoneAnnouncement(workerId);
+        }
+        if (!dead.isEmpty() || !forgotten.isEmpty()) {
+            effects.countsChanged();
+        }
     }
 
     /** Whether to keep the announcement of a worker the registry does not know yet, with {@code known} workers kept. */
@@ -36,6 +159,33 @@ public final class WorkerRules {
         }
         long silentSinceMs = Math.max(worker.lastSeenMs(), watchingSinceMs);
         return nowMs - silentSinceMs >= silenceAllowedMs(worker.heartbeatMs()) ? Verdict.DEAD : Verdict.NONE;
+    }
+
+    private static void maybeSayGoodbye(String workerId, long nowMs, Reads reads, Effects effects) {
+        if (workerId == null || reads.liveness(workerId) == null) {
+            return; // nothing known, or the tombstone this registry wrote when it forgot a dead worker
+        }
+        WorkerEntry stored = reads.entry(workerId);
+        effects.delete(workerId);
+        effects.countsChanged();
+        if (stored != null) {
+            effects.stateLine(workerId, WorkerEvents.left(stored, nowMs));
+        }
+        effects.note("Worker " + Quote.of(workerId) + " left (goodbye)");
+    }
+
+    private void declareDead(String workerId, long nowMs, long watchingSinceMs, Reads reads, Effects effects) {
+        WorkerEntry entry = reads.entry(workerId);
+        if (entry == null) {
+            effects.unlist(workerId);
+            return;
+        }
+        long silentMs = nowMs - Math.max(entry.lastSeenMs(), watchingSinceMs);
+        String reason = "silent for " + silentMs + " ms (" + settings.missedHeartbeats() + " heartbeats of "
+                + entry.announcement().heartbeatMs() + " ms); " + entry.announcement().inFlightCount() + " execution(s) in flight";
+        effects.put(entry.markedDead(nowMs));
+        effects.stateLine(workerId, WorkerEvents.dead(entry, nowMs, reason));
+        effects.declaredDead(entry, reason);
     }
 
     /** What the periodic check needs of a worker, kept in memory by the processor (the store holds the rest). */

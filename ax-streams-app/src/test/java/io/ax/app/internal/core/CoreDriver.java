@@ -33,6 +33,8 @@ import java.util.TreeSet;
 final class CoreDriver {
     static final String TASK = "t";
     static final long T0 = 1_796_083_200_000L; // 2026-12-01T00:00:00Z
+    /** How long a finished task is kept unless a driver says otherwise (a week). */
+    static final long RETENTION_MS = 604_800_000;
 
     record Timer(TimerKind kind, long dueAtMs) {
     }
@@ -61,8 +63,13 @@ final class CoreDriver {
      * {@code tombstones} as the purged tasks' tombstones when they decide a subscription to it.
      */
     CoreDriver(String taskId, FlowLimits flow, DependencyRules.Tombstones tombstones) {
+        this(taskId, flow, tombstones, RETENTION_MS);
+    }
+
+    /** As above, a finished task kept (and a purged one's tombstone answering) for {@code retentionMs}. */
+    CoreDriver(String taskId, FlowLimits flow, DependencyRules.Tombstones tombstones, long retentionMs) {
         this.taskId = taskId;
-        rules = new Rules(new RuleSettings(300_000, 1_000, 600_000, 604_800_000, 0, 60_000, ScheduleLimits.defaults(), true, true),
+        rules = new Rules(new RuleSettings(300_000, 1_000, 600_000, retentionMs, 0, 60_000, ScheduleLimits.defaults(), true, true),
                 CalendarLookup.NONE, flow, tombstones);
     }
 
@@ -172,6 +179,11 @@ final class CoreDriver {
 
     void advanceMs(long ms) {
         nowMs += ms;
+    }
+
+    /** The clock moved to {@code atMs} if it is not there yet (drivers of tasks on one clock keep in step). */
+    void advanceToMs(long atMs) {
+        nowMs = Math.max(nowMs, atMs);
     }
 
     private Decision decide(Input input) {

@@ -15,42 +15,47 @@ import io.ax.schema.SourceRecord;
 import io.ax.schema.StoredExecution;
 import io.ax.schema.StoredTask;
 import io.ax.schema.TaskState;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
-/** The upstream side of dependencies alone: an in-memory store of subscribers, sweeps and tombstones, no Kafka. */
+/**
+ * The upstream side of dependencies alone: the in-memory store of subscribers, sweeps and tombstones the property tests
+ * use too ({@link MemoryDependencies}), no Kafka.
+ */
 class DependencyRulesTest {
     private static final long NOW = 1_796_083_200_000L;
     private static final long RETENTION_MS = 86_400_000L;
 
-    private final MemoryDeps deps = new MemoryDeps();
+    private final Map<String, StoredTask> tasks = new HashMap<>();
+    private final MemoryDependencies deps = new MemoryDependencies(tasks::get);
 
     @Test
     void shouldSendSubscribeAndUnsubscribeKeyedByTheUpstream() {
-        DependencyRules.subscribe("up", "down", false, NOW, deps);
-        DependencyRules.unsubscribe("up", "down", true, NOW, deps);
+        Effect.Subscribe subscribe = DependencySignals.subscribe("up", "down", false, NOW);
+        Effect.Unsubscribe unsubscribe = DependencySignals.unsubscribe("up", "down", true, NOW);
 
-        assertThat(deps.sent).containsExactly("up SUBSCRIBE up->down", "up UNSUBSCRIBE up->down every");
+        // the effects carry the whole record: the adapter writes it as it is, keyed by the upstream
+        deps.send(subscribe.upstream(), subscribe.signal());
+        deps.send(unsubscribe.upstream(), unsubscribe.signal());
+        assertThat(deps.sentLines()).containsExactly("up SUBSCRIBE up->down", "up UNSUBSCRIBE up->down every");
+        assertThat(subscribe.signal().getAtMs()).isEqualTo(NOW);
+        assertThat(unsubscribe.signal().getAtMs()).isEqualTo(NOW);
     }
 
     @Test
     void shouldKeepASubscriberAndAnswerAtOnceWhenTheUpstreamHasEnded() {
         onSignal(DependencySignalKind.SUBSCRIBE, "up", "a", false);
         assertThat(deps.subscribers).containsEntry("up", new TreeSet<>(List.of("a")));
-        assertThat(deps.sent).isEmpty(); // no task yet: it may come
+        assertThat(deps.sentLines()).isEmpty(); // no task yet: it may come
 
-        deps.tasks.put("up", finished("up", TaskState.SUCCESS));
+        tasks.put("up", finished("up", TaskState.SUCCESS));
         onSignal(DependencySignalKind.SUBSCRIBE, "up", "b", false);
 
         assertThat(deps.subscribers.get("up")).containsExactly("a", "b");
-        assertThat(deps.sent).containsExactly("b NOTIFY up->b SUCCESS e-up");
+        assertThat(deps.sentLines()).containsExactly("b NOTIFY up->b SUCCESS e-up");
     }
 
     @Test
@@ -59,7 +64,7 @@ class DependencyRulesTest {
 
         onSignal(DependencySignalKind.SUBSCRIBE, "up", "a", false);
 
-        assertThat(deps.sent).containsExactly("a NOTIFY up->a PURGED");
+        assertThat(deps.sentLines()).containsExactly("a NOTIFY up->a PURGED");
         assertThat(deps.subscribers).isEmpty();
     }
 
@@ -72,7 +77,7 @@ class DependencyRulesTest {
         DependencyRules.finished("up", "FAILED", "e-1", deps, deps);
 
         assertThat(deps.sweeps).containsEntry("up", new Sweep(Mode.NOTIFY, "FAILED", "e-1", ""));
-        assertThat(deps.owedOrder).containsExactly("up");
+        assertThat(deps.sweeps.keySet()).as("in the order owed").containsExactly("up");
     }
 
     @Test
@@ -80,12 +85,12 @@ class DependencyRulesTest {
         subscribe("up", "a", "b", "c");
         DependencyRules.finished("up", "SUCCESS", "e-1", deps, deps);
 
-        assertThat(deps.sweepStep("up", 2)).isEqualTo(2);
-        assertThat(deps.sent).containsExactly("a NOTIFY up->a SUCCESS e-1", "b NOTIFY up->b SUCCESS e-1");
+        assertThat(deps.sweepStep("up", 2, NOW)).isEqualTo(2);
+        assertThat(deps.sentLines()).containsExactly("a NOTIFY up->a SUCCESS e-1", "b NOTIFY up->b SUCCESS e-1");
         assertThat(deps.sweeps).containsEntry("up", new Sweep(Mode.NOTIFY, "SUCCESS", "e-1", "b"));
 
-        assertThat(deps.sweepStep("up", 2)).isEqualTo(1);
-        assertThat(deps.sent).hasSize(3).endsWith("c NOTIFY up->c SUCCESS e-1");
+        assertThat(deps.sweepStep("up", 2, NOW)).isEqualTo(1);
+        assertThat(deps.sentLines()).hasSize(3).endsWith("c NOTIFY up->c SUCCESS e-1");
         assertThat(deps.sweeps).isEmpty();
         assertThat(deps.done).containsExactly("up");
         assertThat(deps.subscribers.get("up")).containsExactly("a", "b", "c"); // kept until the upstream is purged
@@ -99,9 +104,9 @@ class DependencyRulesTest {
 
         assertThat(deps.sweeps).containsEntry("up", new Sweep(Mode.DROP, "", null, ""));
         assertThat(deps.tombstones).containsEntry("up", NOW);
-        assertThat(deps.sweepStep("up", 10)).isEqualTo(2);
+        assertThat(deps.sweepStep("up", 10, NOW)).isEqualTo(2);
         assertThat(deps.subscribers).isEmpty();
-        assertThat(deps.sent).isEmpty();
+        assertThat(deps.sentLines()).isEmpty();
         assertThat(deps.sweeps).isEmpty();
     }
 
@@ -109,17 +114,17 @@ class DependencyRulesTest {
     void shouldFinishTellingBeforeDroppingWhenPurgedWhileNotificationsGoOut() {
         subscribe("up", "a", "b");
         DependencyRules.finished("up", "SUCCESS", "e-1", deps, deps);
-        deps.sweepStep("up", 1);
+        deps.sweepStep("up", 1, NOW);
 
         DependencyRules.purged("up", NOW, deps, deps);
         assertThat(deps.sweeps).containsEntry("up", new Sweep(Mode.NOTIFY, "SUCCESS", "e-1", "a")); // unchanged
 
-        deps.sweepStep("up", 10);
-        assertThat(deps.sent).containsExactly("a NOTIFY up->a SUCCESS e-1", "b NOTIFY up->b SUCCESS e-1");
+        deps.sweepStep("up", 10, NOW);
+        assertThat(deps.sentLines()).containsExactly("a NOTIFY up->a SUCCESS e-1", "b NOTIFY up->b SUCCESS e-1");
         assertThat(deps.sweeps).containsEntry("up", new Sweep(Mode.DROP, "", null, "")); // now the subscriptions go
         assertThat(deps.done).isEmpty();
 
-        deps.sweepStep("up", 10);
+        deps.sweepStep("up", 10, NOW);
         assertThat(deps.subscribers).isEmpty();
         assertThat(deps.done).containsExactly("up");
     }
@@ -143,12 +148,12 @@ class DependencyRulesTest {
         assertThat(DependencyRules.expireTombstones(NOW + RETENTION_MS, RETENTION_MS, 10, deps, deps)).isZero();
         assertThat(deps.tombstones).containsEntry("up", NOW);
         onSignal(DependencySignalKind.SUBSCRIBE, "up", "a", false);
-        assertThat(deps.sent).containsExactly("a NOTIFY up->a PURGED"); // still answered from the tombstone
+        assertThat(deps.sentLines()).containsExactly("a NOTIFY up->a PURGED"); // still answered from the tombstone
 
         assertThat(DependencyRules.expireTombstones(NOW + RETENTION_MS + 1, RETENTION_MS, 10, deps, deps)).isEqualTo(1);
         assertThat(deps.forgotten).containsExactly("up@" + NOW);
         onSignal(DependencySignalKind.SUBSCRIBE, "up", "b", false);
-        assertThat(deps.sent).hasSize(1); // no answer: the id is free again, so b waits for a task that may come
+        assertThat(deps.sentLines()).hasSize(1); // no answer: the id is free again, so b waits for a task that may come
         assertThat(deps.subscribers).containsEntry("up", new TreeSet<>(List.of("b")));
     }
 
@@ -176,20 +181,20 @@ class DependencyRulesTest {
 
         onSignal(DependencySignalKind.SUBSCRIBE, "up", "p1", true);
         onSignal(DependencySignalKind.SUBSCRIBE, "up", "p2", true);
-        assertThat(deps.sent).isEmpty(); // no occurrence ended yet
+        assertThat(deps.sentLines()).isEmpty(); // no occurrence ended yet
 
         DependencyRules.occurrenceEnded("up", "FAILED", "e-2", 200, deps, deps);
-        assertThat(deps.occurrenceSweepStep("up", 1)).isEqualTo(1);
+        assertThat(deps.occurrenceSweepStep("up", 1, NOW)).isEqualTo(1);
         assertThat(deps.occurrenceSweeps).containsEntry("up", new OccurrenceSweep("FAILED", "e-2", 200, "p1"));
-        assertThat(deps.occurrenceSweepStep("up", 1)).isEqualTo(1);
+        assertThat(deps.occurrenceSweepStep("up", 1, NOW)).isEqualTo(1);
         assertThat(deps.occurrenceSweeps).isEmpty();
-        assertThat(deps.sent).containsExactly("p1 NOTIFY up->p1 FAILED e-2 @200", "p2 NOTIFY up->p2 FAILED e-2 @200");
+        assertThat(deps.sentLines()).containsExactly("p1 NOTIFY up->p1 FAILED e-2 @200", "p2 NOTIFY up->p2 FAILED e-2 @200");
 
         StoredTask task = finished("up", TaskState.SUCCESS);
         task.getExecution().setDueAtMs(300L);
-        deps.tasks.put("up", task);
+        tasks.put("up", task);
         onSignal(DependencySignalKind.SUBSCRIBE, "up", "p3", true);
-        assertThat(deps.sent).endsWith("p3 NOTIFY up->p3 SUCCESS e-up @300");
+        assertThat(deps.sentLines()).endsWith("p3 NOTIFY up->p3 SUCCESS e-up @300");
 
         onSignal(DependencySignalKind.UNSUBSCRIBE, "up", "p1", true);
         assertThat(deps.occurrenceSubscribers.get("up")).containsExactly("p2", "p3");
@@ -218,7 +223,7 @@ class DependencyRulesTest {
         Decision purged = rules.decide(null, subscription(DependencySignalKind.SUBSCRIBE, "gone", "b", false), NOW);
         assertThat(purged.effects()).as("answered PURGED from the tombstone, not kept").singleElement()
                 .isInstanceOfSatisfying(Effect.Signal.class, signal -> assertThat(signal.signal().getOutcome()).isEqualTo("PURGED"));
-        assertThat(deps.sent).as("nothing applied by the rules themselves").isEmpty();
+        assertThat(deps.sentLines()).as("nothing applied by the rules themselves").isEmpty();
         assertThat(deps.subscribers).isEmpty();
     }
 
@@ -253,138 +258,5 @@ class DependencyRulesTest {
         task.setExecution(execution);
         task.setFinishedAtMs(NOW - 500);
         return task;
-    }
-
-    /** The store the adapter keeps, in memory: reads and effects over sorted maps, and the signals sent. */
-    private static final class MemoryDeps implements DependencyRules.Reads, DependencyRules.Effects {
-        final Map<String, StoredTask> tasks = new HashMap<>();
-        final Map<String, TreeSet<String>> subscribers = new TreeMap<>();
-        final Map<String, TreeSet<String>> occurrenceSubscribers = new TreeMap<>();
-        final Map<String, Sweep> sweeps = new HashMap<>();
-        final Map<String, OccurrenceSweep> occurrenceSweeps = new HashMap<>();
-        final Map<String, Long> tombstones = new LinkedHashMap<>();
-        final List<String> owedOrder = new ArrayList<>();
-        final List<String> done = new ArrayList<>();
-        final List<String> forgotten = new ArrayList<>();
-        final List<String> sent = new ArrayList<>();
-
-        /** What the adapter does at a punctuation for one upstream: list what follows the cursor, call the rules. */
-        int sweepStep(String upstream, int budget) {
-            Sweep sweep = sweeps.get(upstream);
-            return DependencyRules.sweepStep(upstream, sweep, after(subscribers, upstream, sweep.cursor(), budget + 1), budget,
-                    NOW, this, this);
-        }
-
-        int occurrenceSweepStep(String upstream, int budget) {
-            OccurrenceSweep sweep = occurrenceSweeps.get(upstream);
-            return DependencyRules.occurrenceSweepStep(upstream, sweep,
-                    after(occurrenceSubscribers, upstream, sweep.cursor(), budget + 1), budget, NOW, this);
-        }
-
-        private static List<String> after(Map<String, TreeSet<String>> keys, String upstream, String cursor, int limit) {
-            TreeSet<String> all = keys.getOrDefault(upstream, new TreeSet<>());
-            return (cursor.isEmpty() ? all : all.tailSet(cursor, false)).stream().limit(limit).toList();
-        }
-
-        @Override
-        public StoredTask task(String upstream) {
-            return tasks.get(upstream);
-        }
-
-        @Override
-        public boolean hasSubscribers(String upstream) {
-            return subscribers.containsKey(upstream);
-        }
-
-        @Override
-        public boolean mayHaveOccurrenceSubscribers(String upstream) {
-            return occurrenceSubscribers.containsKey(upstream);
-        }
-
-        @Override
-        public Sweep sweep(String upstream) {
-            return sweeps.get(upstream);
-        }
-
-        @Override
-        public Long purgedAtMs(String upstream) {
-            return tombstones.get(upstream);
-        }
-
-        /** As the adapter's time-ordered keys give them: by purge time, then id. */
-        @Override
-        public List<DependencyRules.Tombstone> tombstonesPurgedBefore(long purgedBeforeMs, int limit) {
-            return tombstones.entrySet().stream().filter(e -> e.getValue() < purgedBeforeMs)
-                    .map(e -> new DependencyRules.Tombstone(e.getKey(), e.getValue()))
-                    .sorted(Comparator.comparingLong(DependencyRules.Tombstone::purgedAtMs).thenComparing(DependencyRules.Tombstone::upstream))
-                    .limit(limit).toList();
-        }
-
-        @Override
-        public void send(String key, DependencySignal signal) {
-            sent.add(key + " " + signal.getKind() + " " + signal.getUpstream() + "->" + signal.getDependent()
-                    + (signal.getOutcome() == null ? "" : " " + signal.getOutcome())
-                    + (signal.getExecutionId() == null ? "" : " " + signal.getExecutionId())
-                    + (signal.getNominalAtMs() == null ? "" : " @" + signal.getNominalAtMs())
-                    + (signal.getEveryOccurrence() ? " every" : ""));
-        }
-
-        @Override
-        public void keepSubscriber(String upstream, String dependent, boolean everyOccurrence) {
-            (everyOccurrence ? occurrenceSubscribers : subscribers).computeIfAbsent(upstream, u -> new TreeSet<>()).add(dependent);
-        }
-
-        @Override
-        public void forgetSubscriber(String upstream, String dependent, boolean everyOccurrence) {
-            Map<String, TreeSet<String>> keys = everyOccurrence ? occurrenceSubscribers : subscribers;
-            TreeSet<String> set = keys.get(upstream);
-            if (set != null && set.remove(dependent) && set.isEmpty()) {
-                keys.remove(upstream);
-            }
-        }
-
-        @Override
-        public void oweSweep(String upstream, Sweep sweep) {
-            sweeps.put(upstream, sweep);
-            owedOrder.remove(upstream);
-            owedOrder.add(upstream);
-        }
-
-        @Override
-        public void continueSweep(String upstream, Sweep sweep) {
-            sweeps.put(upstream, sweep);
-        }
-
-        @Override
-        public void sweepDone(String upstream) {
-            sweeps.remove(upstream);
-            done.add(upstream);
-        }
-
-        @Override
-        public void oweOccurrenceSweep(String upstream, OccurrenceSweep sweep) {
-            occurrenceSweeps.put(upstream, sweep);
-        }
-
-        @Override
-        public void continueOccurrenceSweep(String upstream, OccurrenceSweep sweep) {
-            occurrenceSweeps.put(upstream, sweep);
-        }
-
-        @Override
-        public void occurrenceSweepDone(String upstream) {
-            occurrenceSweeps.remove(upstream);
-        }
-
-        @Override
-        public void tombstone(String upstream, long purgedAtMs) {
-            tombstones.put(upstream, purgedAtMs);
-        }
-
-        @Override
-        public void forgetTombstone(String upstream, long purgedAtMs) {
-            tombstones.remove(upstream);
-            forgotten.add(upstream + "@" + purgedAtMs);
-        }
     }
 }

@@ -20,38 +20,53 @@ import java.util.function.Function;
  * The upstream side of dependencies in memory for the core's tests, decided by the real {@link DependencyRules}: the
  * subscribers, the sweeps owed (in the order they were owed), the tombstones, as {@code topology.Dependencies} keeps them
  * in its store, and ax.deps itself, one queue per key, as Kafka keeps a key's records in order. {@link #apply} does with a
- * decision's dependency effects what {@code ApplyDecisions} does; {@link #sweep} is a punctuation's step; the test takes
- * the signals from {@link #take} and hands each to its task's rules when it likes. Not thread-safe.
+ * decision's dependency effects what {@code ApplyDecisions} does; {@link #sweep} is a punctuation's step ({@link
+ * #sweepStep} and {@link #occurrenceSweepStep} one upstream's), {@link #expireTombstones} the tombstones' expiry; the test
+ * takes the signals from {@link #take} and hands each to its task's rules when it likes. The store's maps are open to
+ * the tests that set a scene or look at it ({@code DependencyRulesTest}); {@link #done} and {@link #forgotten} record
+ * what the rules ended. Not thread-safe.
  */
 final class MemoryDependencies implements DependencyRules.Reads, DependencyRules.Effects {
     /** A record on ax.deps. */
     record Signal(String key, DependencySignal signal) {
+        /** One line for assertions: {@code key KIND upstream->dependent [outcome] [executionId] [@nominalAtMs] [every]}. */
+        String line() {
+            return key + " " + signal.getKind() + " " + signal.getUpstream() + "->" + signal.getDependent()
+                    + (signal.getOutcome() == null ? "" : " " + signal.getOutcome())
+                    + (signal.getExecutionId() == null ? "" : " " + signal.getExecutionId())
+                    + (signal.getNominalAtMs() == null ? "" : " @" + signal.getNominalAtMs())
+                    + (signal.getEveryOccurrence() ? " every" : "");
+        }
     }
 
     private final Function<String, StoredTask> tasks;
-    private final Map<String, TreeSet<String>> subscribers = new TreeMap<>();
-    private final Map<String, TreeSet<String>> occurrenceSubscribers = new TreeMap<>();
+    final Map<String, TreeSet<String>> subscribers = new TreeMap<>();
+    final Map<String, TreeSet<String>> occurrenceSubscribers = new TreeMap<>();
     /** upstream → its sweep, in the order owed (a newer sweep goes to the back). */
-    private final LinkedHashMap<String, Sweep> sweeps = new LinkedHashMap<>();
-    private final LinkedHashMap<String, OccurrenceSweep> occurrenceSweeps = new LinkedHashMap<>();
-    private final Map<String, Long> tombstones = new HashMap<>();
+    final LinkedHashMap<String, Sweep> sweeps = new LinkedHashMap<>();
+    final LinkedHashMap<String, OccurrenceSweep> occurrenceSweeps = new LinkedHashMap<>();
+    final Map<String, Long> tombstones = new HashMap<>();
     /** ax.deps: each key's records not yet read, oldest first. */
     private final LinkedHashMap<String, ArrayDeque<DependencySignal>> inFlight = new LinkedHashMap<>();
     /** Every signal written to ax.deps, in order. */
     final List<Signal> sent = new ArrayList<>();
+    /** The upstreams whose final-state sweep was done, in order. */
+    final List<String> done = new ArrayList<>();
+    /** The tombstones forgotten ({@code upstream@purgedAtMs}), in order. */
+    final List<String> forgotten = new ArrayList<>();
 
     /** @param tasks the stored task of an upstream, or null (read as the store holds it at each decision) */
     MemoryDependencies(Function<String, StoredTask> tasks) {
         this.tasks = tasks;
     }
 
-    /** The dependency effects of {@code decision}, decided at {@code nowMs}, applied as the adapter applies them. */
-    void apply(Decision decision, long nowMs) {
+    /** The dependency effects of {@code decision}, applied as the adapter applies them. */
+    void apply(Decision decision) {
         for (Effect effect : decision.effects()) {
             if (effect instanceof Effect.Subscribe subscribe) {
-                DependencyRules.subscribe(subscribe.upstream(), subscribe.dependent(), subscribe.everyOccurrence(), nowMs, this);
+                send(subscribe.upstream(), subscribe.signal());
             } else if (effect instanceof Effect.Unsubscribe unsubscribe) {
-                DependencyRules.unsubscribe(unsubscribe.upstream(), unsubscribe.dependent(), unsubscribe.everyOccurrence(), nowMs, this);
+                send(unsubscribe.upstream(), unsubscribe.signal());
             } else if (effect instanceof Effect.KeepSubscriber keep) {
                 keepSubscriber(keep.upstream(), keep.dependent(), keep.everyOccurrence());
             } else if (effect instanceof Effect.ForgetSubscriber forget) {
@@ -80,19 +95,39 @@ final class MemoryDependencies implements DependencyRules.Reads, DependencyRules
             if (handled >= budget) {
                 return handled;
             }
-            OccurrenceSweep sweep = occurrenceSweeps.get(upstream);
-            handled += DependencyRules.occurrenceSweepStep(upstream, sweep,
-                    after(occurrenceSubscribers, upstream, sweep.cursor(), budget - handled + 1), budget - handled, nowMs, this);
+            handled += occurrenceSweepStep(upstream, budget - handled, nowMs);
         }
         for (String upstream : List.copyOf(sweeps.keySet())) {
             if (handled >= budget) {
                 return handled;
             }
-            Sweep sweep = sweeps.get(upstream);
-            handled += DependencyRules.sweepStep(upstream, sweep, after(subscribers, upstream, sweep.cursor(), budget - handled + 1),
-                    budget - handled, nowMs, this, this);
+            handled += sweepStep(upstream, budget - handled, nowMs);
         }
         return handled;
+    }
+
+    /** One step of the sweep owed over {@code upstream}'s final-state subscribers: the adapter lists what follows the cursor. */
+    int sweepStep(String upstream, int budget, long nowMs) {
+        Sweep sweep = sweeps.get(upstream);
+        return DependencyRules.sweepStep(upstream, sweep, after(subscribers, upstream, sweep.cursor(), budget + 1), budget, nowMs,
+                this, this);
+    }
+
+    /** One step of the sweep owed over {@code upstream}'s periodic subscribers. */
+    int occurrenceSweepStep(String upstream, int budget, long nowMs) {
+        OccurrenceSweep sweep = occurrenceSweeps.get(upstream);
+        return DependencyRules.occurrenceSweepStep(upstream, sweep, after(occurrenceSubscribers, upstream, sweep.cursor(), budget + 1),
+                budget, nowMs, this);
+    }
+
+    /** The tombstones' expiry at {@code nowMs}, at most {@code batch} of them, as the adapter runs it; returns how many went. */
+    int expireTombstones(long nowMs, long retentionMs, int batch) {
+        return DependencyRules.expireTombstones(nowMs, retentionMs, batch, this, this);
+    }
+
+    /** Every signal written to ax.deps, as {@link Signal#line}s. */
+    List<String> sentLines() {
+        return sent.stream().map(Signal::line).toList();
     }
 
     /** The oldest record not yet read of one of the keys that have one ({@code pick} chooses which), or none. */
@@ -192,6 +227,7 @@ final class MemoryDependencies implements DependencyRules.Reads, DependencyRules
     @Override
     public void sweepDone(String upstream) {
         sweeps.remove(upstream);
+        done.add(upstream);
     }
 
     @Override
@@ -218,5 +254,6 @@ final class MemoryDependencies implements DependencyRules.Reads, DependencyRules
     @Override
     public void forgetTombstone(String upstream, long purgedAtMs) {
         tombstones.remove(upstream);
+        forgotten.add(upstream + "@" + purgedAtMs);
     }
 }

@@ -389,7 +389,7 @@ class WorkflowRulesPropertiesTest {
                         reached.computeIfAbsent(purged.taskId(), u -> new HashSet<>()).add(AwaitDependencies.PURGED);
                     }
                 }
-                deps.apply(d, driver.nowMs());
+                deps.apply(d);
                 checkSent();
             });
         }
@@ -417,7 +417,7 @@ class WorkflowRulesPropertiesTest {
                 assertThat(upstream).as("a subscription goes to a task waited for: %s", signal).isNotNull();
                 Decision decided = upstream.signal(signal);
                 answeredAtOnce |= decided.effects().stream().anyMatch(effect -> effect instanceof Effect.Signal);
-                deps.apply(decided, upstream.nowMs());
+                deps.apply(decided);
                 checkSent();
                 return Optional.empty();
             }
@@ -486,7 +486,7 @@ class WorkflowRulesPropertiesTest {
                             .as("the task announces its end once per incarnation (%s)", decision.task().getIncarnation()).isTrue();
                 }
             }
-            deps.apply(decision, nowMs);
+            deps.apply(decision);
             checkSent();
             deciding = null;
             assertWithinLimits(ax.task());
