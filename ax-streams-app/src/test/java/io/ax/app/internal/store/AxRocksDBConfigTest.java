@@ -1,0 +1,40 @@
+package io.ax.app.internal.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.ax.app.config.AxConfig;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+
+class AxRocksDBConfigTest {
+    static {
+        RocksDB.loadLibrary();
+    }
+
+    @Test
+    void shouldGiveTheLookupIndexSmallMemtablesAndLeaveEveryOtherStoreAsKafkaStreamsSetsIt() {
+        AxRocksDBConfig setter = new AxRocksDBConfig();
+        try (Options index = new Options().setWriteBufferSize(16L * 1024 * 1024);
+             Options tasks = new Options().setWriteBufferSize(16L * 1024 * 1024)) {
+            setter.setConfig(AxStores.INDEX, index, Map.of());
+            setter.setConfig(AxStores.TASKS, tasks, Map.of());
+
+            assertThat(index.writeBufferSize()).isEqualTo(2L * 1024 * 1024);
+            assertThat(tasks.writeBufferSize()).isEqualTo(16L * 1024 * 1024);
+        }
+    }
+
+    @Test
+    void shouldBeKafkaStreamsSetterUnlessTheUserGivesOne() {
+        Properties ours = new AxConfig(Map.of(AxConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092")).streamsProperties();
+        Properties theirs = new AxConfig(Map.of(AxConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092",
+                "streams." + StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, "com.example.TheirSetter")).streamsProperties();
+
+        assertThat(ours).containsEntry(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, AxRocksDBConfig.class.getName());
+        assertThat(theirs).containsEntry(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, "com.example.TheirSetter");
+    }
+}
