@@ -72,6 +72,8 @@ final class WorkerRegistryProcessor implements Processor<String, byte[], String,
         this.context = context;
         this.workers = context.getStateStore(store);
         this.watchingSinceMs = context.currentSystemTimeMs();
+        // Kafka Streams inits the same object again after a standby spell: what it held then may have left the store since.
+        liveness.clear();
         try (KeyValueIterator<String, byte[]> all = workers.all()) {
             while (all.hasNext()) {
                 var next = all.next();
