@@ -51,41 +51,36 @@ public sealed interface Effect {
     record DeadLetter(io.ax.schema.DeadLetter letter) implements Effect {
     }
 
+    /** An effect that writes one ax.deps record, {@link #signal()}: its upstream, dependent and kind read from it. */
+    interface CarriesSignal {
+        io.ax.schema.DependencySignal signal();
+
+        default String upstream() {
+            return signal().getUpstream();
+        }
+
+        default String dependent() {
+            return signal().getDependent();
+        }
+
+        default boolean everyOccurrence() {
+            return signal().getEveryOccurrence();
+        }
+    }
+
     /**
      * Ask the partition of the signal's upstream to report its final state to its dependent: write the SUBSCRIBE
      * {@code signal} to ax.deps, keyed by the upstream ({@link DependencySignals#subscribe}); with {@code everyOccurrence}
      * (a periodic dependent), the outcome of each of its occurrences instead.
      */
-    record Subscribe(io.ax.schema.DependencySignal signal) implements Effect {
-        public String upstream() {
-            return signal.getUpstream();
-        }
-
-        public String dependent() {
-            return signal.getDependent();
-        }
-
-        public boolean everyOccurrence() {
-            return signal.getEveryOccurrence();
-        }
+    record Subscribe(io.ax.schema.DependencySignal signal) implements Effect, CarriesSignal {
     }
 
     /**
      * The signal's dependent waits for its upstream no more: write the UNSUBSCRIBE {@code signal} to ax.deps, keyed by the
      * upstream ({@link DependencySignals#unsubscribe}).
      */
-    record Unsubscribe(io.ax.schema.DependencySignal signal) implements Effect {
-        public String upstream() {
-            return signal.getUpstream();
-        }
-
-        public String dependent() {
-            return signal.getDependent();
-        }
-
-        public boolean everyOccurrence() {
-            return signal.getEveryOccurrence();
-        }
+    record Unsubscribe(io.ax.schema.DependencySignal signal) implements Effect, CarriesSignal {
     }
 
     /**
