@@ -5,9 +5,8 @@ import io.ax.schema.DependencySignalKind;
 
 /**
  * The records of ax.deps (topology-docs/WORKFLOWS.md), built in one place for both sides of a dependency: the
- * dependent's SUBSCRIBE and UNSUBSCRIBE, which its decisions hand to the adapter as whole records ({@link Effect.Subscribe},
- * {@link Effect.Unsubscribe}: the adapter writes them as they are, keyed by the upstream, and decides nothing), and the
- * upstream's NOTIFY ({@link DependencyRules}). A leaf of the core: the transitions and the upstream's rules use it, and
+ * dependent's SUBSCRIBE and UNSUBSCRIBE, which its decisions hand to the adapter as whole records keyed by the upstream
+ * ({@link Effect.Signal}: the adapter writes them as they are and decides nothing), and the upstream's NOTIFY ({@link DependencyRules}). A leaf of the core: the transitions and the upstream's rules use it, and
  * it uses no rule back.
  */
 final class DependencySignals {
@@ -18,14 +17,14 @@ final class DependencySignals {
      * The dependent asks {@code upstream}'s partition for its final state, or, {@code everyOccurrence}, for each of its
      * occurrences' outcomes.
      */
-    static Effect.Subscribe subscribe(String upstream, String dependent, boolean everyOccurrence, long nowMs) {
-        return new Effect.Subscribe(signal(DependencySignalKind.SUBSCRIBE, upstream, dependent, null, null, nowMs,
+    static Effect.Signal subscribe(String upstream, String dependent, boolean everyOccurrence, long nowMs) {
+        return new Effect.Signal(upstream, signal(DependencySignalKind.SUBSCRIBE, upstream, dependent, null, null, nowMs,
                 everyOccurrence, null));
     }
 
     /** The dependent waits for {@code upstream} no more. */
-    static Effect.Unsubscribe unsubscribe(String upstream, String dependent, boolean everyOccurrence, long nowMs) {
-        return new Effect.Unsubscribe(signal(DependencySignalKind.UNSUBSCRIBE, upstream, dependent, null, null, nowMs,
+    static Effect.Signal unsubscribe(String upstream, String dependent, boolean everyOccurrence, long nowMs) {
+        return new Effect.Signal(upstream, signal(DependencySignalKind.UNSUBSCRIBE, upstream, dependent, null, null, nowMs,
                 everyOccurrence, null));
     }
 

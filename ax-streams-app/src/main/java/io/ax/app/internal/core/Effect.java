@@ -51,38 +51,6 @@ public sealed interface Effect {
     record DeadLetter(io.ax.schema.DeadLetter letter) implements Effect {
     }
 
-    /** An effect that writes one ax.deps record, {@link #signal()}: its upstream, dependent and kind read from it. */
-    interface CarriesSignal {
-        io.ax.schema.DependencySignal signal();
-
-        default String upstream() {
-            return signal().getUpstream();
-        }
-
-        default String dependent() {
-            return signal().getDependent();
-        }
-
-        default boolean everyOccurrence() {
-            return signal().getEveryOccurrence();
-        }
-    }
-
-    /**
-     * Ask the partition of the signal's upstream to report its final state to its dependent: write the SUBSCRIBE
-     * {@code signal} to ax.deps, keyed by the upstream ({@link DependencySignals#subscribe}); with {@code everyOccurrence}
-     * (a periodic dependent), the outcome of each of its occurrences instead.
-     */
-    record Subscribe(io.ax.schema.DependencySignal signal) implements Effect, CarriesSignal {
-    }
-
-    /**
-     * The signal's dependent waits for its upstream no more: write the UNSUBSCRIBE {@code signal} to ax.deps, keyed by the
-     * upstream ({@link DependencySignals#unsubscribe}).
-     */
-    record Unsubscribe(io.ax.schema.DependencySignal signal) implements Effect, CarriesSignal {
-    }
-
     /**
      * Keep {@code dependent} as a subscriber of this partition's task {@code upstream}: of every occurrence, or of its
      * final state ({@link DependencyRules#subscription}).
@@ -94,8 +62,16 @@ public sealed interface Effect {
     record ForgetSubscriber(String upstream, String dependent, boolean everyOccurrence) implements Effect {
     }
 
-    /** Write {@code signal} to ax.deps, keyed by {@code key} (a NOTIFY answering a new subscriber at once). */
+    /**
+     * Write {@code signal} to ax.deps, keyed by {@code key}, as it is: a dependent's SUBSCRIBE or UNSUBSCRIBE keyed by its
+     * upstream ({@link DependencySignals#subscribe}, {@link DependencySignals#unsubscribe}), or an upstream's NOTIFY
+     * answering a new subscriber at once, keyed by the dependent.
+     */
     record Signal(String key, io.ax.schema.DependencySignal signal) implements Effect {
+        /** Whether the record is of {@code kind}. */
+        public boolean is(io.ax.schema.DependencySignalKind kind) {
+            return signal.getKind() == kind;
+        }
     }
 
     /**

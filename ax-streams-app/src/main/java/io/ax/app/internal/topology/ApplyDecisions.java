@@ -160,10 +160,6 @@ final class ApplyDecisions {
             } else if (effect instanceof Effect.CalendarAccepted accepted) {
                 log.info("Calendar {}: {}", accepted.name(), accepted.reason());
                 outputs.calendarAccepted(accepted.name(), accepted.reason(), accepted.source(), nowMs);
-            } else if (effect instanceof Effect.Subscribe subscribe) {
-                outputs.deps(subscribe.upstream(), subscribe.signal());
-            } else if (effect instanceof Effect.Unsubscribe unsubscribe) {
-                outputs.deps(unsubscribe.upstream(), unsubscribe.signal());
             } else if (effect instanceof Effect.KeepSubscriber keep) {
                 dependencies.keepSubscriber(keep.upstream(), keep.dependent(), keep.everyOccurrence());
             } else if (effect instanceof Effect.ForgetSubscriber forget) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ax.codec.JsonForms;
 import io.ax.schema.CancelRequest;
+import io.ax.schema.DependencySignalKind;
 import io.ax.schema.ScheduleRequest;
 import io.ax.schema.SourceRecord;
 import io.ax.schema.StateChange;
@@ -173,18 +174,18 @@ class AdmissionRulesTest {
     void shouldAwaitAdmissionWaitingBeforeATaskWithAfterBeginsToWait() {
         Decision accepted = schedule("{\"jobType\":\"email\",\"delayMs\":0,\"owner\":\"acme\",\"after\":[{\"taskId\":\"u\"}]}");
         assertThat(events(accepted)).extracting(e -> e.getFrom() + "->" + e.getTo()).containsExactly("null->WAITING");
-        assertThat(accepted.effects()).noneMatch(e -> e instanceof Effect.Subscribe || e instanceof Effect.SetTimer);
+        assertThat(accepted.effects()).noneMatch(e -> isSignal(e, DependencySignalKind.SUBSCRIBE) || e instanceof Effect.SetTimer);
         Decision admitted = answer("t#10", true);
         assertThat(events(admitted)).extracting(AdmissionRulesTest::line).singleElement().asString()
                 .startsWith("WAITING->WAITING admitted by live:owner:acme after waiting 0 ms: owner acme has 1 of 2 live tasks (maxLiveTasks); waits for u (SUCCESS)");
-        assertThat(admitted.effects()).anyMatch(e -> e instanceof Effect.Subscribe);
+        assertThat(admitted.effects()).anyMatch(e -> isSignal(e, DependencySignalKind.SUBSCRIBE));
 
         task = null;
         schedule("{\"jobType\":\"email\",\"delayMs\":0,\"owner\":\"acme\",\"after\":[{\"taskId\":\"u\"}]}");
         Decision cancelled = decide(new Input.Cancel(TASK, new CancelRequest(null), new SourceRecord("ax.requests", 0, offset++)));
         assertThat(events(cancelled)).extracting(e -> e.getFrom() + "->" + e.getTo()).containsExactly("WAITING->CANCELLED");
         assertThat(flow(cancelled)).containsExactly("RELEASE live:owner:acme t#12");
-        assertThat(cancelled.effects()).noneMatch(e -> e instanceof Effect.Unsubscribe);
+        assertThat(cancelled.effects()).noneMatch(e -> isSignal(e, DependencySignalKind.UNSUBSCRIBE));
     }
 
     @Test
@@ -198,5 +199,10 @@ class AdmissionRulesTest {
         assertThat(setsTimer(replaced)).isTrue();
         Decision cancelled = decide(new Input.Cancel(TASK, new CancelRequest(null), new SourceRecord("ax.requests", 0, offset++)));
         assertThat(flow(cancelled)).as("it holds no slot").isEmpty();
+    }
+
+    /** Whether {@code effect} writes an ax.deps record of {@code kind}. */
+    private static boolean isSignal(Effect effect, DependencySignalKind kind) {
+        return effect instanceof Effect.Signal signal && signal.is(kind);
     }
 }

@@ -34,12 +34,12 @@ class DependencyRulesTest {
 
     @Test
     void shouldSendSubscribeAndUnsubscribeKeyedByTheUpstream() {
-        Effect.Subscribe subscribe = DependencySignals.subscribe("up", "down", false, NOW);
-        Effect.Unsubscribe unsubscribe = DependencySignals.unsubscribe("up", "down", true, NOW);
+        Effect.Signal subscribe = DependencySignals.subscribe("up", "down", false, NOW);
+        Effect.Signal unsubscribe = DependencySignals.unsubscribe("up", "down", true, NOW);
 
         // the effects carry the whole record: the adapter writes it as it is, keyed by the upstream
-        deps.send(subscribe.upstream(), subscribe.signal());
-        deps.send(unsubscribe.upstream(), unsubscribe.signal());
+        deps.send(subscribe.key(), subscribe.signal());
+        deps.send(unsubscribe.key(), unsubscribe.signal());
         assertThat(deps.sentLines()).containsExactly("up SUBSCRIBE up->down", "up UNSUBSCRIBE up->down every");
         assertThat(subscribe.signal().getAtMs()).isEqualTo(NOW);
         assertThat(unsubscribe.signal().getAtMs()).isEqualTo(NOW);

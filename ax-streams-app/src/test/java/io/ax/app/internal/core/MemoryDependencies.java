@@ -63,11 +63,7 @@ final class MemoryDependencies implements DependencyRules.Reads, DependencyRules
     /** The dependency effects of {@code decision}, applied as the adapter applies them. */
     void apply(Decision decision) {
         for (Effect effect : decision.effects()) {
-            if (effect instanceof Effect.Subscribe subscribe) {
-                send(subscribe.upstream(), subscribe.signal());
-            } else if (effect instanceof Effect.Unsubscribe unsubscribe) {
-                send(unsubscribe.upstream(), unsubscribe.signal());
-            } else if (effect instanceof Effect.KeepSubscriber keep) {
+            if (effect instanceof Effect.KeepSubscriber keep) {
                 keepSubscriber(keep.upstream(), keep.dependent(), keep.everyOccurrence());
             } else if (effect instanceof Effect.ForgetSubscriber forget) {
                 forgetSubscriber(forget.upstream(), forget.dependent(), forget.everyOccurrence());

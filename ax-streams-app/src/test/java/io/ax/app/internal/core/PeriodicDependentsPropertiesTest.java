@@ -287,7 +287,7 @@ class PeriodicDependentsPropertiesTest {
                 CoreDriver upstream = upstreams.get(next.get().key());
                 assertThat(upstream).as("a subscription goes to a task waited for: %s", signal).isNotNull();
                 Decision decided = upstream.signal(signal);
-                answeredAtSubscription |= decided.effects().stream().anyMatch(effect -> effect instanceof Effect.Signal);
+                answeredAtSubscription |= decided.effects().stream().anyMatch(effect -> effect instanceof Effect.Signal answer && answer.is(DependencySignalKind.NOTIFY));
                 deps.apply(decided);
                 checkSent();
                 return true;
