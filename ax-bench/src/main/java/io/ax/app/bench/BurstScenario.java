@@ -16,6 +16,9 @@ import java.util.List;
  * {@code fires_per_s} = dispatched / (last visible − D), lateness {@code p50_ms p99_ms max_ms} (visible − D),
  * {@code early lost dup}; {@code lead_ms} = D − when the last PENDING was visible (negative: ingest was not
  * over at D, so lateness includes it); {@code warmup_fires_per_s} is the last warm-up burst's rate.
+ * {@code cpu_us_per_task_ingest} and {@code _fire}: the scheduler process's CPU per task while the measured burst was
+ * taken in and from D until its last dispatch was read; {@code bench_cpu_us_per_task_*} the same of the bench process
+ * (the embedded broker when the bench runs it, the client, the readers) ({@link CpuPerTask}).
  */
 public final class BurstScenario implements Scenario {
     static final int DEFAULT_N = 1_000_000;
@@ -52,12 +55,14 @@ public final class BurstScenario implements Scenario {
                 ingestPerS = warm.ingest().flowingPerS();
                 context.note("warm-up burst %d: %d tasks, %.0f fires/s".formatted(round, smallN, warm.firesPerS()));
             }
-            Burst burst = Burst.run(context, TaskKeys.TASKS, n, ingestPerS, LEAD_MS);
+            Burst burst = Burst.measured(context, TaskKeys.TASKS, n, ingestPerS, LEAD_MS, scheduler.pid());
             ResultLine line = ResultLine.of("burst", n).add("fires_per_s", burst.firesPerS());
             line = burst.dispatch().visibleLateness().addTo(line, "")
                     .add("early", burst.dispatch().early()).add("lost", n - burst.dispatch().dispatched())
                     .add("dup", burst.dispatch().dup())
                     .add("ingest_per_s", burst.ingest().acceptedPerS()).add("lead_ms", burst.leadMs());
+            line = burst.ingestCpu().addTo(line, "_ingest", n);
+            line = burst.fireCpu().addTo(line, "_fire", n);
             if (warm != null) {
                 line = line.add("warmup_fires_per_s", warm.firesPerS());
             }

@@ -13,6 +13,10 @@ import java.util.List;
  * seen − first send); {@code ratio_vs_raw} = that / raw {@code produce_per_s}. Before that, for {@code --warmup}
  * seconds, batches of the same requests with other keys are ingested and not measured, so the JIT has compiled
  * the accept path as it has in a scheduler that has been running ({@code --warmup 0}: a cold JVM).
+ * {@code cpu_us_per_task}: the scheduler process's CPU (user + system, {@link ProcessCpu}) over the measured batch, per
+ * request; {@code bench_cpu_us_per_task} the same of the bench process (the embedded broker, when the bench runs it, and
+ * the client). CPU per task is steadier than a rate on a busy box, and counts what the rate hides when the scheduler is
+ * not the bottleneck.
  */
 public final class IngestScenario implements Scenario {
     private static final int WARM_UP_BATCH = 50_000;
@@ -30,11 +34,14 @@ public final class IngestScenario implements Scenario {
         Path stateDir = context.newDir("ingest-state");
         try (ChildScheduler scheduler = context.startScheduler("ingest", stateDir)) {
             warmUp(context, Math.min(n, WARM_UP_BATCH));
+            CpuPerTask cpu = CpuPerTask.start(scheduler.pid());
             Ingest ingest = Ingest.run(context, "ingest", TaskKeys.TASKS, n,
                     context.clock().millis() + Duration.ofDays(1).toMillis());
+            cpu = cpu.end();
             double rawPerS = Double.parseDouble(raw.get("produce_per_s"));
-            return List.of(raw, ResultLine.of("ingest", n).add("accepted_per_s", ingest.acceptedPerS())
-                    .add("ratio_vs_raw", ingest.acceptedPerS() / rawPerS).add("lost", n - ingest.accepted()));
+            ResultLine line = ResultLine.of("ingest", n).add("accepted_per_s", ingest.acceptedPerS())
+                    .add("ratio_vs_raw", ingest.acceptedPerS() / rawPerS).add("lost", n - ingest.accepted());
+            return List.of(raw, cpu.addTo(line, "", n));
         }
     }
 

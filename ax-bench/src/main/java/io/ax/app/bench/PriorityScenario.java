@@ -34,7 +34,7 @@ public final class PriorityScenario implements Scenario {
                     clock.millis() + Duration.ofDays(1).toMillis());
             double ingestPerS = calibration.flowingPerS();
             context.note("calibration: %.0f accepted/s".formatted(ingestPerS));
-            Burst burst = Burst.run(context, "priority", TaskKeys.TASKS, n, ingestPerS, LEAD_MS, i -> i % 10);
+            Burst burst = Burst.run(context, "priority", TaskKeys.TASKS, n, ingestPerS, LEAD_MS, i -> i % 10, 0);
             DispatchTracker dispatch = burst.dispatch();
             ResultLine line = ResultLine.of("priority", n).add("fires_per_s", burst.firesPerS());
             for (int priority = 9; priority >= 0; priority--) {

@@ -64,13 +64,15 @@ class BenchSmokeIT {
         List<Map<String, String>> lines = bench("ingest", "--n", "2000", "--warmup", "1", "--bootstrap", broker.bootstrapServers());
         assertThat(lines).extracting(l -> l.get("scenario")).containsExactly("raw", "ingest");
         assertThat(lines.get(1)).containsKeys("accepted_per_s", "ratio_vs_raw").containsEntry("lost", "0");
+        assertThat(Double.parseDouble(lines.get(1).get("cpu_us_per_task"))).as("the scheduler used CPU taking the requests in").isPositive();
     }
 
     @Test
     @Timeout(180)
     void burst() throws Exception {
         Map<String, String> burst = single(bench("burst", "--n", "2000", "--warmup", "1", "--bootstrap", broker.bootstrapServers()), "burst");
-        assertThat(burst).containsKeys("fires_per_s", "p50_ms", "p99_ms", "max_ms", "warmup_fires_per_s");
+        assertThat(burst).containsKeys("fires_per_s", "p50_ms", "p99_ms", "max_ms", "warmup_fires_per_s", "cpu_us_per_task_ingest",
+                "cpu_us_per_task_fire", "bench_cpu_us_per_task_fire");
         assertGuarantees(burst);
     }
 
