@@ -7,7 +7,9 @@ import java.util.List;
  * worker in this process ({@link SteadyRun}). Result: {@code dispatch_p99_ms} (visible on the dispatch topic −
  * due), {@code fired_p50_ms fired_p99_ms} (the dispatch's {@code firedAtMs} − due: the scheduler's decision, before
  * the commit that makes it visible), {@code p50_ms p99_ms max_ms} (handler start − due), {@code early lost dup},
- * {@code submit_per_s}.
+ * {@code submit_per_s}, {@code cpu_us_per_task} (the scheduler process's CPU from the first measured request until the
+ * last was handled, per task: its whole life, request, fire and two reports; {@code bench_cpu_us_per_task} the bench
+ * process's: the embedded broker when the bench runs it, the client, the worker, the readers; {@link CpuPerTask}).
  */
 public final class SteadyScenario implements Scenario {
     static final int DEFAULT_RATE = 1_000;
@@ -23,9 +25,16 @@ public final class SteadyScenario implements Scenario {
         int rate = context.options().rateOr(DEFAULT_RATE);
         int durationS = context.options().durationOr(DEFAULT_DURATION_S);
         try (ChildScheduler scheduler = context.startScheduler("steady", context.newDir("steady-state"))) {
-            SteadyRun.Outcome outcome = SteadyRun.run(context, "steady", rate, durationS);
-            return List.of(outcome.addTo(ResultLine.of("steady", outcome.n()), "")
-                    .add("submit_per_s", outcome.submitPerS()));
+            java.util.concurrent.atomic.AtomicReference<CpuPerTask> cpu = new java.util.concurrent.atomic.AtomicReference<>();
+            SteadyRun.Outcome outcome = SteadyRun.run(context, "steady", rate, durationS, () -> {
+                try {
+                    cpu.set(CpuPerTask.start(scheduler.pid()));
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            ResultLine line = outcome.addTo(ResultLine.of("steady", outcome.n()), "").add("submit_per_s", outcome.submitPerS());
+            return List.of(cpu.get().end().addTo(line, "", outcome.n()));
         }
     }
 }
