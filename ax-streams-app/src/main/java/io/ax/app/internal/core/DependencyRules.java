@@ -9,6 +9,7 @@ import io.ax.schema.TaskState;
 import io.ax.validation.Quote;
 import io.ax.validation.ScheduleValidator;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -83,6 +84,30 @@ public final class DependencyRules {
          * one it returned rather than walk over deleted keys again.
          */
         List<Tombstone> tombstonesPurgedBefore(long purgedBeforeMs, int limit);
+    }
+
+    /**
+     * The sweeps owed on the upstream's partition, as the adapter lists them (in memory, from the store's markers), and
+     * the subscribers a step walks: what {@link #sweep} reads.
+     */
+    public interface Owed {
+        /**
+         * The upstreams owed an occurrence sweep, the oldest owed first. {@link Iterator#remove} takes the last one returned
+         * off the list: its sweep is done, or its marker is gone (the list is memory; the marker goes by an effect).
+         */
+        Iterator<String> occurrenceSweeps();
+
+        /** The upstreams owed a final-state sweep, the oldest owed first; {@link Iterator#remove} as above. */
+        Iterator<String> sweeps();
+
+        /** The sweep owed over {@code upstream}'s periodic subscribers (its marker), or null. */
+        OccurrenceSweep occurrenceSweep(String upstream);
+
+        /**
+         * Up to {@code limit} subscribers of {@code upstream} (its periodic ones when {@code everyOccurrence}) after
+         * {@code cursor} (empty: from the first), in key order.
+         */
+        List<String> subscribersAfter(String upstream, boolean everyOccurrence, String cursor, int limit);
     }
 
     /** Where a subscription's effects go ({@link #onSignal}). */
@@ -259,6 +284,51 @@ public final class DependencyRules {
     // ---- the sweep, from the punctuator ----
 
     /**
+     * One punctuation's sweep: up to {@code budget} subscribers told or dropped, the occurrence sweeps first (a periodic
+     * dependent waits on them each period), then the final-state sweeps, each list the oldest owed first; a sweep cut
+     * short goes on from its cursor at the next call. An upstream whose sweep is done, or whose marker is gone, leaves
+     * the list. Returns how many subscribers were handled.
+     */
+    public static int sweep(long nowMs, int budget, Owed owed, Reads reads, Effects effects) {
+        int handled = 0;
+        Iterator<String> upstreams = owed.occurrenceSweeps();
+        while (upstreams.hasNext() && handled < budget) {
+            String upstream = upstreams.next();
+            OccurrenceSweep sweep = owed.occurrenceSweep(upstream);
+            if (sweep == null) {
+                upstreams.remove();
+                continue;
+            }
+            List<String> next = owed.subscribersAfter(upstream, true, sweep.cursor(), budget - handled + 1);
+            Stepped step = occurrenceStep(upstream, sweep, next, budget - handled, nowMs, effects);
+            handled += step.handled();
+            if (step.done()) {
+                upstreams.remove();
+            }
+        }
+        upstreams = owed.sweeps();
+        while (upstreams.hasNext() && handled < budget) {
+            String upstream = upstreams.next();
+            Sweep sweep = reads.sweep(upstream);
+            if (sweep == null) {
+                upstreams.remove();
+                continue;
+            }
+            List<String> next = owed.subscribersAfter(upstream, false, sweep.cursor(), budget - handled + 1);
+            Stepped step = step(upstream, sweep, next, budget - handled, nowMs, reads, effects);
+            handled += step.handled();
+            if (step.done()) {
+                upstreams.remove();
+            }
+        }
+        return handled;
+    }
+
+    /** What one step of a sweep did: how many subscribers it handled, and whether the sweep is done. */
+    private record Stepped(int handled, boolean done) {
+    }
+
+    /**
      * One step of the sweep owed over {@code upstream}'s final-state subscribers: {@code next} are the subscribers after
      * its cursor, in key order, as many as {@code budget} and one more if there are more; each of the first
      * {@code budget} is told (NOTIFY) or dropped (DROP). Then the sweep goes on from the last one handled, or, when the
@@ -267,12 +337,17 @@ public final class DependencyRules {
      */
     public static int sweepStep(String upstream, Sweep sweep, List<String> next, int budget, long nowMs, Reads reads,
                                 Effects effects) {
+        return step(upstream, sweep, next, budget, nowMs, reads, effects).handled();
+    }
+
+    private static Stepped step(String upstream, Sweep sweep, List<String> next, int budget, long nowMs, Reads reads,
+                                Effects effects) {
         int handled = 0;
         String cursor = sweep.cursor();
         for (String dependent : next) {
             if (handled >= budget) {
                 effects.continueSweep(upstream, new Sweep(sweep.mode(), sweep.outcome(), sweep.executionId(), cursor));
-                return handled;
+                return new Stepped(handled, false);
             }
             if (sweep.mode() == Mode.NOTIFY) {
                 notify(upstream, dependent, sweep.outcome(), sweep.executionId(), nowMs, effects);
@@ -282,21 +357,26 @@ public final class DependencyRules {
             cursor = dependent;
             handled++;
         }
-        sweepEnded(upstream, sweep, reads, effects);
-        return handled;
+        return new Stepped(handled, sweepEnded(upstream, sweep, reads, effects));
     }
 
-    /** A sweep reached its last subscriber. */
-    private static void sweepEnded(String upstream, Sweep sweep, Reads reads, Effects effects) {
+    /** A sweep reached its last subscriber; returns whether it is done. */
+    private static boolean sweepEnded(String upstream, Sweep sweep, Reads reads, Effects effects) {
         if (sweep.mode() == Mode.NOTIFY && reads.purgedAtMs(upstream) != null) {
             effects.continueSweep(upstream, Sweep.drop()); // purged while its notifications went out: now its subscriptions go
-        } else {
-            effects.sweepDone(upstream);
+            return false;
         }
+        effects.sweepDone(upstream);
+        return true;
     }
 
     /** {@link #sweepStep} for the sweep of one occurrence's outcome over {@code upstream}'s periodic subscribers. */
     public static int occurrenceSweepStep(String upstream, OccurrenceSweep sweep, List<String> next, int budget, long nowMs,
+                                          Effects effects) {
+        return occurrenceStep(upstream, sweep, next, budget, nowMs, effects).handled();
+    }
+
+    private static Stepped occurrenceStep(String upstream, OccurrenceSweep sweep, List<String> next, int budget, long nowMs,
                                           Effects effects) {
         int handled = 0;
         String cursor = sweep.cursor();
@@ -304,7 +384,7 @@ public final class DependencyRules {
             if (handled >= budget) {
                 effects.continueOccurrenceSweep(upstream,
                         new OccurrenceSweep(sweep.outcome(), sweep.executionId(), sweep.nominalAtMs(), cursor));
-                return handled;
+                return new Stepped(handled, false);
             }
             effects.send(dependent, DependencySignals.notify(upstream, dependent, sweep.outcome(), sweep.executionId(), nowMs,
                     sweep.nominalAtMs()));
@@ -312,7 +392,7 @@ public final class DependencyRules {
             handled++;
         }
         effects.occurrenceSweepDone(upstream);
-        return handled;
+        return new Stepped(handled, true);
     }
 
     // ---- the tombstones' expiry, from the punctuator ----

@@ -45,7 +45,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * sweep release, record and send), as the dependent's side is ({@code AwaitDependencies}, {@code OccurrenceDependencies}).
  * This class is their adapter: it reads the store for them, walks the key ranges, calls them, and applies their
  * effects to the store, to the in-memory lists of what is owed and to ax.deps, and runs the tombstones' expiry at most
- * once a minute (which tombstones have expired is the rules' to say).
+ * once a minute (which tombstones have expired is the rules' to say). The sweep walks what is owed in the rules' order
+ * ({@link DependencyRules#sweep}); here only the lists it walks, kept in memory so that no sweep range-scans its markers.
  * Everything here runs inside the stream task's exactly-once transactions with the signals it writes to ax.deps, so a
  * restart neither loses nor repeats one. A task that ends owes as many notifications as it has subscribers:
  * {@link #sweep} sends at most a bounded batch per call, so a fan-out of any size never makes one step unbounded. Not
@@ -89,8 +90,6 @@ final class Dependencies {
     private Bytes expiredUpTo = Bytes.wrap(new byte[] {PURGED_BY_TIME});
     /** When {@link #maybeExpireTombstones} next runs {@link #expireTombstones}. */
     private long nextTombstoneExpiryMs = Long.MIN_VALUE;
-    /** Set by the effect that ends a sweep, so that the sweep's loop removes it from its list. */
-    private boolean stepDone;
 
     Dependencies(KeyValueStore<Bytes, byte[]> store, TaskStore tasks, Outputs outputs, long retentionMs) {
         this.store = store;
@@ -158,48 +157,38 @@ final class Dependencies {
     // ---- from the punctuator ----
 
     /**
-     * Sends (or, after a purge, drops) up to {@code budget} owed notifications, occurrence outcomes first, then final
-     * states, oldest sweep first; a sweep cut short goes on from its cursor at the next call. Returns how many were
-     * handled.
+     * One punctuation's sweep ({@link DependencyRules#sweep}): up to {@code budget} owed notifications sent (or, after a
+     * purge, subscriptions dropped), in the order the rules walk the sweeps owed. Returns how many were handled.
      */
     int sweep(long nowMs, int budget) {
         loadOwed();
         loadEveryOccurrence();
-        int handled = 0;
-        java.util.Iterator<String> upstreams = owedOccurrences.iterator();
-        while (upstreams.hasNext() && handled < budget) {
-            String upstream = upstreams.next();
-            Bytes markerKey = Bytes.wrap(key(OCCURRENCE_SWEEP, upstream));
-            byte[] marker = store.get(markerKey);
-            if (marker == null) {
-                upstreams.remove();
-                continue;
-            }
-            DependencyRules.OccurrenceSweep sweep = decodeOccurrenceSweep(marker);
-            List<String> next = subscribersAfter(OCCURRENCE_SUBSCRIBER, upstream, sweep.cursor(), budget - handled + 1);
-            stepDone = false;
-            handled += DependencyRules.occurrenceSweepStep(upstream, sweep, next, budget - handled, nowMs, effects);
-            if (stepDone) {
-                upstreams.remove();
-            }
-        }
-        upstreams = owed.iterator();
-        while (upstreams.hasNext() && handled < budget) {
-            String upstream = upstreams.next();
-            Sweep sweep = reads.sweep(upstream);
-            if (sweep == null) {
-                upstreams.remove();
-                continue;
-            }
-            List<String> next = subscribersAfter(SUBSCRIBER, upstream, sweep.cursor(), budget - handled + 1);
-            stepDone = false;
-            handled += DependencyRules.sweepStep(upstream, sweep, next, budget - handled, nowMs, reads, effects);
-            if (stepDone) {
-                upstreams.remove();
-            }
-        }
-        return handled;
+        return DependencyRules.sweep(nowMs, budget, owedSweeps, reads, effects);
     }
+
+    /** The sweeps owed, as the rules walk them: the in-memory lists, the markers and subscribers in the store. */
+    private final DependencyRules.Owed owedSweeps = new DependencyRules.Owed() {
+        @Override
+        public java.util.Iterator<String> occurrenceSweeps() {
+            return owedOccurrences.iterator();
+        }
+
+        @Override
+        public java.util.Iterator<String> sweeps() {
+            return owed.iterator();
+        }
+
+        @Override
+        public DependencyRules.OccurrenceSweep occurrenceSweep(String upstream) {
+            byte[] marker = store.get(Bytes.wrap(key(OCCURRENCE_SWEEP, upstream)));
+            return marker == null ? null : decodeOccurrenceSweep(marker);
+        }
+
+        @Override
+        public List<String> subscribersAfter(String upstream, boolean everyOccurrence, String cursor, int limit) {
+            return Dependencies.this.subscribersAfter(everyOccurrence ? OCCURRENCE_SUBSCRIBER : SUBSCRIBER, upstream, cursor, limit);
+        }
+    };
 
     /** Up to {@code limit} subscribers of {@code upstream} in key space {@code space} after {@code cursor}, in key order. */
     private List<String> subscribersAfter(byte space, String upstream, String cursor, int limit) {
@@ -316,8 +305,7 @@ final class Dependencies {
 
         @Override
         public void sweepDone(String upstream) {
-            store.delete(Bytes.wrap(sweepKey(upstream)));
-            stepDone = true; // the sweep's loop removes it from the owed list
+            store.delete(Bytes.wrap(sweepKey(upstream))); // the rules take it off the owed list (DependencyRules.Owed)
         }
 
         @Override
@@ -335,7 +323,6 @@ final class Dependencies {
         @Override
         public void occurrenceSweepDone(String upstream) {
             store.delete(Bytes.wrap(key(OCCURRENCE_SWEEP, upstream)));
-            stepDone = true;
         }
 
         @Override

@@ -175,6 +175,29 @@ class DependencyRulesTest {
     }
 
     @Test
+    void shouldSweepOccurrencesFirstThenFinalStatesTheOldestOwedFirstWithinOneBudget() {
+        onSignal(DependencySignalKind.SUBSCRIBE, "old", "a", false);
+        onSignal(DependencySignalKind.SUBSCRIBE, "old", "b", false);
+        onSignal(DependencySignalKind.SUBSCRIBE, "new", "c", false);
+        onSignal(DependencySignalKind.SUBSCRIBE, "periodic", "p", true);
+        DependencyRules.finished("old", "SUCCESS", "e-old", deps, deps);
+        DependencyRules.finished("new", "FAILED", "e-new", deps, deps);
+        DependencyRules.occurrenceEnded("periodic", "SUCCESS", "e-p", 100, deps, deps);
+
+        assertThat(deps.sweep(NOW, 2)).isEqualTo(2);
+        assertThat(deps.sentLines()).containsExactly("p NOTIFY periodic->p SUCCESS e-p @100", "a NOTIFY old->a SUCCESS e-old");
+        assertThat(deps.occurrenceSweeps).as("done: off the list").isEmpty();
+        assertThat(deps.sweeps).as("cut short: goes on from its cursor, still first").containsOnlyKeys("old", "new");
+        assertThat(deps.sweeps.get("old").cursor()).isEqualTo("a");
+
+        assertThat(deps.sweep(NOW, 10)).isEqualTo(2);
+        assertThat(deps.sentLines()).endsWith("b NOTIFY old->b SUCCESS e-old", "c NOTIFY new->c FAILED e-new");
+        assertThat(deps.done).containsExactly("old", "new");
+        assertThat(deps.sweepOwed()).isFalse();
+        assertThat(deps.sweep(NOW, 10)).isZero();
+    }
+
+    @Test
     void shouldTellPeriodicSubscribersEachOccurrenceAndANewOneItsLatest() {
         DependencyRules.occurrenceEnded("up", "SUCCESS", "e-1", 100, deps, deps);
         assertThat(deps.occurrenceSweeps).isEmpty(); // nobody waits

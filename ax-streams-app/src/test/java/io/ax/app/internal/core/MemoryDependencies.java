@@ -8,6 +8,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,24 +83,58 @@ final class MemoryDependencies implements DependencyRules.Reads, DependencyRules
     }
 
     /**
-     * One punctuation's sweep, as the adapter runs it: up to {@code budget} subscribers told or dropped, occurrence
-     * outcomes first, then final states, the oldest sweep first. Returns how many were handled.
+     * One punctuation's sweep, as the adapter runs it ({@link DependencyRules#sweep}: up to {@code budget} subscribers
+     * told or dropped, in the rules' order). Returns how many were handled.
      */
     int sweep(long nowMs, int budget) {
-        int handled = 0;
-        for (String upstream : List.copyOf(occurrenceSweeps.keySet())) {
-            if (handled >= budget) {
-                return handled;
-            }
-            handled += occurrenceSweepStep(upstream, budget - handled, nowMs);
+        return DependencyRules.sweep(nowMs, budget, owed, this, this);
+    }
+
+    /** The sweeps owed, in the order owed: here the markers' maps are the lists too (a done sweep has left them already). */
+    private final DependencyRules.Owed owed = new DependencyRules.Owed() {
+        @Override
+        public Iterator<String> occurrenceSweeps() {
+            return owedIn(occurrenceSweeps);
         }
-        for (String upstream : List.copyOf(sweeps.keySet())) {
-            if (handled >= budget) {
-                return handled;
-            }
-            handled += sweepStep(upstream, budget - handled, nowMs);
+
+        @Override
+        public Iterator<String> sweeps() {
+            return owedIn(sweeps);
         }
-        return handled;
+
+        @Override
+        public OccurrenceSweep occurrenceSweep(String upstream) {
+            return occurrenceSweeps.get(upstream);
+        }
+
+        @Override
+        public List<String> subscribersAfter(String upstream, boolean everyOccurrence, String cursor, int limit) {
+            return after(everyOccurrence ? occurrenceSubscribers : subscribers, upstream, cursor, limit);
+        }
+    };
+
+    /** The keys of {@code markers} as they are now; remove() takes the last one returned out of the map. */
+    private static Iterator<String> owedIn(Map<String, ?> markers) {
+        Iterator<String> keys = List.copyOf(markers.keySet()).iterator();
+        return new Iterator<>() {
+            private String last;
+
+            @Override
+            public boolean hasNext() {
+                return keys.hasNext();
+            }
+
+            @Override
+            public String next() {
+                last = keys.next();
+                return last;
+            }
+
+            @Override
+            public void remove() {
+                markers.remove(last);
+            }
+        };
     }
 
     /** One step of the sweep owed over {@code upstream}'s final-state subscribers: the adapter lists what follows the cursor. */
