@@ -1,8 +1,9 @@
 package io.ax.app.internal.topology;
 
 import io.ax.app.internal.core.DependencyRules;
-import io.ax.app.internal.core.DependencyRules.Mode;
-import io.ax.app.internal.core.DependencyRules.Sweep;
+import io.ax.app.internal.core.OccurrenceSweep;
+import io.ax.app.internal.core.Sweep;
+import io.ax.app.internal.core.Sweep.Mode;
 import io.ax.app.internal.store.TaskStore;
 import io.ax.schema.DependencySignal;
 import io.ax.schema.StoredTask;
@@ -43,8 +44,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * <p>The decisions are {@link DependencyRules} in the core (what a subscription, an end, a purge and each step of a
  * sweep release, record and send), as the dependent's side is ({@code AwaitDependencies}, {@code OccurrenceDependencies}).
- * This class is their adapter: it reads the store for them, walks the key ranges, calls them, and applies their
- * effects to the store, to the in-memory lists of what is owed and to ax.deps, and runs the tombstones' expiry at most
+ * This class is their adapter: it reads the store for them ({@link #reads}: the task rules read it too, as they decide
+ * what a task's end, purge or new schedule request owes here), walks the key ranges, calls the sweep and the expiry,
+ * and applies the rules' effects (a task decision's through {@code ApplyDecisions}, which decides nothing) to the store,
+ * to the in-memory lists of what is owed and to ax.deps, and runs the tombstones' expiry at most
  * once a minute (which tombstones have expired is the rules' to say). The sweep walks what is owed in the rules' order
  * ({@link DependencyRules#sweep}); here only the lists it walks, kept in memory so that no sweep range-scans its markers.
  * Everything here runs inside the stream task's exactly-once transactions with the signals it writes to ax.deps, so a
@@ -98,26 +101,9 @@ final class Dependencies {
         this.retentionMs = retentionMs;
     }
 
-    // ---- from this partition's decisions ----
+    // ---- the effects of this partition's decisions, as the rules decided them ----
 
-    void occurrenceEnded(String upstream, String outcome, String executionId, long nominalAtMs) {
-        DependencyRules.occurrenceEnded(upstream, outcome, executionId, nominalAtMs, reads, effects);
-    }
-
-    void finished(String upstream, String outcome, String executionId) {
-        DependencyRules.finished(upstream, outcome, executionId, reads, effects);
-    }
-
-    void purged(String upstream, long nowMs) {
-        DependencyRules.purged(upstream, nowMs, reads, effects);
-    }
-
-    void maybeForgetPurged(String taskId) {
-        DependencyRules.scheduledAgain(taskId, reads, effects);
-    }
-
-    // ---- from a SUBSCRIBE or UNSUBSCRIBE's decision (DependencyRules.subscription) ----
-
+    /** A subscription's decision ({@link DependencyRules#subscription}). */
     void keepSubscriber(String upstream, String dependent, boolean everyOccurrence) {
         effects.keepSubscriber(upstream, dependent, everyOccurrence);
     }
@@ -126,8 +112,31 @@ final class Dependencies {
         effects.forgetSubscriber(upstream, dependent, everyOccurrence);
     }
 
-    /** The purged tasks' tombstones, read by the rules as they decide a subscription. */
-    DependencyRules.Tombstones tombstones() {
+    /** A task's end or purge ({@link DependencyRules#finished}, {@link DependencyRules#purged}). */
+    void oweSweep(String upstream, Sweep sweep) {
+        effects.oweSweep(upstream, sweep);
+    }
+
+    /** An occurrence's end ({@link DependencyRules#occurrenceEnded}). */
+    void oweOccurrenceSweep(String upstream, OccurrenceSweep sweep) {
+        effects.oweOccurrenceSweep(upstream, sweep);
+    }
+
+    /** A purge ({@link DependencyRules#purged}). */
+    void tombstone(String upstream, long purgedAtMs) {
+        effects.tombstone(upstream, purgedAtMs);
+    }
+
+    /** A schedule request accepted under a purged task's id ({@link DependencyRules#scheduledAgain}). */
+    void forgetTombstone(String upstream, long purgedAtMs) {
+        effects.forgetTombstone(upstream, purgedAtMs);
+    }
+
+    /**
+     * What the rules read of this partition's dependency side as they decide a task's input: the tombstones a subscription
+     * reads, and what a task's end, purge or new schedule request reads (its subscribers, its owed sweep, its tombstone).
+     */
+    DependencyRules.Reads reads() {
         return reads;
     }
 
@@ -179,7 +188,7 @@ final class Dependencies {
         }
 
         @Override
-        public DependencyRules.OccurrenceSweep occurrenceSweep(String upstream) {
+        public OccurrenceSweep occurrenceSweep(String upstream) {
             byte[] marker = store.get(Bytes.wrap(key(OCCURRENCE_SWEEP, upstream)));
             return marker == null ? null : decodeOccurrenceSweep(marker);
         }
@@ -309,14 +318,14 @@ final class Dependencies {
         }
 
         @Override
-        public void oweOccurrenceSweep(String upstream, DependencyRules.OccurrenceSweep sweep) {
+        public void oweOccurrenceSweep(String upstream, OccurrenceSweep sweep) {
             store.put(Bytes.wrap(key(OCCURRENCE_SWEEP, upstream)), encodeOccurrenceSweep(sweep));
             owedOccurrences.remove(upstream); // restarts from the first subscriber, at the back
             owedOccurrences.add(upstream);
         }
 
         @Override
-        public void continueOccurrenceSweep(String upstream, DependencyRules.OccurrenceSweep sweep) {
+        public void continueOccurrenceSweep(String upstream, OccurrenceSweep sweep) {
             store.put(Bytes.wrap(key(OCCURRENCE_SWEEP, upstream)), encodeOccurrenceSweep(sweep));
         }
 
@@ -427,7 +436,7 @@ final class Dependencies {
         return end;
     }
 
-    private static byte[] encodeOccurrenceSweep(DependencyRules.OccurrenceSweep sweep) {
+    private static byte[] encodeOccurrenceSweep(OccurrenceSweep sweep) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeUTF(sweep.outcome());
@@ -440,11 +449,11 @@ final class Dependencies {
         return bytes.toByteArray();
     }
 
-    private static DependencyRules.OccurrenceSweep decodeOccurrenceSweep(byte[] value) {
+    private static OccurrenceSweep decodeOccurrenceSweep(byte[] value) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
             String outcome = in.readUTF();
             String executionId = in.readUTF();
-            return new DependencyRules.OccurrenceSweep(outcome, executionId.isEmpty() ? null : executionId, in.readLong(), in.readUTF());
+            return new OccurrenceSweep(outcome, executionId.isEmpty() ? null : executionId, in.readLong(), in.readUTF());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,7 +1,5 @@
 package io.ax.app.internal.core;
 
-import io.ax.app.internal.core.DependencyRules.OccurrenceSweep;
-import io.ax.app.internal.core.DependencyRules.Sweep;
 import io.ax.schema.DependencySignal;
 import io.ax.schema.StoredTask;
 import java.util.ArrayDeque;
@@ -20,8 +18,9 @@ import java.util.function.Function;
 /**
  * The upstream side of dependencies in memory for the core's tests, decided by the real {@link DependencyRules}: the
  * subscribers, the sweeps owed (in the order they were owed), the tombstones, as {@code topology.Dependencies} keeps them
- * in its store, and ax.deps itself, one queue per key, as Kafka keeps a key's records in order. {@link #apply} does with a
- * decision's dependency effects what {@code ApplyDecisions} does; {@link #sweep} is a punctuation's step ({@link
+ * in its store, and ax.deps itself, one queue per key, as Kafka keeps a key's records in order. The task rules read it as
+ * they decide ({@code Rules} given it as their {@link DependencyRules.Reads}, as the adapter gives them its store);
+ * {@link #apply} does with a decision's dependency effects what {@code ApplyDecisions} does; {@link #sweep} is a punctuation's step ({@link
  * #sweepStep} and {@link #occurrenceSweepStep} one upstream's), {@link #expireTombstones} the tombstones' expiry; the test
  * takes the signals from {@link #take} and hands each to its task's rules when it likes. The store's maps are open to
  * the tests that set a scene or look at it ({@code DependencyRulesTest}); {@link #done} and {@link #forgotten} record
@@ -61,7 +60,10 @@ final class MemoryDependencies implements DependencyRules.Reads, DependencyRules
         this.tasks = tasks;
     }
 
-    /** The dependency effects of {@code decision}, applied as the adapter applies them. */
+    /**
+     * The dependency effects of {@code decision}, applied as the adapter applies them: as they are, nothing decided here
+     * (the rules that made the decision read this object as they decided it, as the task rules read the adapter's store).
+     */
     void apply(Decision decision) {
         for (Effect effect : decision.effects()) {
             if (effect instanceof Effect.KeepSubscriber keep) {
@@ -70,14 +72,14 @@ final class MemoryDependencies implements DependencyRules.Reads, DependencyRules
                 forgetSubscriber(forget.upstream(), forget.dependent(), forget.everyOccurrence());
             } else if (effect instanceof Effect.Signal signal) {
                 send(signal.key(), signal.signal());
-            } else if (effect instanceof Effect.OccurrenceEnded ended) {
-                DependencyRules.occurrenceEnded(ended.taskId(), ended.outcome(), ended.executionId(), ended.nominalAtMs(), this, this);
-            } else if (effect instanceof Effect.Finished finished) {
-                DependencyRules.finished(finished.taskId(), finished.outcome(), finished.executionId(), this, this);
-            } else if (effect instanceof Effect.Scheduled scheduled) {
-                DependencyRules.scheduledAgain(scheduled.taskId(), this, this);
-            } else if (effect instanceof Effect.Purged purged) {
-                DependencyRules.purged(purged.taskId(), purged.purgedAtMs(), this, this);
+            } else if (effect instanceof Effect.OweSweep owe) {
+                oweSweep(owe.upstream(), owe.sweep());
+            } else if (effect instanceof Effect.OweOccurrenceSweep owe) {
+                oweOccurrenceSweep(owe.upstream(), owe.sweep());
+            } else if (effect instanceof Effect.LeaveTombstone tombstone) {
+                tombstone(tombstone.upstream(), tombstone.purgedAtMs());
+            } else if (effect instanceof Effect.ForgetTombstone forget) {
+                forgetTombstone(forget.upstream(), forget.purgedAtMs());
             }
         }
     }

@@ -159,8 +159,9 @@ class WorkflowRulesPropertiesTest {
     }
 
     private static Checker run(Shape shape, List<Move> moves) {
-        CoreDriver ax = new CoreDriver((jobType, owner) -> shape.gate().gates());
         Checker check = new Checker(shape);
+        // the dependent reads the same dependency side as its upstreams: one partition's, as the adapter's store
+        CoreDriver ax = new CoreDriver(CoreDriver.TASK, (jobType, owner) -> shape.gate().gates(), check.deps);
         check.apply(ax, ax.schedule(shape.json()));
         assertThat(ax.task()).as("the request is accepted: %s", shape.json()).isNotNull();
         for (Move move : moves) {
@@ -339,7 +340,7 @@ class WorkflowRulesPropertiesTest {
         private final List<Slot> grantsGiven = new ArrayList<>();
         private final Map<String, Integer> finals = new HashMap<>();
         private final Set<String> started = new LinkedHashSet<>(); // executions dispatched, or held at a gate
-        private final Set<Long> finished = new HashSet<>(); // incarnations that announced their end
+        private final Set<Long> finished = new HashSet<>(); // incarnations that ended
         private final MemoryDependencies deps;
         private final Map<String, CoreDriver> upstreams = new HashMap<>();
         /** Each upstream's ends, as its decisions announced them (and PURGED once it was purged). */
@@ -403,17 +404,20 @@ class WorkflowRulesPropertiesTest {
             return driver.timers().stream().filter(t -> t.kind() != TimerKind.PURGE).findFirst().flatMap(t -> driver.fire(t.kind()));
         }
 
-        /** An upstream's decision: its ends noted, its dependency effects applied. */
+        /** An upstream's decision: its ends noted (from its task, not from the effects), its dependency effects applied. */
         void applyUpstream(CoreDriver driver, Optional<Decision> decision) {
             decision.ifPresent(d -> {
-                for (Effect effect : d.effects()) {
-                    if (effect instanceof Effect.Finished finished) {
-                        reached.computeIfAbsent(finished.taskId(), u -> new HashSet<>()).add(finished.outcome());
-                    } else if (effect instanceof Effect.Purged purged) {
-                        reached.computeIfAbsent(purged.taskId(), u -> new HashSet<>()).add(AwaitDependencies.PURGED);
-                    }
+                boolean owesEnd = d.effects().stream().anyMatch(effect -> effect instanceof Effect.OweSweep owe
+                        && owe.sweep().mode() == Sweep.Mode.NOTIFY && owe.upstream().equals(d.taskId())
+                        && owe.sweep().outcome().equals(Liveness.finalOutcome(d.task())));
+                assertThat(owesEnd).as("%s's end is owed to its subscribers by the decision that ended it, exactly when it has any",
+                        d.taskId()).isEqualTo(driver.finishedByLast() && deps.subscribers.containsKey(d.taskId()));
+                if (driver.finishedByLast()) {
+                    reached.computeIfAbsent(d.taskId(), u -> new HashSet<>()).add(Liveness.finalOutcome(d.task()));
+                } else if (driver.purgedByLast()) {
+                    reached.computeIfAbsent(d.taskId(), u -> new HashSet<>()).add(AwaitDependencies.PURGED);
                 }
-                noteTombstones(d);
+                noteTombstones(driver, d);
                 deps.apply(d);
                 checkSent();
                 checkTombstones();
@@ -496,14 +500,15 @@ class WorkflowRulesPropertiesTest {
             checkTombstones();
         }
 
-        /** A purge leaves a tombstone, a schedule request under the id forgets it (the model {@link #checkTombstones} holds to). */
-        private void noteTombstones(Decision decision) {
-            for (Effect effect : decision.effects()) {
-                if (effect instanceof Effect.Purged purged) {
-                    purgedAt.put(purged.taskId(), purged.purgedAtMs());
-                } else if (effect instanceof Effect.Scheduled scheduled) {
-                    purgedAt.remove(scheduled.taskId());
-                }
+        /**
+         * A purge leaves a tombstone, a schedule request accepted under the id forgets it (the model {@link #checkTombstones}
+         * holds to): read from what {@code driver}'s last decision did to its task, not from its effects.
+         */
+        private void noteTombstones(CoreDriver driver, Decision decision) {
+            if (driver.purgedByLast()) {
+                purgedAt.put(decision.taskId(), driver.nowMs());
+            } else if (driver.acceptedByLast()) {
+                purgedAt.remove(decision.taskId());
             }
         }
 
@@ -565,13 +570,13 @@ class WorkflowRulesPropertiesTest {
                 } else if (effect instanceof Effect.Flow flow) {
                     flow(flow.message());
                     gates.deliver(flow.message(), nowMs);
-                } else if (effect instanceof Effect.Finished) {
-                    assertThat(decision.task()).as("an end is announced by a decision that stores the task").isNotNull();
-                    assertThat(finished.add(decision.task().getIncarnation()))
-                            .as("the task announces its end once per incarnation (%s)", decision.task().getIncarnation()).isTrue();
                 }
             }
-            noteTombstones(decision);
+            if (ax.finishedByLast()) {
+                assertThat(finished.add(decision.task().getIncarnation()))
+                        .as("the task ends once per incarnation (%s)", decision.task().getIncarnation()).isTrue();
+            }
+            noteTombstones(ax, decision);
             deps.apply(decision);
             checkSent();
             checkTombstones();
@@ -695,7 +700,7 @@ class WorkflowRulesPropertiesTest {
                                 .isEqualTo(1));
             }
             if (ax.task() != null) {
-                assertThat(finished).as("the task announced its end").contains(ax.task().getIncarnation());
+                assertThat(finished).as("the task ended").contains(ax.task().getIncarnation());
                 assertThat(waiting).as("no execution still waits at the gate").isEmpty();
                 assertThat(granted).as("every slot is given back").isEmpty();
             }
