@@ -1,6 +1,7 @@
 package io.ax.app.internal.core;
 
 import io.ax.InvalidRequestException;
+import io.ax.app.internal.core.Sweep.Mode;
 import io.ax.schema.DependencySignal;
 import io.ax.schema.DependencySignalKind;
 import io.ax.schema.StoredExecution;
@@ -9,6 +10,7 @@ import io.ax.schema.TaskState;
 import io.ax.validation.Quote;
 import io.ax.validation.ScheduleValidator;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -19,38 +21,25 @@ import java.util.List;
  * {@link OccurrenceDependencies} (a periodic task's occurrences).
  *
  * <p>Shaped like {@link GateRules}: the rules read the upstream's task, its subscriptions, owed sweep and tombstone
- * through {@link Reads} and hand every effect to {@link Effects} at once (a later read sees it);
- * {@code topology.Dependencies} only reads its store, calls them and applies the effects (store keys, the signals on
- * ax.deps). No I/O, no clock, no Kafka types. The reads are asked lazily, in the order a decision needs them, so a task
- * nobody waits for costs no store read.
+ * through {@link Reads}. What a task's own decision owes here (an occurrence ended, the task finished or purged, a
+ * schedule request accepted under its id) is decided with that decision, by the task rules ({@link Step} calls
+ * {@link #occurrenceEnded}, {@link #finished}, {@link #purged}, {@link #scheduledAgain} as the transition says so), into
+ * {@link TaskEffects} that the {@link Decision} carries as plain effects; the sweep and the tombstones' expiry, run by the
+ * punctuator, hand every effect to {@link Effects} at once (a later read sees it). {@code topology.Dependencies} only
+ * reads its store for them and applies the effects (store keys, the signals on ax.deps). No I/O, no clock, no Kafka types.
+ * The reads are asked lazily, in the order a decision needs them, so a task nobody waits for costs no store read.
+ *
+ * <p>A task's decision makes its reads before any of its effects is applied, so none of those four may read what
+ * another of them in the same decision writes; none does: {@link #occurrenceEnded} and {@link #finished} read the
+ * subscribers, which only a subscription's decision writes; {@link #purged} reads the owed sweep, which only
+ * {@link #finished} writes, and a purge deletes a task that finished in an earlier decision; {@link #scheduledAgain} reads
+ * the tombstone, which a purge writes (never with an accepted request) and it forgets, called once per accepted request.
  */
 public final class DependencyRules {
     /** The outcome a subscriber of a purged task is told (a condition never met). */
     public static final String PURGED = AwaitDependencies.PURGED;
 
     private DependencyRules() {
-    }
-
-    /** What an owed sweep over an upstream's subscribers does to each of them. */
-    public enum Mode {
-        /** Tell each subscriber the upstream's final state. */
-        NOTIFY,
-        /** The upstream was purged: drop each subscription. */
-        DROP
-    }
-
-    /**
-     * A sweep owed over an upstream's (final-state) subscribers: {@code outcome} and {@code executionId} to tell (NOTIFY),
-     * from after {@code cursor} (the last subscriber handled; empty: from the first).
-     */
-    public record Sweep(Mode mode, String outcome, String executionId, String cursor) {
-        static Sweep drop() {
-            return new Sweep(Mode.DROP, "", null, "");
-        }
-    }
-
-    /** A sweep owed over an upstream's periodic subscribers: one occurrence's outcome, from after {@code cursor}. */
-    public record OccurrenceSweep(String outcome, String executionId, long nominalAtMs, String cursor) {
     }
 
     /** What is left of a purged task, {@code upstream}, purged at {@code purgedAtMs}: it answers later subscribers PURGED. */
@@ -85,6 +74,30 @@ public final class DependencyRules {
         List<Tombstone> tombstonesPurgedBefore(long purgedBeforeMs, int limit);
     }
 
+    /**
+     * The sweeps owed on the upstream's partition, as the adapter lists them (in memory, from the store's markers), and
+     * the subscribers a step walks: what {@link #sweep} reads.
+     */
+    public interface Owed {
+        /**
+         * The upstreams owed an occurrence sweep, the oldest owed first. {@link Iterator#remove} takes the last one returned
+         * off the list: its sweep is done, or its marker is gone (the list is memory; the marker goes by an effect).
+         */
+        Iterator<String> occurrenceSweeps();
+
+        /** The upstreams owed a final-state sweep, the oldest owed first; {@link Iterator#remove} as above. */
+        Iterator<String> sweeps();
+
+        /** The sweep owed over {@code upstream}'s periodic subscribers (its marker), or null. */
+        OccurrenceSweep occurrenceSweep(String upstream);
+
+        /**
+         * Up to {@code limit} subscribers of {@code upstream} (its periodic ones when {@code everyOccurrence}) after
+         * {@code cursor} (empty: from the first), in key order.
+         */
+        List<String> subscribersAfter(String upstream, boolean everyOccurrence, String cursor, int limit);
+    }
+
     /** Where a subscription's effects go ({@link #onSignal}). */
     public interface SubscriptionEffects {
         /** A dependency signal on ax.deps, keyed by {@code key}. */
@@ -96,22 +109,18 @@ public final class DependencyRules {
         void forgetSubscriber(String upstream, String dependent, boolean everyOccurrence);
     }
 
-    /** Where the rules' effects go; each is applied when handed over. */
-    public interface Effects extends SubscriptionEffects {
+    /**
+     * What a task's own decision leaves on its partition's dependency side ({@link #occurrenceEnded}, {@link #finished},
+     * {@link #purged}, {@link #scheduledAgain}): the rules call these as they decide, and the decision carries each as an
+     * {@link Effect} ({@link Effect.OweSweep}, {@link Effect.OweOccurrenceSweep}, {@link Effect.LeaveTombstone},
+     * {@link Effect.ForgetTombstone}) that the adapter applies without deciding anything.
+     */
+    public interface TaskEffects {
         /** A new sweep over {@code upstream}'s subscribers is owed (after those owed before it). */
         void oweSweep(String upstream, Sweep sweep);
 
-        /** {@code upstream}'s sweep, cut short or turned into a DROP, goes on at the next call, from its cursor. */
-        void continueSweep(String upstream, Sweep sweep);
-
-        void sweepDone(String upstream);
-
         /** A new sweep over {@code upstream}'s periodic subscribers is owed; it replaces one still going out. */
         void oweOccurrenceSweep(String upstream, OccurrenceSweep sweep);
-
-        void continueOccurrenceSweep(String upstream, OccurrenceSweep sweep);
-
-        void occurrenceSweepDone(String upstream);
 
         /** {@code upstream} was purged at {@code purgedAtMs}: its tombstone answers later subscribers. */
         void tombstone(String upstream, long purgedAtMs);
@@ -119,6 +128,54 @@ public final class DependencyRules {
         /** {@code upstream}'s tombstone, written at {@code purgedAtMs}, goes. */
         void forgetTombstone(String upstream, long purgedAtMs);
     }
+
+    /** Where the rules' effects go; each is applied when handed over (a later read of the sweep or the expiry sees it). */
+    public interface Effects extends SubscriptionEffects, TaskEffects {
+        /** {@code upstream}'s sweep, cut short or turned into a DROP, goes on at the next call, from its cursor. */
+        void continueSweep(String upstream, Sweep sweep);
+
+        void sweepDone(String upstream);
+
+        void continueOccurrenceSweep(String upstream, OccurrenceSweep sweep);
+
+        void occurrenceSweepDone(String upstream);
+    }
+
+    /**
+     * Reads of a partition where nothing was ever subscribed to or purged: for the rules of tests and tools that decide no
+     * dependency ({@code Rules(settings, calendars, flow)}).
+     */
+    public static final Reads NONE = new Reads() {
+        @Override
+        public StoredTask task(String upstream) {
+            return null;
+        }
+
+        @Override
+        public boolean hasSubscribers(String upstream) {
+            return false;
+        }
+
+        @Override
+        public boolean mayHaveOccurrenceSubscribers(String upstream) {
+            return false;
+        }
+
+        @Override
+        public Sweep sweep(String upstream) {
+            return null;
+        }
+
+        @Override
+        public Long purgedAtMs(String upstream) {
+            return null;
+        }
+
+        @Override
+        public List<Tombstone> tombstonesPurgedBefore(long purgedBeforeMs, int limit) {
+            return List.of();
+        }
+    };
 
     // ---- from this partition's decisions ----
 
@@ -128,14 +185,14 @@ public final class DependencyRules {
      * outcome counts). Nothing for a task without one.
      */
     public static void occurrenceEnded(String upstream, String outcome, String executionId, long nominalAtMs, Reads reads,
-                                       Effects effects) {
+                                       TaskEffects effects) {
         if (reads.mayHaveOccurrenceSubscribers(upstream)) {
             effects.oweOccurrenceSweep(upstream, new OccurrenceSweep(outcome, executionId, nominalAtMs, ""));
         }
     }
 
     /** This partition's task ended: its subscribers are owed its final state, if it has any. */
-    public static void finished(String upstream, String outcome, String executionId, Reads reads, Effects effects) {
+    public static void finished(String upstream, String outcome, String executionId, Reads reads, TaskEffects effects) {
         if (reads.hasSubscribers(upstream)) { // nobody waits (the common case): nothing owed; a later subscriber is answered from the task
             effects.oweSweep(upstream, new Sweep(Mode.NOTIFY, outcome, executionId, ""));
         }
@@ -145,7 +202,7 @@ public final class DependencyRules {
      * This partition's task was purged: its subscriptions go (by a DROP sweep), a tombstone answers later ones.
      * Notifications still owed go out first; that sweep then drops the subscriptions ({@link #sweepEnded}).
      */
-    public static void purged(String upstream, long nowMs, Reads reads, Effects effects) {
+    public static void purged(String upstream, long nowMs, Reads reads, TaskEffects effects) {
         Sweep owed = reads.sweep(upstream);
         if (owed == null ? reads.hasSubscribers(upstream) : owed.mode() != Mode.NOTIFY) {
             effects.oweSweep(upstream, Sweep.drop());
@@ -154,7 +211,7 @@ public final class DependencyRules {
     }
 
     /** A task was scheduled under this id again: it is no longer purged. */
-    public static void scheduledAgain(String taskId, Reads reads, Effects effects) {
+    public static void scheduledAgain(String taskId, Reads reads, TaskEffects effects) {
         Long purgedAtMs = reads.purgedAtMs(taskId);
         if (purgedAtMs != null) {
             effects.forgetTombstone(taskId, purgedAtMs);
@@ -185,10 +242,14 @@ public final class DependencyRules {
      * task {@code upstream}, as stored ({@code task}, null when there is none), is unchanged; the effects keep or forget
      * the subscriber and may answer it at once ({@link Effect.KeepSubscriber}, {@link Effect.ForgetSubscriber},
      * {@link Effect.Signal}), applied by the one adapter like every decision's.
+     *
+     * @param endedIn the upstream's final state when it has ended (finished, and not live again), else null: read from the
+     *                task by the caller ({@link Rules#decide}, through {@link Liveness}), as these rules are called by
+     *                {@link Step}, which the helpers {@code Liveness} asks use: the core has no cycle
      */
-    static Decision subscription(Input.Subscription input, StoredTask task, long nowMs, Tombstones tombstones) {
+    static Decision subscription(Input.Subscription input, StoredTask task, String endedIn, long nowMs, Tombstones tombstones) {
         List<Effect> effects = new ArrayList<>(2);
-        onSignal(input.signal(), task, nowMs, tombstones, new SubscriptionEffects() {
+        onSignal(input.signal(), task, endedIn, nowMs, tombstones, new SubscriptionEffects() {
             @Override
             public void send(String key, DependencySignal signal) {
                 effects.add(new Effect.Signal(key, signal));
@@ -212,9 +273,9 @@ public final class DependencyRules {
      * upstream has already ended (its final state reaches dependents that come after it ended, within its retention) or
      * was purged (PURGED, a condition never met; such a subscriber is not kept). A periodic subscriber is kept for the
      * upstream's life (and beyond: a task scheduled again under the id tells it too), and told at once the outcome of the
-     * upstream's latest occurrence that ended, if any.
+     * upstream's latest occurrence that ended, if any. {@code endedIn}: as {@link #subscription} says.
      */
-    public static void onSignal(DependencySignal signal, StoredTask task, long nowMs, Tombstones tombstones,
+    public static void onSignal(DependencySignal signal, StoredTask task, String endedIn, long nowMs, Tombstones tombstones,
                                 SubscriptionEffects effects) {
         String upstream = signal.getUpstream();
         String dependent = signal.getDependent();
@@ -224,7 +285,7 @@ public final class DependencyRules {
                 if (everyOccurrence) {
                     subscribeEveryOccurrence(upstream, dependent, task, nowMs, effects);
                 } else {
-                    subscribeFinalState(upstream, dependent, task, nowMs, tombstones, effects);
+                    subscribeFinalState(upstream, dependent, task, endedIn, nowMs, tombstones, effects);
                 }
             }
             case UNSUBSCRIBE -> effects.forgetSubscriber(upstream, dependent, everyOccurrence);
@@ -232,16 +293,16 @@ public final class DependencyRules {
         }
     }
 
-    private static void subscribeFinalState(String upstream, String dependent, StoredTask task, long nowMs, Tombstones tombstones,
-                                            SubscriptionEffects effects) {
+    private static void subscribeFinalState(String upstream, String dependent, StoredTask task, String endedIn, long nowMs,
+                                            Tombstones tombstones, SubscriptionEffects effects) {
         if (task == null && tombstones.purgedAtMs(upstream) != null) {
             notify(upstream, dependent, PURGED, null, nowMs, effects);
             return;
         }
         effects.keepSubscriber(upstream, dependent, false);
-        if (task != null && task.getFinishedAtMs() != null && !Liveness.isLive(task)) {
-            notify(upstream, dependent, Liveness.finalOutcome(task),
-                    task.getExecution() == null ? null : task.getExecution().getExecutionId(), nowMs, effects);
+        if (endedIn != null) {
+            notify(upstream, dependent, endedIn, task.getExecution() == null ? null : task.getExecution().getExecutionId(), nowMs,
+                    effects);
         }
     }
 
@@ -259,6 +320,51 @@ public final class DependencyRules {
     // ---- the sweep, from the punctuator ----
 
     /**
+     * One punctuation's sweep: up to {@code budget} subscribers told or dropped, the occurrence sweeps first (a periodic
+     * dependent waits on them each period), then the final-state sweeps, each list the oldest owed first; a sweep cut
+     * short goes on from its cursor at the next call. An upstream whose sweep is done, or whose marker is gone, leaves
+     * the list. Returns how many subscribers were handled.
+     */
+    public static int sweep(long nowMs, int budget, Owed owed, Reads reads, Effects effects) {
+        int handled = 0;
+        Iterator<String> upstreams = owed.occurrenceSweeps();
+        while (upstreams.hasNext() && handled < budget) {
+            String upstream = upstreams.next();
+            OccurrenceSweep sweep = owed.occurrenceSweep(upstream);
+            if (sweep == null) {
+                upstreams.remove();
+                continue;
+            }
+            List<String> next = owed.subscribersAfter(upstream, true, sweep.cursor(), budget - handled + 1);
+            Stepped step = occurrenceStep(upstream, sweep, next, budget - handled, nowMs, effects);
+            handled += step.handled();
+            if (step.done()) {
+                upstreams.remove();
+            }
+        }
+        upstreams = owed.sweeps();
+        while (upstreams.hasNext() && handled < budget) {
+            String upstream = upstreams.next();
+            Sweep sweep = reads.sweep(upstream);
+            if (sweep == null) {
+                upstreams.remove();
+                continue;
+            }
+            List<String> next = owed.subscribersAfter(upstream, false, sweep.cursor(), budget - handled + 1);
+            Stepped step = step(upstream, sweep, next, budget - handled, nowMs, reads, effects);
+            handled += step.handled();
+            if (step.done()) {
+                upstreams.remove();
+            }
+        }
+        return handled;
+    }
+
+    /** What one step of a sweep did: how many subscribers it handled, and whether the sweep is done. */
+    private record Stepped(int handled, boolean done) {
+    }
+
+    /**
      * One step of the sweep owed over {@code upstream}'s final-state subscribers: {@code next} are the subscribers after
      * its cursor, in key order, as many as {@code budget} and one more if there are more; each of the first
      * {@code budget} is told (NOTIFY) or dropped (DROP). Then the sweep goes on from the last one handled, or, when the
@@ -267,12 +373,17 @@ public final class DependencyRules {
      */
     public static int sweepStep(String upstream, Sweep sweep, List<String> next, int budget, long nowMs, Reads reads,
                                 Effects effects) {
+        return step(upstream, sweep, next, budget, nowMs, reads, effects).handled();
+    }
+
+    private static Stepped step(String upstream, Sweep sweep, List<String> next, int budget, long nowMs, Reads reads,
+                                Effects effects) {
         int handled = 0;
         String cursor = sweep.cursor();
         for (String dependent : next) {
             if (handled >= budget) {
                 effects.continueSweep(upstream, new Sweep(sweep.mode(), sweep.outcome(), sweep.executionId(), cursor));
-                return handled;
+                return new Stepped(handled, false);
             }
             if (sweep.mode() == Mode.NOTIFY) {
                 notify(upstream, dependent, sweep.outcome(), sweep.executionId(), nowMs, effects);
@@ -282,21 +393,26 @@ public final class DependencyRules {
             cursor = dependent;
             handled++;
         }
-        sweepEnded(upstream, sweep, reads, effects);
-        return handled;
+        return new Stepped(handled, sweepEnded(upstream, sweep, reads, effects));
     }
 
-    /** A sweep reached its last subscriber. */
-    private static void sweepEnded(String upstream, Sweep sweep, Reads reads, Effects effects) {
+    /** A sweep reached its last subscriber; returns whether it is done. */
+    private static boolean sweepEnded(String upstream, Sweep sweep, Reads reads, Effects effects) {
         if (sweep.mode() == Mode.NOTIFY && reads.purgedAtMs(upstream) != null) {
             effects.continueSweep(upstream, Sweep.drop()); // purged while its notifications went out: now its subscriptions go
-        } else {
-            effects.sweepDone(upstream);
+            return false;
         }
+        effects.sweepDone(upstream);
+        return true;
     }
 
     /** {@link #sweepStep} for the sweep of one occurrence's outcome over {@code upstream}'s periodic subscribers. */
     public static int occurrenceSweepStep(String upstream, OccurrenceSweep sweep, List<String> next, int budget, long nowMs,
+                                          Effects effects) {
+        return occurrenceStep(upstream, sweep, next, budget, nowMs, effects).handled();
+    }
+
+    private static Stepped occurrenceStep(String upstream, OccurrenceSweep sweep, List<String> next, int budget, long nowMs,
                                           Effects effects) {
         int handled = 0;
         String cursor = sweep.cursor();
@@ -304,7 +420,7 @@ public final class DependencyRules {
             if (handled >= budget) {
                 effects.continueOccurrenceSweep(upstream,
                         new OccurrenceSweep(sweep.outcome(), sweep.executionId(), sweep.nominalAtMs(), cursor));
-                return handled;
+                return new Stepped(handled, false);
             }
             effects.send(dependent, DependencySignals.notify(upstream, dependent, sweep.outcome(), sweep.executionId(), nowMs,
                     sweep.nominalAtMs()));
@@ -312,7 +428,7 @@ public final class DependencyRules {
             handled++;
         }
         effects.occurrenceSweepDone(upstream);
-        return handled;
+        return new Stepped(handled, true);
     }
 
     // ---- the tombstones' expiry, from the punctuator ----

@@ -75,32 +75,31 @@ public sealed interface Effect {
     }
 
     /**
-     * An occurrence of {@code taskId} due (nominally) at {@code nominalAtMs} ended in {@code outcome} (SUCCESS, FAILED,
-     * CANCELLED, or SKIPPED when it did not run): its periodic dependents are told, if it has any (topology-docs/
-     * WORKFLOWS.md, "Periodic tasks that wait"). Costs a task nobody waits for nothing but this object.
+     * A sweep over the final-state subscribers of this partition's task {@code upstream} is owed ({@link
+     * DependencyRules#finished}: it ended and has subscribers; {@link DependencyRules#purged}: it was purged and they go).
+     * A task nobody waits for never gets one.
      */
-    record OccurrenceEnded(String taskId, String outcome, String executionId, long nominalAtMs) implements Effect {
+    record OweSweep(String upstream, Sweep sweep) implements Effect {
     }
 
     /**
-     * A schedule request was accepted under {@code taskId} (a new task, a replace or an update): a tombstone that an
-     * earlier task with this id left when it was purged is forgotten, so the tasks that wait for the new one are not
-     * answered PURGED ({@link DependencyRules#scheduledAgain}).
+     * A sweep of one occurrence's outcome over the periodic subscribers of this partition's task {@code upstream} is owed
+     * ({@link DependencyRules#occurrenceEnded}); it replaces one still going out.
      */
-    record Scheduled(String taskId) implements Effect {
+    record OweOccurrenceSweep(String upstream, OccurrenceSweep sweep) implements Effect {
     }
 
     /**
-     * {@code taskId} was purged at {@code purgedAtMs} (its retention ended; the decision deletes it): the tasks that
-     * waited for it are let go and a tombstone answers later ones ({@link DependencyRules#purged}).
+     * This partition's task {@code upstream} was purged at {@code purgedAtMs}: its tombstone answers later subscribers
+     * PURGED until it expires ({@link DependencyRules#purged}).
      */
-    record Purged(String taskId, long purgedAtMs) implements Effect {
+    record LeaveTombstone(String upstream, long purgedAtMs) implements Effect {
     }
 
     /**
-     * {@code taskId} reached its end in {@code outcome} (SUCCESS, FAILED, CANCELLED): the tasks waiting for it are told.
-     * {@code executionId} is its last execution's, or null when it never ran.
+     * {@code upstream}'s tombstone, left at {@code purgedAtMs}, goes: a schedule request was accepted under its id, so the
+     * tasks that wait for the new task are not answered PURGED ({@link DependencyRules#scheduledAgain}).
      */
-    record Finished(String taskId, String outcome, String executionId) implements Effect {
+    record ForgetTombstone(String upstream, long purgedAtMs) implements Effect {
     }
 }

@@ -10,7 +10,10 @@ import io.ax.validation.ScheduleValidator;
  * the {@link Decision}: what becomes of the task and the ordered effects (timers, dispatches, state events, retry
  * and dead-letter records). No I/O, no clock, no Kafka: the adapter reads the task, calls {@link #decide} and
  * applies the decision. Each input kind is handled by one transition class named for it; a decision that saves its
- * task is then settled by {@link SettleSavedTask} (what every saved task is owed, whichever transition saved it).
+ * task is then settled by {@link SettleSavedTask} (what every saved task is owed, whichever transition saved it). What
+ * a task's end, purge, occurrence's end or new schedule request owes its partition's dependency side (a sweep to its
+ * subscribers, a tombstone left or forgotten) is decided with the decision too, by {@link DependencyRules} on the reads
+ * the rules are given, and carried as plain effects.
  *
  * <p>An input that breaks a rule is answered with a REJECTED event. A transition the state table forbids is a bug
  * in the rules: with {@code strict} settings (tests) it throws; otherwise the input is answered IGNORED with the
@@ -22,37 +25,39 @@ public final class Rules {
     private final RuleSettings settings;
     private final CalendarLookup calendars;
     private final FlowLimits flow;
-    private final DependencyRules.Tombstones tombstones;
+    private final DependencyRules.Reads dependencies;
 
     public Rules(RuleSettings settings) {
         this(settings, CalendarLookup.NONE, FlowLimits.NONE);
     }
 
     /**
-     * Rules that read no tombstones of purged tasks (a subscription to a task that is not stored is kept): for tests and
-     * tools that decide no subscription.
+     * Rules that read no dependency side (no subscriber, owed sweep or tombstone: a subscription to a task that is not
+     * stored is kept, a task's end owes nothing): for tests and tools that decide no dependency.
      */
     public Rules(RuleSettings settings, CalendarLookup calendars, FlowLimits flow) {
-        this(settings, calendars, flow, upstream -> null);
+        this(settings, calendars, flow, DependencyRules.NONE);
     }
 
     /**
      * @param calendars the exclusion calendars periodic tasks may name (read as they stand at each decision)
      * @param flow      the flow-control limits in force (topology-docs/FLOW-CONTROL.md)
-     * @param tombstones the purged tasks' tombstones, which answer a subscription to a purged task
+     * @param dependencies this partition's dependency side, as {@link DependencyRules} reads it: the purged tasks'
+     *                   tombstones, which answer a subscription to a purged task, and what a task's end, purge or new
+     *                   schedule request owes its subscribers or changes of its tombstone, decided with that decision
      */
-    public Rules(RuleSettings settings, CalendarLookup calendars, FlowLimits flow, DependencyRules.Tombstones tombstones) {
+    public Rules(RuleSettings settings, CalendarLookup calendars, FlowLimits flow, DependencyRules.Reads dependencies) {
         this.settings = settings;
         this.calendars = calendars;
         this.flow = flow;
-        this.tombstones = tombstones;
+        this.dependencies = dependencies;
     }
 
     public Decision decide(StoredTask current, Input input, long nowMs) {
         try {
             if (input instanceof Input.Subscription subscription) {
                 // The upstream's side of a dependency: about its subscribers, not one of its executions.
-                return DependencyRules.subscription(subscription, current, nowMs, tombstones);
+                return DependencyRules.subscription(subscription, current, endedIn(current), nowMs, dependencies);
             }
             if (current != null && !current.getAlongside().isEmpty()) {
                 // Overlap ALLOW: an input about an execution in flight beside the current one is decided for that one.
@@ -73,6 +78,14 @@ public final class Rules {
             ignored.ignored(EventCode.ILLEGAL_TRANSITION, current, null, null, "input ignored: the rules tried an " + e.getMessage(), input.source());
             return ignored.unchanged();
         }
+    }
+
+    /**
+     * The final state of {@code task} when it has ended (finished, and not live again), else null: what a subscriber to
+     * it is answered at once ({@link DependencyRules#subscription}).
+     */
+    private static String endedIn(StoredTask task) {
+        return task != null && task.getFinishedAtMs() != null && !Liveness.isLive(task) ? Liveness.finalOutcome(task) : null;
     }
 
     /**
@@ -157,7 +170,7 @@ public final class Rules {
      * the current one) by the class named for it, then, when it saves the task, settled ({@link SettleSavedTask}).
      */
     private Decision transition(StoredTask task, Input input, long nowMs) {
-        Step step = new Step(input.taskId(), nowMs, settings, calendars, flow);
+        Step step = new Step(input.taskId(), nowMs, settings, calendars, flow, dependencies);
         return SettleSavedTask.settle(step, route(step, task, input));
     }
 

@@ -18,7 +18,8 @@ import java.util.List;
  *   <li>the excluded occurrences counted in a calendar run are reported once the task times no further one;</li>
  *   <li>a task with nothing left ahead is finished: its admission slot released ({@link Admission#maybeRelease}),
  *   {@code finishedAtMs} and {@code purgeAtMs} set with the PURGE timer ({@code ax.retention.ms} later), its waiting
- *   tasks told ({@link Effect.Finished}) and its own periodic subscriptions given up.</li>
+ *   tasks owed its end ({@link Step#finished}: a sweep, when it has subscribers) and its own periodic subscriptions
+ *   given up.</li>
  * </ol>
  * {@link Rules#decide} runs it once for each saved decision: after the one transition of an input, or, for a task with
  * executions beside its current one ({@link SideExecutions}), after each transition on its view, before the view is

@@ -29,17 +29,54 @@ final class Step {
     private final CalendarLookup calendars;
     private final List<Effect> effects = new ArrayList<>();
     private final FlowLimits flow;
+    private final DependencyRules.Reads dependencies;
+    /** Where {@link DependencyRules} hands what it decides for this step's task (made at its first use). */
+    private DependencyRules.TaskEffects dependencyEffects;
 
     Step(String taskId, long nowMs, RuleSettings settings) {
-        this(taskId, nowMs, settings, CalendarLookup.NONE, FlowLimits.NONE);
+        this(taskId, nowMs, settings, CalendarLookup.NONE, FlowLimits.NONE, DependencyRules.NONE);
     }
 
-    Step(String taskId, long nowMs, RuleSettings settings, CalendarLookup calendars, FlowLimits flow) {
+    /**
+     * @param dependencies what this partition's dependency side holds (subscribers, owed sweeps, tombstones), read by
+     *                     {@link DependencyRules} as the step's task ends, is purged or is scheduled again
+     */
+    Step(String taskId, long nowMs, RuleSettings settings, CalendarLookup calendars, FlowLimits flow,
+         DependencyRules.Reads dependencies) {
         this.taskId = taskId;
         this.nowMs = nowMs;
         this.settings = settings;
         this.calendars = calendars;
         this.flow = flow;
+        this.dependencies = dependencies;
+    }
+
+    /** What {@link DependencyRules} decides for this step's task, collected as this decision's effects. */
+    private DependencyRules.TaskEffects dependencyEffects() {
+        if (dependencyEffects == null) {
+            dependencyEffects = new DependencyRules.TaskEffects() {
+                @Override
+                public void oweSweep(String upstream, Sweep sweep) {
+                    effects.add(new Effect.OweSweep(upstream, sweep));
+                }
+
+                @Override
+                public void oweOccurrenceSweep(String upstream, OccurrenceSweep sweep) {
+                    effects.add(new Effect.OweOccurrenceSweep(upstream, sweep));
+                }
+
+                @Override
+                public void tombstone(String upstream, long purgedAtMs) {
+                    effects.add(new Effect.LeaveTombstone(upstream, purgedAtMs));
+                }
+
+                @Override
+                public void forgetTombstone(String upstream, long purgedAtMs) {
+                    effects.add(new Effect.ForgetTombstone(upstream, purgedAtMs));
+                }
+            };
+        }
+        return dependencyEffects;
     }
 
     /** The exclusion calendars as they stand now. */
@@ -96,19 +133,29 @@ final class Step {
         effects.add(new Effect.Flow(message));
     }
 
-    /** A schedule request is accepted under this step's taskId ({@link AcceptScheduleRequest}, {@link UpdateSchedule}). */
+    /**
+     * A schedule request is accepted under this step's taskId ({@link AcceptScheduleRequest}, {@link UpdateSchedule}): a
+     * tombstone an earlier task with this id left at its purge is forgotten ({@link DependencyRules#scheduledAgain}), so
+     * the tasks that wait for the new one are not answered PURGED. Called once per accepted request.
+     */
     void scheduled() {
-        effects.add(new Effect.Scheduled(taskId));
+        DependencyRules.scheduledAgain(taskId, dependencies, dependencyEffects());
     }
 
-    /** The task is purged now (its retention ended, {@link FireTimer}). */
+    /**
+     * The task is purged now (its retention ended, {@link FireTimer}): the tasks that waited for it are let go and a
+     * tombstone answers later ones ({@link DependencyRules#purged}).
+     */
     void purged() {
-        effects.add(new Effect.Purged(taskId, nowMs));
+        DependencyRules.purged(taskId, nowMs, dependencies, dependencyEffects());
     }
 
-    /** The task reached its end in {@code outcome}: the tasks waiting for it are told ({@link SettleSavedTask}). */
+    /**
+     * The task reached its end in {@code outcome} ({@link SettleSavedTask}): the tasks waiting for it are owed it
+     * ({@link DependencyRules#finished}). {@code executionId} is its last execution's, or null when it never ran.
+     */
     void finished(String outcome, String executionId) {
-        effects.add(new Effect.Finished(taskId, outcome, executionId));
+        DependencyRules.finished(taskId, outcome, executionId, dependencies, dependencyEffects());
     }
 
     /** Ask {@code upstream}'s partition for its final state (this task waits for it). */
@@ -299,15 +346,17 @@ final class Step {
 
     /**
      * An event that ends an occurrence (its execution, or the occurrence as a whole for a sharded task, reaches SUCCESS,
-     * FAILED or CANCELLED; or it is SKIPPED) tells the task's periodic dependents, through {@link Effect.OccurrenceEnded}:
-     * every place an occurrence ends writes its event here, so none is missed. A slice's end is not the occurrence's.
+     * FAILED or CANCELLED; or it is SKIPPED) is owed to the task's periodic dependents, if it has any
+     * ({@link DependencyRules#occurrenceEnded}): every place an occurrence ends writes its event here, so none is missed. A
+     * slice's end is not the occurrence's.
      */
     private void maybeOccurrenceEnded(Integer shard, String from, TaskState to, String executionId, Long dueAtMs, Long lastDueAtMs) {
         if (shard != null || dueAtMs == null || to.name().equals(from)) {
             return;
         }
         if (to == TaskState.SUCCESS || to == TaskState.FAILED || to == TaskState.CANCELLED || to == TaskState.SKIPPED) {
-            effects.add(new Effect.OccurrenceEnded(taskId, to.name(), executionId, lastDueAtMs != null ? lastDueAtMs : dueAtMs));
+            DependencyRules.occurrenceEnded(taskId, to.name(), executionId, lastDueAtMs != null ? lastDueAtMs : dueAtMs,
+                    dependencies, dependencyEffects());
         }
     }
 

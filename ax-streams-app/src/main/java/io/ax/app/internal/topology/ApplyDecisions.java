@@ -166,14 +166,14 @@ final class ApplyDecisions {
                 dependencies.forgetSubscriber(forget.upstream(), forget.dependent(), forget.everyOccurrence());
             } else if (effect instanceof Effect.Signal signal) {
                 outputs.deps(signal.key(), signal.signal());
-            } else if (effect instanceof Effect.OccurrenceEnded ended) {
-                dependencies.occurrenceEnded(ended.taskId(), ended.outcome(), ended.executionId(), ended.nominalAtMs());
-            } else if (effect instanceof Effect.Finished finished) {
-                dependencies.finished(finished.taskId(), finished.outcome(), finished.executionId());
-            } else if (effect instanceof Effect.Scheduled scheduled) {
-                dependencies.maybeForgetPurged(scheduled.taskId());
-            } else if (effect instanceof Effect.Purged purged) {
-                dependencies.purged(purged.taskId(), purged.purgedAtMs());
+            } else if (effect instanceof Effect.OweSweep owe) {
+                dependencies.oweSweep(owe.upstream(), owe.sweep());
+            } else if (effect instanceof Effect.OweOccurrenceSweep owe) {
+                dependencies.oweOccurrenceSweep(owe.upstream(), owe.sweep());
+            } else if (effect instanceof Effect.LeaveTombstone tombstone) {
+                dependencies.tombstone(tombstone.upstream(), tombstone.purgedAtMs());
+            } else if (effect instanceof Effect.ForgetTombstone forget) {
+                dependencies.forgetTombstone(forget.upstream(), forget.purgedAtMs());
             }
         }
         if (!refused && decided instanceof Input.Request) {

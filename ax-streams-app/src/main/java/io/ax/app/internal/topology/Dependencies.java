@@ -1,8 +1,9 @@
 package io.ax.app.internal.topology;
 
 import io.ax.app.internal.core.DependencyRules;
-import io.ax.app.internal.core.DependencyRules.Mode;
-import io.ax.app.internal.core.DependencyRules.Sweep;
+import io.ax.app.internal.core.OccurrenceSweep;
+import io.ax.app.internal.core.Sweep;
+import io.ax.app.internal.core.Sweep.Mode;
 import io.ax.app.internal.store.TaskStore;
 import io.ax.schema.DependencySignal;
 import io.ax.schema.StoredTask;
@@ -43,9 +44,12 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * <p>The decisions are {@link DependencyRules} in the core (what a subscription, an end, a purge and each step of a
  * sweep release, record and send), as the dependent's side is ({@code AwaitDependencies}, {@code OccurrenceDependencies}).
- * This class is their adapter: it reads the store for them, walks the key ranges, calls them, and applies their
- * effects to the store, to the in-memory lists of what is owed and to ax.deps, and runs the tombstones' expiry at most
- * once a minute (which tombstones have expired is the rules' to say).
+ * This class is their adapter: it reads the store for them ({@link #reads}: the task rules read it too, as they decide
+ * what a task's end, purge or new schedule request owes here), walks the key ranges, calls the sweep and the expiry,
+ * and applies the rules' effects (a task decision's through {@code ApplyDecisions}, which decides nothing) to the store,
+ * to the in-memory lists of what is owed and to ax.deps, and runs the tombstones' expiry at most
+ * once a minute (which tombstones have expired is the rules' to say). The sweep walks what is owed in the rules' order
+ * ({@link DependencyRules#sweep}); here only the lists it walks, kept in memory so that no sweep range-scans its markers.
  * Everything here runs inside the stream task's exactly-once transactions with the signals it writes to ax.deps, so a
  * restart neither loses nor repeats one. A task that ends owes as many notifications as it has subscribers:
  * {@link #sweep} sends at most a bounded batch per call, so a fan-out of any size never makes one step unbounded. Not
@@ -89,8 +93,6 @@ final class Dependencies {
     private Bytes expiredUpTo = Bytes.wrap(new byte[] {PURGED_BY_TIME});
     /** When {@link #maybeExpireTombstones} next runs {@link #expireTombstones}. */
     private long nextTombstoneExpiryMs = Long.MIN_VALUE;
-    /** Set by the effect that ends a sweep, so that the sweep's loop removes it from its list. */
-    private boolean stepDone;
 
     Dependencies(KeyValueStore<Bytes, byte[]> store, TaskStore tasks, Outputs outputs, long retentionMs) {
         this.store = store;
@@ -99,26 +101,9 @@ final class Dependencies {
         this.retentionMs = retentionMs;
     }
 
-    // ---- from this partition's decisions ----
+    // ---- the effects of this partition's decisions, as the rules decided them ----
 
-    void occurrenceEnded(String upstream, String outcome, String executionId, long nominalAtMs) {
-        DependencyRules.occurrenceEnded(upstream, outcome, executionId, nominalAtMs, reads, effects);
-    }
-
-    void finished(String upstream, String outcome, String executionId) {
-        DependencyRules.finished(upstream, outcome, executionId, reads, effects);
-    }
-
-    void purged(String upstream, long nowMs) {
-        DependencyRules.purged(upstream, nowMs, reads, effects);
-    }
-
-    void maybeForgetPurged(String taskId) {
-        DependencyRules.scheduledAgain(taskId, reads, effects);
-    }
-
-    // ---- from a SUBSCRIBE or UNSUBSCRIBE's decision (DependencyRules.subscription) ----
-
+    /** A subscription's decision ({@link DependencyRules#subscription}). */
     void keepSubscriber(String upstream, String dependent, boolean everyOccurrence) {
         effects.keepSubscriber(upstream, dependent, everyOccurrence);
     }
@@ -127,8 +112,31 @@ final class Dependencies {
         effects.forgetSubscriber(upstream, dependent, everyOccurrence);
     }
 
-    /** The purged tasks' tombstones, read by the rules as they decide a subscription. */
-    DependencyRules.Tombstones tombstones() {
+    /** A task's end or purge ({@link DependencyRules#finished}, {@link DependencyRules#purged}). */
+    void oweSweep(String upstream, Sweep sweep) {
+        effects.oweSweep(upstream, sweep);
+    }
+
+    /** An occurrence's end ({@link DependencyRules#occurrenceEnded}). */
+    void oweOccurrenceSweep(String upstream, OccurrenceSweep sweep) {
+        effects.oweOccurrenceSweep(upstream, sweep);
+    }
+
+    /** A purge ({@link DependencyRules#purged}). */
+    void tombstone(String upstream, long purgedAtMs) {
+        effects.tombstone(upstream, purgedAtMs);
+    }
+
+    /** A schedule request accepted under a purged task's id ({@link DependencyRules#scheduledAgain}). */
+    void forgetTombstone(String upstream, long purgedAtMs) {
+        effects.forgetTombstone(upstream, purgedAtMs);
+    }
+
+    /**
+     * What the rules read of this partition's dependency side as they decide a task's input: the tombstones a subscription
+     * reads, and what a task's end, purge or new schedule request reads (its subscribers, its owed sweep, its tombstone).
+     */
+    DependencyRules.Reads reads() {
         return reads;
     }
 
@@ -158,48 +166,38 @@ final class Dependencies {
     // ---- from the punctuator ----
 
     /**
-     * Sends (or, after a purge, drops) up to {@code budget} owed notifications, occurrence outcomes first, then final
-     * states, oldest sweep first; a sweep cut short goes on from its cursor at the next call. Returns how many were
-     * handled.
+     * One punctuation's sweep ({@link DependencyRules#sweep}): up to {@code budget} owed notifications sent (or, after a
+     * purge, subscriptions dropped), in the order the rules walk the sweeps owed. Returns how many were handled.
      */
     int sweep(long nowMs, int budget) {
         loadOwed();
         loadEveryOccurrence();
-        int handled = 0;
-        java.util.Iterator<String> upstreams = owedOccurrences.iterator();
-        while (upstreams.hasNext() && handled < budget) {
-            String upstream = upstreams.next();
-            Bytes markerKey = Bytes.wrap(key(OCCURRENCE_SWEEP, upstream));
-            byte[] marker = store.get(markerKey);
-            if (marker == null) {
-                upstreams.remove();
-                continue;
-            }
-            DependencyRules.OccurrenceSweep sweep = decodeOccurrenceSweep(marker);
-            List<String> next = subscribersAfter(OCCURRENCE_SUBSCRIBER, upstream, sweep.cursor(), budget - handled + 1);
-            stepDone = false;
-            handled += DependencyRules.occurrenceSweepStep(upstream, sweep, next, budget - handled, nowMs, effects);
-            if (stepDone) {
-                upstreams.remove();
-            }
-        }
-        upstreams = owed.iterator();
-        while (upstreams.hasNext() && handled < budget) {
-            String upstream = upstreams.next();
-            Sweep sweep = reads.sweep(upstream);
-            if (sweep == null) {
-                upstreams.remove();
-                continue;
-            }
-            List<String> next = subscribersAfter(SUBSCRIBER, upstream, sweep.cursor(), budget - handled + 1);
-            stepDone = false;
-            handled += DependencyRules.sweepStep(upstream, sweep, next, budget - handled, nowMs, reads, effects);
-            if (stepDone) {
-                upstreams.remove();
-            }
-        }
-        return handled;
+        return DependencyRules.sweep(nowMs, budget, owedSweeps, reads, effects);
     }
+
+    /** The sweeps owed, as the rules walk them: the in-memory lists, the markers and subscribers in the store. */
+    private final DependencyRules.Owed owedSweeps = new DependencyRules.Owed() {
+        @Override
+        public java.util.Iterator<String> occurrenceSweeps() {
+            return owedOccurrences.iterator();
+        }
+
+        @Override
+        public java.util.Iterator<String> sweeps() {
+            return owed.iterator();
+        }
+
+        @Override
+        public OccurrenceSweep occurrenceSweep(String upstream) {
+            byte[] marker = store.get(Bytes.wrap(key(OCCURRENCE_SWEEP, upstream)));
+            return marker == null ? null : decodeOccurrenceSweep(marker);
+        }
+
+        @Override
+        public List<String> subscribersAfter(String upstream, boolean everyOccurrence, String cursor, int limit) {
+            return Dependencies.this.subscribersAfter(everyOccurrence ? OCCURRENCE_SUBSCRIBER : SUBSCRIBER, upstream, cursor, limit);
+        }
+    };
 
     /** Up to {@code limit} subscribers of {@code upstream} in key space {@code space} after {@code cursor}, in key order. */
     private List<String> subscribersAfter(byte space, String upstream, String cursor, int limit) {
@@ -316,26 +314,24 @@ final class Dependencies {
 
         @Override
         public void sweepDone(String upstream) {
-            store.delete(Bytes.wrap(sweepKey(upstream)));
-            stepDone = true; // the sweep's loop removes it from the owed list
+            store.delete(Bytes.wrap(sweepKey(upstream))); // the rules take it off the owed list (DependencyRules.Owed)
         }
 
         @Override
-        public void oweOccurrenceSweep(String upstream, DependencyRules.OccurrenceSweep sweep) {
+        public void oweOccurrenceSweep(String upstream, OccurrenceSweep sweep) {
             store.put(Bytes.wrap(key(OCCURRENCE_SWEEP, upstream)), encodeOccurrenceSweep(sweep));
             owedOccurrences.remove(upstream); // restarts from the first subscriber, at the back
             owedOccurrences.add(upstream);
         }
 
         @Override
-        public void continueOccurrenceSweep(String upstream, DependencyRules.OccurrenceSweep sweep) {
+        public void continueOccurrenceSweep(String upstream, OccurrenceSweep sweep) {
             store.put(Bytes.wrap(key(OCCURRENCE_SWEEP, upstream)), encodeOccurrenceSweep(sweep));
         }
 
         @Override
         public void occurrenceSweepDone(String upstream) {
             store.delete(Bytes.wrap(key(OCCURRENCE_SWEEP, upstream)));
-            stepDone = true;
         }
 
         @Override
@@ -440,7 +436,7 @@ final class Dependencies {
         return end;
     }
 
-    private static byte[] encodeOccurrenceSweep(DependencyRules.OccurrenceSweep sweep) {
+    private static byte[] encodeOccurrenceSweep(OccurrenceSweep sweep) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeUTF(sweep.outcome());
@@ -453,11 +449,11 @@ final class Dependencies {
         return bytes.toByteArray();
     }
 
-    private static DependencyRules.OccurrenceSweep decodeOccurrenceSweep(byte[] value) {
+    private static OccurrenceSweep decodeOccurrenceSweep(byte[] value) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value))) {
             String outcome = in.readUTF();
             String executionId = in.readUTF();
-            return new DependencyRules.OccurrenceSweep(outcome, executionId.isEmpty() ? null : executionId, in.readLong(), in.readUTF());
+            return new OccurrenceSweep(outcome, executionId.isEmpty() ? null : executionId, in.readLong(), in.readUTF());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

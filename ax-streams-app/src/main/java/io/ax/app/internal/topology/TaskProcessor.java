@@ -122,7 +122,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         decisions = new ApplyDecisions(tasks, index, new TaskHistory(settings.historyMaxEvents()), timers,
                 new Outputs(context, settings.registryOutput()), metrics);
         dependencies = new Dependencies(dependencyStore, tasks, new Outputs(context, settings.registryOutput()), settings.rules().retentionMs());
-        rules = new Rules(settings.rules(), calendars, flowLimits, dependencies.tombstones());
+        rules = new Rules(settings.rules(), calendars, flowLimits, dependencies.reads());
         decisions.dependencies(dependencies);
         dependencies.loadEveryOccurrence(); // once per assignment, before the first record
         AxTopics topics = settings.topics();

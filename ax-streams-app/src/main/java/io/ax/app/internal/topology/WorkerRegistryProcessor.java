@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -36,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * per worker per heartbeat, never per task.
  *
  * <p>The check keeps what it needs of each worker in memory ({@link WorkerRules.Liveness}: four longs), loaded from the
- * store when the partition is assigned, so a check reads the store only for a worker it declares dead. Not thread-safe:
+ * store when the partition is assigned ({@link WorkerRules#load}, which also decides what to do with an entry that does
+ * not read), so a check reads the store only for a worker it declares dead. Not thread-safe:
  * one per stream task.
  *
  * <p>Here with the other processors: the registry's rules, entry and events are in {@code workers}, which so uses no
@@ -74,19 +76,7 @@ final class WorkerRegistryProcessor implements Processor<String, byte[], String,
         this.watchingSinceMs = context.currentSystemTimeMs();
         // Kafka Streams inits the same object again after a standby spell: what it held then may have left the store since.
         liveness.clear();
-        try (KeyValueIterator<String, byte[]> all = workers.all()) {
-            while (all.hasNext()) {
-                var next = all.next();
-                try {
-                    liveness.put(next.key, WorkerRules.Liveness.of(WorkerEntry.decode(next.key, next.value)));
-                } catch (RuntimeException e) { // a store written by another version: forget it, the worker announces again
-                    log.warn("Worker {} in the registry store cannot be read and is forgotten: {}", Quote.of(next.key),
-                            Quote.truncate(String.valueOf(e.getMessage()), 300));
-                    workers.delete(next.key);
-                }
-            }
-        }
-        publishCounts();
+        rules.load(this::readStore, registry);
         context.schedule(Duration.ofMillis(settings.checkMs()), PunctuationType.WALL_CLOCK_TIME, this::check);
     }
 
@@ -101,6 +91,15 @@ final class WorkerRegistryProcessor implements Processor<String, byte[], String,
         metrics.workers(context.taskId().partition(), 0, 0);
     }
 
+    private void readStore(BiConsumer<String, byte[]> each) {
+        try (KeyValueIterator<String, byte[]> all = workers.all()) {
+            while (all.hasNext()) {
+                var next = all.next();
+                each.accept(next.key, next.value);
+            }
+        }
+    }
+
     private void check(long wallClockMs) {
         rules.checkAll(context.currentSystemTimeMs(), watchingSinceMs, registry, registry);
     }
@@ -108,6 +107,11 @@ final class WorkerRegistryProcessor implements Processor<String, byte[], String,
     /** What the rules read of the store and the memory beside it, and where their effects go. */
     private final class Registry implements WorkerRules.Reads, WorkerRules.Effects {
         private final Map<String, WorkerRules.Liveness> listed = Collections.unmodifiableMap(liveness);
+
+        @Override
+        public void list(WorkerEntry entry) {
+            liveness.put(entry.workerId(), WorkerRules.Liveness.of(entry));
+        }
 
         @Override
         public WorkerRules.Liveness liveness(String workerId) {
@@ -172,6 +176,11 @@ final class WorkerRegistryProcessor implements Processor<String, byte[], String,
         @Override
         public void note(String message) {
             log.info("{}", message);
+        }
+
+        @Override
+        public void warn(String message) {
+            log.warn("{}", message);
         }
     }
 

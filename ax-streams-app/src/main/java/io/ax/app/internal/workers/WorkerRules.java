@@ -6,10 +6,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * The registry's decisions, pure (no Kafka, no clock: {@code nowMs} is an argument): {@link #decide} takes a record of
- * the workers topic (an announcement, or a worker's goodbye), {@link #checkAll} the periodic check. Shaped like the
+ * the workers topic (an announcement, or a worker's goodbye), {@link #checkAll} the periodic check, {@link #load} what
+ * the store holds when the partition is assigned. Shaped like the
  * core's {@code GateRules}: they read what the registry holds through {@link Reads} and hand every effect to
  * {@link Effects} at once; {@code topology.WorkerRegistryProcessor} only reads its store and memory, calls them and
  * applies the effects (the store, the lines on {@code ax.state}, the tombstones on the workers topic, the metrics, the
@@ -42,8 +44,17 @@ public final class WorkerRules {
         WorkerEntry entry(String workerId);
     }
 
+    /** What the registry's store holds, as written: read once, when the partition is assigned. */
+    public interface Stored {
+        /** Hands each stored entry, its worker's id and its bytes, to {@code each}. */
+        void forEach(BiConsumer<String, byte[]> each);
+    }
+
     /** Where the rules' effects go; each is applied when handed over (a later read sees it). */
     public interface Effects {
+        /** {@code entry}, as the store holds it, is listed (no store write). */
+        void list(WorkerEntry entry);
+
         /** {@code entry} is now its worker's: stored, and listed. */
         void put(WorkerEntry entry);
 
@@ -73,6 +84,9 @@ public final class WorkerRules {
 
         /** Something the operator is told (the log, INFO). */
         void note(String message);
+
+        /** Something the operator should look at (the log, WARN). */
+        void warn(String message);
     }
 
     private final WorkerRegistrySettings settings;
@@ -140,6 +154,28 @@ public final class WorkerRules {
         if (!dead.isEmpty() || !forgotten.isEmpty()) {
             effects.countsChanged();
         }
+    }
+
+    /**
+     * The registry as its store holds it when the partition is assigned (and when Kafka Streams initialises the same
+     * processor again after a standby spell; the processor's listing starts empty each time): each entry that reads is
+     * listed as it is; one that does not (written by another version) is forgotten, deleted with a warning, and its
+     * worker listed again at its next announcement. Then the counts are published.
+     */
+    public void load(Stored stored, Effects effects) {
+        stored.forEach((workerId, value) -> {
+            WorkerEntry entry;
+            try {
+                entry = WorkerEntry.decode(workerId, value);
+            } catch (RuntimeException e) {
+                effects.warn("Worker " + Quote.of(workerId) + " in the registry store cannot be read and is forgotten: "
+                        + Quote.truncate(String.valueOf(e.getMessage()), 300));
+                effects.delete(workerId);
+                return;
+            }
+            effects.list(entry);
+        });
+        effects.countsChanged();
     }
 
     /** Whether to keep the announcement of a worker the registry does not know yet, with {@code known} workers kept. */

@@ -48,6 +48,9 @@ final class CoreDriver {
     private long nowMs = T0;
     private long offset;
     private Decision last;
+    /** The input of the last decision, and the stored task it was made on (null when none). */
+    private Input lastInput;
+    private StoredTask lastBefore;
 
     CoreDriver() {
         this(FlowLimits.NONE);
@@ -55,22 +58,23 @@ final class CoreDriver {
 
     /** A driver whose rules see {@code flow} as the flow-control limits in force. */
     CoreDriver(FlowLimits flow) {
-        this(TASK, flow, upstream -> null);
+        this(TASK, flow, DependencyRules.NONE);
     }
 
     /**
      * A driver of the task {@code taskId}, whose rules see {@code flow} as the flow-control limits in force and read
-     * {@code tombstones} as the purged tasks' tombstones when they decide a subscription to it.
+     * {@code dependencies} as its partition's dependency side (a subscription to it, its end, purge or new schedule
+     * request), as the adapter's rules read its store.
      */
-    CoreDriver(String taskId, FlowLimits flow, DependencyRules.Tombstones tombstones) {
-        this(taskId, flow, tombstones, RETENTION_MS);
+    CoreDriver(String taskId, FlowLimits flow, DependencyRules.Reads dependencies) {
+        this(taskId, flow, dependencies, RETENTION_MS);
     }
 
     /** As above, a finished task kept (and a purged one's tombstone answering) for {@code retentionMs}. */
-    CoreDriver(String taskId, FlowLimits flow, DependencyRules.Tombstones tombstones, long retentionMs) {
+    CoreDriver(String taskId, FlowLimits flow, DependencyRules.Reads dependencies, long retentionMs) {
         this.taskId = taskId;
         rules = new Rules(new RuleSettings(300_000, 1_000, 600_000, retentionMs, 0, 60_000, ScheduleLimits.defaults(), true, true),
-                CalendarLookup.NONE, flow, tombstones);
+                CalendarLookup.NONE, flow, dependencies);
     }
 
     Decision schedule(String json) {
@@ -188,6 +192,8 @@ final class CoreDriver {
 
     private Decision decide(Input input) {
         StoredTask copy = task == null ? null : StoredTask.newBuilder(task).build();
+        lastBefore = task;
+        lastInput = input;
         last = rules.decide(copy, input, nowMs);
         for (Effect effect : last.effects()) {
             if (effect instanceof Effect.SetTimer set) {
@@ -241,6 +247,28 @@ final class CoreDriver {
 
     StoredTask task() {
         return task;
+    }
+
+    /**
+     * Whether the last decision finished the task: it saved the task with an end ({@code finishedAtMs}) that the task it
+     * was made on had not (or a task of an earlier incarnation had). Read from the tasks, not from the effects, so a
+     * property can hold the effects to it.
+     */
+    boolean finishedByLast() {
+        if (last == null || last.store() != Decision.Store.SAVE || last.task().getFinishedAtMs() == null) {
+            return false;
+        }
+        return lastBefore == null || lastBefore.getFinishedAtMs() == null || lastBefore.getIncarnation() != last.task().getIncarnation();
+    }
+
+    /** Whether the last decision accepted a schedule request (a new task, a replace or an update: it saved the task). */
+    boolean acceptedByLast() {
+        return lastInput instanceof Input.Schedule && last.store() == Decision.Store.SAVE;
+    }
+
+    /** Whether the last decision purged the task (its retention ended: deleted). */
+    boolean purgedByLast() {
+        return last != null && last.store() == Decision.Store.DELETE;
     }
 
     long nowMs() {

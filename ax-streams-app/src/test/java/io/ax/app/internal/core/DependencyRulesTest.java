@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.ax.validation.ScheduleLimits;
-import io.ax.app.internal.core.DependencyRules.Mode;
-import io.ax.app.internal.core.DependencyRules.OccurrenceSweep;
-import io.ax.app.internal.core.DependencyRules.Sweep;
+import io.ax.app.internal.core.Sweep.Mode;
 import io.ax.schema.AtTrigger;
 import io.ax.schema.DependencySignal;
 import io.ax.schema.DependencySignalKind;
@@ -31,6 +29,9 @@ class DependencyRulesTest {
 
     private final Map<String, StoredTask> tasks = new HashMap<>();
     private final MemoryDependencies deps = new MemoryDependencies(tasks::get);
+    /** The task rules on this partition's dependency side, as the adapter's read its store. */
+    private final Rules rules = new Rules(new RuleSettings(300_000, 1_000, 600_000, RETENTION_MS, 0, 60_000,
+            ScheduleLimits.defaults(), true, true), CalendarLookup.NONE, FlowLimits.NONE, deps);
 
     @Test
     void shouldSendSubscribeAndUnsubscribeKeyedByTheUpstream() {
@@ -175,6 +176,29 @@ class DependencyRulesTest {
     }
 
     @Test
+    void shouldSweepOccurrencesFirstThenFinalStatesTheOldestOwedFirstWithinOneBudget() {
+        onSignal(DependencySignalKind.SUBSCRIBE, "old", "a", false);
+        onSignal(DependencySignalKind.SUBSCRIBE, "old", "b", false);
+        onSignal(DependencySignalKind.SUBSCRIBE, "new", "c", false);
+        onSignal(DependencySignalKind.SUBSCRIBE, "periodic", "p", true);
+        DependencyRules.finished("old", "SUCCESS", "e-old", deps, deps);
+        DependencyRules.finished("new", "FAILED", "e-new", deps, deps);
+        DependencyRules.occurrenceEnded("periodic", "SUCCESS", "e-p", 100, deps, deps);
+
+        assertThat(deps.sweep(NOW, 2)).isEqualTo(2);
+        assertThat(deps.sentLines()).containsExactly("p NOTIFY periodic->p SUCCESS e-p @100", "a NOTIFY old->a SUCCESS e-old");
+        assertThat(deps.occurrenceSweeps).as("done: off the list").isEmpty();
+        assertThat(deps.sweeps).as("cut short: goes on from its cursor, still first").containsOnlyKeys("old", "new");
+        assertThat(deps.sweeps.get("old").cursor()).isEqualTo("a");
+
+        assertThat(deps.sweep(NOW, 10)).isEqualTo(2);
+        assertThat(deps.sentLines()).endsWith("b NOTIFY old->b SUCCESS e-old", "c NOTIFY new->c FAILED e-new");
+        assertThat(deps.done).containsExactly("old", "new");
+        assertThat(deps.sweepOwed()).isFalse();
+        assertThat(deps.sweep(NOW, 10)).isZero();
+    }
+
+    @Test
     void shouldTellPeriodicSubscribersEachOccurrenceAndANewOneItsLatest() {
         DependencyRules.occurrenceEnded("up", "SUCCESS", "e-1", 100, deps, deps);
         assertThat(deps.occurrenceSweeps).isEmpty(); // nobody waits
@@ -202,8 +226,6 @@ class DependencyRulesTest {
 
     @Test
     void shouldDecideASubscriptionThroughTheRulesAsEffectsOnTheUpstreamsSideThatChangeNoTask() {
-        Rules rules = new Rules(new RuleSettings(300_000, 1_000, 600_000, RETENTION_MS, 0, 60_000, ScheduleLimits.defaults(), true, true),
-                CalendarLookup.NONE, FlowLimits.NONE, deps);
         StoredTask up = finished("up", TaskState.SUCCESS);
 
         Decision subscribed = rules.decide(up, subscription(DependencySignalKind.SUBSCRIBE, "up", "a", false), NOW);
@@ -233,9 +255,9 @@ class DependencyRulesTest {
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
+    /** A SUBSCRIBE or UNSUBSCRIBE read from ax.deps: decided by the task rules, its effects applied, as the adapter does. */
     private void onSignal(DependencySignalKind kind, String upstream, String dependent, boolean everyOccurrence) {
-        DependencyRules.onSignal(DependencySignal.newBuilder().setKind(kind).setUpstream(upstream).setDependent(dependent)
-                .setAtMs(NOW).setEveryOccurrence(everyOccurrence).build(), deps.task(upstream), NOW, deps, deps);
+        deps.apply(rules.decide(deps.task(upstream), subscription(kind, upstream, dependent, everyOccurrence), NOW));
     }
 
     private static Input.Subscription subscription(DependencySignalKind kind, String upstream, String dependent, boolean everyOccurrence) {

@@ -1,13 +1,12 @@
 package io.ax.app.internal.core;
 
-import io.ax.app.internal.core.DependencyRules.OccurrenceSweep;
-import io.ax.app.internal.core.DependencyRules.Sweep;
 import io.ax.schema.DependencySignal;
 import io.ax.schema.StoredTask;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,8 +18,9 @@ import java.util.function.Function;
 /**
  * The upstream side of dependencies in memory for the core's tests, decided by the real {@link DependencyRules}: the
  * subscribers, the sweeps owed (in the order they were owed), the tombstones, as {@code topology.Dependencies} keeps them
- * in its store, and ax.deps itself, one queue per key, as Kafka keeps a key's records in order. {@link #apply} does with a
- * decision's dependency effects what {@code ApplyDecisions} does; {@link #sweep} is a punctuation's step ({@link
+ * in its store, and ax.deps itself, one queue per key, as Kafka keeps a key's records in order. The task rules read it as
+ * they decide ({@code Rules} given it as their {@link DependencyRules.Reads}, as the adapter gives them its store);
+ * {@link #apply} does with a decision's dependency effects what {@code ApplyDecisions} does; {@link #sweep} is a punctuation's step ({@link
  * #sweepStep} and {@link #occurrenceSweepStep} one upstream's), {@link #expireTombstones} the tombstones' expiry; the test
  * takes the signals from {@link #take} and hands each to its task's rules when it likes. The store's maps are open to
  * the tests that set a scene or look at it ({@code DependencyRulesTest}); {@link #done} and {@link #forgotten} record
@@ -60,7 +60,10 @@ final class MemoryDependencies implements DependencyRules.Reads, DependencyRules
         this.tasks = tasks;
     }
 
-    /** The dependency effects of {@code decision}, applied as the adapter applies them. */
+    /**
+     * The dependency effects of {@code decision}, applied as the adapter applies them: as they are, nothing decided here
+     * (the rules that made the decision read this object as they decided it, as the task rules read the adapter's store).
+     */
     void apply(Decision decision) {
         for (Effect effect : decision.effects()) {
             if (effect instanceof Effect.KeepSubscriber keep) {
@@ -69,37 +72,71 @@ final class MemoryDependencies implements DependencyRules.Reads, DependencyRules
                 forgetSubscriber(forget.upstream(), forget.dependent(), forget.everyOccurrence());
             } else if (effect instanceof Effect.Signal signal) {
                 send(signal.key(), signal.signal());
-            } else if (effect instanceof Effect.OccurrenceEnded ended) {
-                DependencyRules.occurrenceEnded(ended.taskId(), ended.outcome(), ended.executionId(), ended.nominalAtMs(), this, this);
-            } else if (effect instanceof Effect.Finished finished) {
-                DependencyRules.finished(finished.taskId(), finished.outcome(), finished.executionId(), this, this);
-            } else if (effect instanceof Effect.Scheduled scheduled) {
-                DependencyRules.scheduledAgain(scheduled.taskId(), this, this);
-            } else if (effect instanceof Effect.Purged purged) {
-                DependencyRules.purged(purged.taskId(), purged.purgedAtMs(), this, this);
+            } else if (effect instanceof Effect.OweSweep owe) {
+                oweSweep(owe.upstream(), owe.sweep());
+            } else if (effect instanceof Effect.OweOccurrenceSweep owe) {
+                oweOccurrenceSweep(owe.upstream(), owe.sweep());
+            } else if (effect instanceof Effect.LeaveTombstone tombstone) {
+                tombstone(tombstone.upstream(), tombstone.purgedAtMs());
+            } else if (effect instanceof Effect.ForgetTombstone forget) {
+                forgetTombstone(forget.upstream(), forget.purgedAtMs());
             }
         }
     }
 
     /**
-     * One punctuation's sweep, as the adapter runs it: up to {@code budget} subscribers told or dropped, occurrence
-     * outcomes first, then final states, the oldest sweep first. Returns how many were handled.
+     * One punctuation's sweep, as the adapter runs it ({@link DependencyRules#sweep}: up to {@code budget} subscribers
+     * told or dropped, in the rules' order). Returns how many were handled.
      */
     int sweep(long nowMs, int budget) {
-        int handled = 0;
-        for (String upstream : List.copyOf(occurrenceSweeps.keySet())) {
-            if (handled >= budget) {
-                return handled;
-            }
-            handled += occurrenceSweepStep(upstream, budget - handled, nowMs);
+        return DependencyRules.sweep(nowMs, budget, owed, this, this);
+    }
+
+    /** The sweeps owed, in the order owed: here the markers' maps are the lists too (a done sweep has left them already). */
+    private final DependencyRules.Owed owed = new DependencyRules.Owed() {
+        @Override
+        public Iterator<String> occurrenceSweeps() {
+            return owedIn(occurrenceSweeps);
         }
-        for (String upstream : List.copyOf(sweeps.keySet())) {
-            if (handled >= budget) {
-                return handled;
-            }
-            handled += sweepStep(upstream, budget - handled, nowMs);
+
+        @Override
+        public Iterator<String> sweeps() {
+            return owedIn(sweeps);
         }
-        return handled;
+
+        @Override
+        public OccurrenceSweep occurrenceSweep(String upstream) {
+            return occurrenceSweeps.get(upstream);
+        }
+
+        @Override
+        public List<String> subscribersAfter(String upstream, boolean everyOccurrence, String cursor, int limit) {
+            return after(everyOccurrence ? occurrenceSubscribers : subscribers, upstream, cursor, limit);
+        }
+    };
+
+    /** The keys of {@code markers} as they are now; remove() takes the last one returned out of the map. */
+    private static Iterator<String> owedIn(Map<String, ?> markers) {
+        Iterator<String> keys = List.copyOf(markers.keySet()).iterator();
+        return new Iterator<>() {
+            private String last;
+
+            @Override
+            public boolean hasNext() {
+                return keys.hasNext();
+            }
+
+            @Override
+            public String next() {
+                last = keys.next();
+                return last;
+            }
+
+            @Override
+            public void remove() {
+                markers.remove(last);
+            }
+        };
     }
 
     /** One step of the sweep owed over {@code upstream}'s final-state subscribers: the adapter lists what follows the cursor. */

@@ -138,7 +138,7 @@ class PeriodicDependentsPropertiesTest {
      */
     private static final class Checker {
         private final Shape shape;
-        private final CoreDriver ax = new CoreDriver();
+        private final CoreDriver ax;
         private final Map<String, CoreDriver> upstreams = new LinkedHashMap<>();
         private final MemoryDependencies deps;
         /** The latest outcome, by nominal time, each upstream told the dependent (as WORKFLOWS.md says, not by the rules' code). */
@@ -164,6 +164,7 @@ class PeriodicDependentsPropertiesTest {
         Checker(Shape shape) {
             this.shape = shape;
             this.deps = new MemoryDependencies(upstream -> upstreams.containsKey(upstream) ? upstreams.get(upstream).task() : null);
+            this.ax = new CoreDriver(CoreDriver.TASK, FlowLimits.NONE, deps); // one partition's dependency side, as in the adapter
             UPSTREAMS.forEach(upstream -> upstreams.put(upstream, new CoreDriver(upstream, FlowLimits.NONE, deps, RETENTION_MS)));
             decided(null, ax.schedule(shape.json()));
             assertThat(ax.task()).as("accepted: %s", shape.json()).isNotNull();
@@ -238,29 +239,52 @@ class PeriodicDependentsPropertiesTest {
             return upstream.timers().stream().filter(t -> t.kind() != TimerKind.PURGE).findFirst().flatMap(t -> upstream.fire(t.kind()));
         }
 
-        /** An upstream's decision: the occurrences it ended and its purges noted, its dependency effects applied. */
+        /**
+         * An upstream's decision: the occurrences it ended (from its events) and its purges (from its task) noted, its
+         * dependency effects checked against them and applied.
+         */
         private void applyUpstream(String id, Optional<Decision> decision) {
             decision.ifPresent(d -> {
+                CoreDriver upstream = upstreams.get(id);
                 boolean subscribed = deps.occurrenceSubscribers.containsKey(id)
                         && deps.occurrenceSubscribers.get(id).contains(CoreDriver.TASK);
-                for (Effect effect : d.effects()) {
-                    if (effect instanceof Effect.OccurrenceEnded occurrence) {
-                        Latest outcome = new Latest(occurrence.outcome(), occurrence.nominalAtMs());
-                        ended.computeIfAbsent(id, u -> new HashSet<>()).add(outcome);
-                        if (subscribed) {
-                            owed.put(id, outcome);
-                        }
-                    } else if (effect instanceof Effect.Purged purged) {
-                        purgedAt.put(id, purged.purgedAtMs());
-                        purges++;
-                    } else if (effect instanceof Effect.Scheduled) {
-                        scheduledAgain |= purgedAt.remove(id) != null;
+                List<Latest> owedNow = d.effects().stream().filter(effect -> effect instanceof Effect.OweOccurrenceSweep)
+                        .map(effect -> ((Effect.OweOccurrenceSweep) effect).sweep())
+                        .map(sweep -> new Latest(sweep.outcome(), sweep.nominalAtMs())).toList();
+                List<Latest> endedNow = occurrencesEnded(d);
+                assertThat(owedNow).as("each occurrence %s ended is owed to its periodic subscribers, when it has any", id)
+                        .isEqualTo(deps.occurrenceSubscribers.containsKey(id) ? endedNow : List.of());
+                for (Latest outcome : endedNow) {
+                    ended.computeIfAbsent(id, u -> new HashSet<>()).add(outcome);
+                    if (subscribed) {
+                        owed.put(id, outcome);
                     }
+                }
+                if (upstream.purgedByLast()) {
+                    purgedAt.put(id, upstream.nowMs());
+                    purges++;
+                } else if (upstream.acceptedByLast()) {
+                    scheduledAgain |= purgedAt.remove(id) != null;
                 }
                 deps.apply(d);
                 checkSent();
                 checkTombstones();
             });
+        }
+
+        /**
+         * The occurrences {@code decision} ended, as WORKFLOWS.md tells them from the events: an execution's (not a slice's)
+         * event to SUCCESS, FAILED, CANCELLED or SKIPPED from another state, at its nominal time (a run of skipped ones at
+         * the last), in the order written.
+         */
+        private static List<Latest> occurrencesEnded(Decision decision) {
+            Set<TaskState> ends = Set.of(TaskState.SUCCESS, TaskState.FAILED, TaskState.CANCELLED, TaskState.SKIPPED);
+            return CoreDriver.events(decision).stream()
+                    .filter(change -> change.getShard() == null && change.getDueAtMs() != null && ends.contains(change.getTo())
+                            && !change.getTo().name().equals(change.getFrom()))
+                    .map(change -> new Latest(change.getTo().name(),
+                            change.getLastDueAtMs() != null ? change.getLastDueAtMs() : change.getDueAtMs()))
+                    .toList();
         }
 
         // ---- the protocol ----

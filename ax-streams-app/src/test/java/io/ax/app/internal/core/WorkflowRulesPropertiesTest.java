@@ -44,8 +44,10 @@ import net.jqwik.api.statistics.Statistics;
  * {@code c}) are real one-shot tasks decided by the same rules, scheduled, run, failed, cancelled, replayed and purged
  * by the moves, and the upstream side of the protocol is the real {@link DependencyRules} over an in-memory store
  * ({@link MemoryDependencies}): a SUBSCRIBE the task writes reaches its upstream's rules, which keep it (and answer it at
- * once if the upstream has ended or was purged); an upstream's end or purge owes a sweep, stepped by a move; each signal
- * waits on ax.deps, in its key's order, until a move hands it to its task. So a dependent hears only what the rules told
+ * once if the upstream has ended or was purged); an upstream's end or purge owes a sweep, stepped by a move; a purge leaves a
+ * tombstone, which a schedule request under the id forgets at once and an expiry step ({@link
+ * DependencyRules#expireTombstones}, on the upstreams' clock, moved near a tombstone's end of retention) forgets once its
+ * retention has passed; each signal waits on ax.deps, in its key's order, until a move hands it to its task. So a dependent hears only what the rules told
  * it from its upstreams' own decisions, never an outcome the test made up. Whatever the order, with strict settings (an
  * illegal transition throws):
  * <ol>
@@ -61,6 +63,10 @@ import net.jqwik.api.statistics.Statistics;
  *   <li>exactly one final event (SUCCESS, FAILED, CANCELLED) per execution (per slice, for a sharded task) and one for a
  *       sharded occurrence as a whole; never two; and the task announces its end (to its dependents) once per
  *       incarnation; at the end no gate holds a slot or a waiting ACQUIRE of the task.</li>
+ *   <li>a tombstone is kept exactly while its upstream is purged, not scheduled again and not expired: an expiry step
+ *       forgets none before its retention has passed (purged at {@code p}, it may go at {@code p + retention + 1}),
+ *       oldest first, and, forgetting fewer than its batch, leaves no expired one behind; a subscription to an upstream
+ *       with no task is answered PURGED at once exactly while its tombstone is kept.</li>
  * </ol>
  * The gates' store, topics and punctuation are {@code flow}'s and tested there ({@code FuzzFlowGateTest}).
  */
@@ -78,7 +84,9 @@ class WorkflowRulesPropertiesTest {
         /** One step of the sweeps owed to subscribers. */
         SWEEP,
         /** The oldest signal of one key of ax.deps read by its task's rules. */
-        DELIVER
+        DELIVER,
+        /** The upstreams' clock moved to just before, at or after a tombstone's end of retention, then one expiry step. */
+        EXPIRE
     }
 
     /** One input; {@code pick} chooses what it concerns (which execution, which upstream and move, which key). */
@@ -109,7 +117,8 @@ class WorkflowRulesPropertiesTest {
     // ~17 % with overlap ALLOW, of 300 tries; one standard deviation is ~2 points): a floor at the mean (20 % for gated
     // runs) failed one run in two, by chance. A dependent is released by a signal in ~18 % (15-21 % seen), answered at
     // its subscription in ~30 %, told by a sweep in ~45 %; its moves are longer (40 to 120) and mostly the protocol's,
-    // since an upstream needs two or three moves of its own to end and a NOTIFY a sweep and a delivery to arrive.
+    // since an upstream needs two or three moves of its own to end and a NOTIFY a sweep and a delivery to arrive. A
+    // tombstone expires in ~23 % and is kept at its end of retention in ~15 % (it needs an end, a purge and an expiry step).
 
     @Property(tries = 300)
     void shouldKeepTheInvariantsOfShardedTasks(@ForAll("sharded") Shape shape, @ForAll("moves") List<Move> moves) {
@@ -139,14 +148,20 @@ class WorkflowRulesPropertiesTest {
         Statistics.label("answered at its subscription").collect(check.answeredAtOnce);
         Statistics.label("told by a sweep").collect(check.toldBySweep);
         Statistics.label("an upstream purged").collect(check.reached.values().stream().anyMatch(r -> r.contains(AwaitDependencies.PURGED)));
+        Statistics.label("a tombstone expired").collect(check.expired);
+        Statistics.label("a tombstone kept at its end of retention").collect(check.keptAtTheEdge);
+        Statistics.label("a subscription after its upstream's tombstone expired").collect(check.subscribedAfterExpiry);
         Statistics.label("released by a signal").coverage(c -> c.check(true).percentage(p -> p >= 8));
         Statistics.label("answered at its subscription").coverage(c -> c.check(true).percentage(p -> p >= 15));
         Statistics.label("told by a sweep").coverage(c -> c.check(true).percentage(p -> p >= 15));
+        Statistics.label("a tombstone expired").coverage(c -> c.check(true).percentage(p -> p >= 10));
+        Statistics.label("a tombstone kept at its end of retention").coverage(c -> c.check(true).percentage(p -> p >= 6));
     }
 
     private static Checker run(Shape shape, List<Move> moves) {
-        CoreDriver ax = new CoreDriver((jobType, owner) -> shape.gate().gates());
         Checker check = new Checker(shape);
+        // the dependent reads the same dependency side as its upstreams: one partition's, as the adapter's store
+        CoreDriver ax = new CoreDriver(CoreDriver.TASK, (jobType, owner) -> shape.gate().gates(), check.deps);
         check.apply(ax, ax.schedule(shape.json()));
         assertThat(ax.task()).as("the request is accepted: %s", shape.json()).isNotNull();
         for (Move move : moves) {
@@ -216,23 +231,24 @@ class WorkflowRulesPropertiesTest {
 
     @Provide
     Arbitrary<List<Move>> moves() {
-        return moves(1, 1, 1, 1, 80);
+        return moves(1, 1, 1, 1, 1, 80);
     }
 
     /** Moves with many of the dependency protocol's steps among them, so that upstreams end and tell their dependent. */
     @Provide
     Arbitrary<List<Move>> dependentMoves() {
-        return moves(24, 6, 10, 40, 120);
+        return moves(24, 6, 10, 4, 40, 120);
     }
 
-    private static Arbitrary<List<Move>> moves(int upstreamWeight, int sweepWeight, int deliverWeight, int least, int most) {
+    private static Arbitrary<List<Move>> moves(int upstreamWeight, int sweepWeight, int deliverWeight, int expireWeight, int least,
+                                               int most) {
         Arbitrary<Action> action = Arbitraries.frequency(
                 Tuple.of(8, Action.FIRE), Tuple.of(3, Action.ADVANCE), Tuple.of(3, Action.STARTED), Tuple.of(1, Action.HEARTBEAT),
                 Tuple.of(4, Action.SUCCEEDED), Tuple.of(3, Action.FAILED_RETRYABLE), Tuple.of(1, Action.FAILED_FATAL),
                 Tuple.of(4, Action.DELIVER_RETRY), Tuple.of(5, Action.GRANT), Tuple.of(1, Action.GRANT_AGAIN),
                 Tuple.of(1, Action.GATE_HELD), Tuple.of(1, Action.TRIGGER), Tuple.of(1, Action.CANCEL), Tuple.of(1, Action.REPLAY),
                 Tuple.of(upstreamWeight, Action.UPSTREAM), Tuple.of(sweepWeight, Action.SWEEP),
-                Tuple.of(deliverWeight, Action.DELIVER));
+                Tuple.of(deliverWeight, Action.DELIVER), Tuple.of(expireWeight, Action.EXPIRE));
         // pick: 0..17, so that an upstream's move is any of 6 moves of any of the 3 upstreams
         return Combinators.combine(action, Arbitraries.integers().between(0, 17)).as(Move::new).list().ofMinSize(least).ofMaxSize(most);
     }
@@ -267,6 +283,10 @@ class WorkflowRulesPropertiesTest {
                 yield Optional.empty();
             }
             case DELIVER -> check.deliver(ax, move.pick());
+            case EXPIRE -> {
+                check.expire(move.pick());
+                yield Optional.empty();
+            }
         };
     }
 
@@ -320,7 +340,7 @@ class WorkflowRulesPropertiesTest {
         private final List<Slot> grantsGiven = new ArrayList<>();
         private final Map<String, Integer> finals = new HashMap<>();
         private final Set<String> started = new LinkedHashSet<>(); // executions dispatched, or held at a gate
-        private final Set<Long> finished = new HashSet<>(); // incarnations that announced their end
+        private final Set<Long> finished = new HashSet<>(); // incarnations that ended
         private final MemoryDependencies deps;
         private final Map<String, CoreDriver> upstreams = new HashMap<>();
         /** Each upstream's ends, as its decisions announced them (and PURGED once it was purged). */
@@ -334,6 +354,11 @@ class WorkflowRulesPropertiesTest {
         // what the sequence reached, for the properties' coverage
         private boolean answeredAtOnce;
         private boolean toldBySweep;
+        private boolean expired;
+        private boolean keptAtTheEdge;
+        private boolean subscribedAfterExpiry;
+        /** Each upstream purged and not scheduled again whose tombstone has not expired: when it was purged. */
+        private final Map<String, Long> purgedAt = new HashMap<>();
         private int aggregates;
         private int gatedRuns;
         private int retries;
@@ -379,18 +404,23 @@ class WorkflowRulesPropertiesTest {
             return driver.timers().stream().filter(t -> t.kind() != TimerKind.PURGE).findFirst().flatMap(t -> driver.fire(t.kind()));
         }
 
-        /** An upstream's decision: its ends noted, its dependency effects applied. */
+        /** An upstream's decision: its ends noted (from its task, not from the effects), its dependency effects applied. */
         void applyUpstream(CoreDriver driver, Optional<Decision> decision) {
             decision.ifPresent(d -> {
-                for (Effect effect : d.effects()) {
-                    if (effect instanceof Effect.Finished finished) {
-                        reached.computeIfAbsent(finished.taskId(), u -> new HashSet<>()).add(finished.outcome());
-                    } else if (effect instanceof Effect.Purged purged) {
-                        reached.computeIfAbsent(purged.taskId(), u -> new HashSet<>()).add(AwaitDependencies.PURGED);
-                    }
+                boolean owesEnd = d.effects().stream().anyMatch(effect -> effect instanceof Effect.OweSweep owe
+                        && owe.sweep().mode() == Sweep.Mode.NOTIFY && owe.upstream().equals(d.taskId())
+                        && owe.sweep().outcome().equals(Liveness.finalOutcome(d.task())));
+                assertThat(owesEnd).as("%s's end is owed to its subscribers by the decision that ended it, exactly when it has any",
+                        d.taskId()).isEqualTo(driver.finishedByLast() && deps.subscribers.containsKey(d.taskId()));
+                if (driver.finishedByLast()) {
+                    reached.computeIfAbsent(d.taskId(), u -> new HashSet<>()).add(Liveness.finalOutcome(d.task()));
+                } else if (driver.purgedByLast()) {
+                    reached.computeIfAbsent(d.taskId(), u -> new HashSet<>()).add(AwaitDependencies.PURGED);
                 }
+                noteTombstones(driver, d);
                 deps.apply(d);
                 checkSent();
+                checkTombstones();
             });
         }
 
@@ -415,7 +445,15 @@ class WorkflowRulesPropertiesTest {
             if (signal.getKind() != DependencySignalKind.NOTIFY) {
                 CoreDriver upstream = upstreams.get(next.get().key());
                 assertThat(upstream).as("a subscription goes to a task waited for: %s", signal).isNotNull();
+                boolean answersPurged = signal.getKind() == DependencySignalKind.SUBSCRIBE && upstream.task() == null
+                        && purgedAt.containsKey(next.get().key());
+                subscribedAfterExpiry |= signal.getKind() == DependencySignalKind.SUBSCRIBE && upstream.task() == null
+                        && !answersPurged && reached.getOrDefault(next.get().key(), Set.of()).contains(AwaitDependencies.PURGED);
                 Decision decided = upstream.signal(signal);
+                assertThat(decided.effects().stream().anyMatch(effect -> effect instanceof Effect.Signal answer
+                        && answer.is(DependencySignalKind.NOTIFY) && AwaitDependencies.PURGED.equals(answer.signal().getOutcome())))
+                        .as("%s answered PURGED at once exactly while its tombstone is kept (%s)", signal, purgedAt)
+                        .isEqualTo(answersPurged);
                 answeredAtOnce |= decided.effects().stream().anyMatch(effect -> effect instanceof Effect.Signal answer && answer.is(DependencySignalKind.NOTIFY));
                 deps.apply(decided);
                 checkSent();
@@ -425,6 +463,58 @@ class WorkflowRulesPropertiesTest {
             told.put(signal.getUpstream(), signal.getOutcome());
             deciding = signal;
             return Optional.of(ax.signal(signal));
+        }
+
+        /**
+         * One step of the tombstones' expiry, at most 1 or 2 of them ({@code pick}), the upstreams' clock (one partition's:
+         * every upstream is moved to the latest of theirs) moved first to 1 ms before, at or 1 ms after the end of the
+         * retention of one of the tombstones kept, when that is ahead.
+         */
+        void expire(int pick) {
+            long latestMs = upstreams.values().stream().mapToLong(CoreDriver::nowMs).max().orElseThrow();
+            List<Long> kept = purgedAt.values().stream().sorted().toList();
+            long nowMs = kept.isEmpty() ? latestMs
+                    : Math.max(latestMs, kept.get(pick % kept.size()) + CoreDriver.RETENTION_MS + pick / 3 % 3 - 1);
+            for (CoreDriver upstream : upstreams.values()) {
+                upstream.advanceToMs(nowMs);
+            }
+            int batch = 1 + pick % 2;
+            long expiredBeforeMs = nowMs - CoreDriver.RETENTION_MS; // purged before it: retention passed
+            Map<String, Long> before = new HashMap<>(deps.tombstones);
+            int went = deps.expireTombstones(nowMs, CoreDriver.RETENTION_MS, batch);
+            Map<String, Long> forgotten = new HashMap<>(before);
+            forgotten.keySet().removeAll(deps.tombstones.keySet());
+            assertThat(went).as("the tombstones that went").isEqualTo(forgotten.size()).isLessThanOrEqualTo(batch);
+            forgotten.forEach((upstream, purgedAtMs) -> assertThat(purgedAtMs)
+                    .as("%s's tombstone went no sooner than its retention (now %s)", upstream, nowMs).isLessThan(expiredBeforeMs));
+            long newestGone = forgotten.values().stream().mapToLong(Long::longValue).max().orElse(Long.MIN_VALUE);
+            assertThat(deps.tombstones.values()).as("the oldest go first").allSatisfy(purgedAtMs -> assertThat(purgedAtMs)
+                    .isGreaterThanOrEqualTo(newestGone));
+            if (went < batch) {
+                assertThat(deps.tombstones.values()).as("a step that forgot fewer than its batch left no expired tombstone")
+                        .allSatisfy(purgedAtMs -> assertThat(purgedAtMs).isGreaterThanOrEqualTo(expiredBeforeMs));
+            }
+            keptAtTheEdge |= deps.tombstones.containsValue(expiredBeforeMs);
+            purgedAt.keySet().removeAll(forgotten.keySet());
+            expired |= went > 0;
+            checkTombstones();
+        }
+
+        /**
+         * A purge leaves a tombstone, a schedule request accepted under the id forgets it (the model {@link #checkTombstones}
+         * holds to): read from what {@code driver}'s last decision did to its task, not from its effects.
+         */
+        private void noteTombstones(CoreDriver driver, Decision decision) {
+            if (driver.purgedByLast()) {
+                purgedAt.put(decision.taskId(), driver.nowMs());
+            } else if (driver.acceptedByLast()) {
+                purgedAt.remove(decision.taskId());
+            }
+        }
+
+        /** The tombstones are the purges not undone by a schedule request nor expired. */
+        private void checkTombstones() {
+            assertThat(deps.tombstones).as("the tombstones").isEqualTo(purgedAt);
         }
 
         /** Every signal the rules sent since the last look: a NOTIFY tells only an end its upstream reached. */
@@ -480,14 +570,16 @@ class WorkflowRulesPropertiesTest {
                 } else if (effect instanceof Effect.Flow flow) {
                     flow(flow.message());
                     gates.deliver(flow.message(), nowMs);
-                } else if (effect instanceof Effect.Finished) {
-                    assertThat(decision.task()).as("an end is announced by a decision that stores the task").isNotNull();
-                    assertThat(finished.add(decision.task().getIncarnation()))
-                            .as("the task announces its end once per incarnation (%s)", decision.task().getIncarnation()).isTrue();
                 }
             }
+            if (ax.finishedByLast()) {
+                assertThat(finished.add(decision.task().getIncarnation()))
+                        .as("the task ends once per incarnation (%s)", decision.task().getIncarnation()).isTrue();
+            }
+            noteTombstones(ax, decision);
             deps.apply(decision);
             checkSent();
+            checkTombstones();
             deciding = null;
             assertWithinLimits(ax.task());
         }
@@ -608,7 +700,7 @@ class WorkflowRulesPropertiesTest {
                                 .isEqualTo(1));
             }
             if (ax.task() != null) {
-                assertThat(finished).as("the task announced its end").contains(ax.task().getIncarnation());
+                assertThat(finished).as("the task ended").contains(ax.task().getIncarnation());
                 assertThat(waiting).as("no execution still waits at the gate").isEmpty();
                 assertThat(granted).as("every slot is given back").isEmpty();
             }

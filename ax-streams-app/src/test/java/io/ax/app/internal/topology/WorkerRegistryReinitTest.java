@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * Kafka Streams inits the same processor object again when its task goes from active to standby and back. The worker
  * registry's memory of its workers is read from its store at each init: a second init must hold what the store holds
  * then, not also what the first init read (a worker forgotten meanwhile, by the changelog a standby restored, stayed
- * counted).
+ * counted). And what the rules decide at that load ({@code WorkerRules.load}) is applied to the store: an entry that
+ * does not read is deleted.
  */
 class WorkerRegistryReinitTest {
     private static final long T0 = 1_796_083_200_000L;
@@ -59,6 +60,33 @@ class WorkerRegistryReinitTest {
         processor.init(context); // -> active again: the same object
 
         assertThat(alive(metrics)).as("w-2 is no longer in the store, so no longer counted").isEqualTo(1.0);
+    }
+
+    @Test
+    void shouldForgetAStoredEntryThatDoesNotReadAndCountTheOthersWhenInitialised() throws Exception {
+        Path stateDir = Files.createTempDirectory("ax-registry-load");
+        AxConfig config = new AxConfig(Map.of(AxConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092",
+                AxConfig.STATE_DIR_CONFIG, stateDir.toString()));
+        MockProcessorContext<String, byte[]> context = new MockProcessorContext<>(config.streamsProperties(), new TaskId(2, 0),
+                stateDir.toFile());
+        context.setCurrentSystemTimeMs(T0);
+        workers = AxStores.workers().withLoggingDisabled().build();
+        workers.init(context.getStateStoreContext(), workers);
+        context.addStateStore(workers);
+        SchedulerMetrics metrics = new SchedulerMetrics(config.metricsSettings());
+        WorkerRegistryProcessor first = new WorkerRegistryProcessor(AxStores.WORKERS, "state", "workers",
+                config.workerRegistry(), metrics);
+        first.init(context);
+        context.setRecordMetadata(config.topics().workers(), 0, 0);
+        first.process(new Record<>("w-1", announcement("w-1"), T0));
+        first.close();
+        workers.put("w-2", "{\"written by\":\"another version\"}".getBytes(StandardCharsets.UTF_8));
+
+        new WorkerRegistryProcessor(AxStores.WORKERS, "state", "workers", config.workerRegistry(), metrics).init(context);
+
+        assertThat(workers.get("w-2")).as("the entry that does not read is forgotten").isNull();
+        assertThat(workers.get("w-1")).isNotNull();
+        assertThat(alive(metrics)).isEqualTo(1.0);
     }
 
     private static byte[] announcement(String id) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.ax.app.internal.workers.WorkerRules.Liveness;
 import io.ax.app.internal.workers.WorkerRules.Verdict;
 import io.ax.codec.StrictJson;
+import io.ax.codec.WorkerAnnouncement;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -235,6 +236,36 @@ class WorkerRulesTest {
         assertThat(registry.listed).isEmpty();
     }
 
+    @Test
+    void shouldListWhatTheStoreHoldsAtAssignmentAndForgetAnEntryThatDoesNotRead() {
+        WorkerEntry alive = WorkerEntry.alive(WorkerAnnouncement.parse("w-1", announcement("w-1", 10_000, "")), T0);
+        WorkerEntry dead = WorkerEntry.alive(WorkerAnnouncement.parse("w-3", announcement("w-3", 1_000, "")), T0)
+                .markedDead(T0 + 3_000);
+        Map<String, byte[]> store = new LinkedHashMap<>();
+        store.put("w-1", alive.encode());
+        store.put("w-2", "{\"written by\":\"another version\"}".getBytes(StandardCharsets.UTF_8));
+        store.put("w-3", dead.encode());
+        registry.stored.put("w-2", alive); // stands for the unreadable bytes, so the delete is seen
+
+        rules.load(store::forEach, registry);
+
+        assertThat(registry.effects).hasSize(5);
+        assertThat(registry.effects.get(0)).isEqualTo("list w-1");
+        assertThat(registry.effects.get(1)).startsWith("warn Worker \"w-2\" in the registry store cannot be read and is forgotten: ");
+        assertThat(registry.effects.subList(2, 5)).containsExactly("delete w-2", "list w-3", "counts");
+        assertThat(registry.listed).containsOnlyKeys("w-1", "w-3");
+        assertThat(registry.listed.get("w-1")).isEqualTo(new Liveness(T0, 10_000, false, 0));
+        assertThat(registry.listed.get("w-3")).isEqualTo(new Liveness(T0, 1_000, true, T0 + 3_000));
+        assertThat(registry.stored).doesNotContainKey("w-2");
+    }
+
+    @Test
+    void shouldPublishTheCountsOfAnEmptyStore() {
+        rules.load(each -> { }, registry);
+
+        assertThat(registry.effects).containsExactly("counts");
+    }
+
     /** The registry as the processor holds it (the store and the liveness in memory), in maps; effects recorded in order. */
     private static final class MemoryRegistry implements WorkerRules.Reads, WorkerRules.Effects {
         final Map<String, WorkerEntry> stored = new LinkedHashMap<>();
@@ -256,6 +287,12 @@ class WorkerRulesTest {
         public WorkerEntry entry(String workerId) {
             WorkerEntry entry = stored.get(workerId);
             return entry == null ? null : WorkerEntry.decode(workerId, entry.encode()); // as the store gives it back
+        }
+
+        @Override
+        public void list(WorkerEntry entry) {
+            listed.put(entry.workerId(), Liveness.of(entry));
+            effects.add("list " + entry.workerId());
         }
 
         @Override
@@ -309,6 +346,11 @@ class WorkerRulesTest {
         @Override
         public void note(String message) {
             effects.add("note " + message);
+        }
+
+        @Override
+        public void warn(String message) {
+            effects.add("warn " + message);
         }
     }
 }
