@@ -82,6 +82,10 @@ public final class BenchCommand implements Callable<Integer> {
                     + " shutdown); default: term for one broker, kill for a cluster (see topology-docs/OPERATIONS.md, hanging transactions).")
     String brokerStop;
 
+    @Option(names = "--random-ids", description = "ingest, burst, steady: task ids scattered over the byte order as UUIDs"
+            + " are (task-9e3779b1), instead of consecutive (task-17), whose keys RocksDB inserts next to each other.")
+    boolean randomIds;
+
     @Option(names = "--child-jvm-opt", description = "A JVM option for the scheduler's child JVM, e.g. -Xmx2g (repeatable).")
     List<String> childJvmOpts = new ArrayList<>();
 
@@ -128,7 +132,7 @@ public final class BenchCommand implements Callable<Integer> {
         Map<String, String> merged = KafkaConnection.load(configFile, settings, System.getenv());
         String cluster = bootstrap != null ? bootstrap : merged.get(AxConfig.BOOTSTRAP_SERVERS_CONFIG);
         BenchOptions options = new BenchOptions(cluster, n, rate, duration, pending, partitions, childJvmOpts, warmup, brokers,
-                brokerStop, instances);
+                brokerStop, instances, randomIds);
         Bench.run(scenario, options, merged, brokerSettings, Clock.systemUTC(), out, System.err);
         return 0;
     }

@@ -18,10 +18,11 @@ import java.util.List;
  * @param instances    scheduler instances of failover (default 2); all but the last are killed, one after another
  * @param warmupS      seconds of the same load before a steady measurement, not measured (the JIT compiles the
  *                     hot path meanwhile; a fresh JVM measured at once shows its warm-up, not its steady state)
+ * @param randomIds    ingest, burst and steady: task ids scattered over the byte order, as UUIDs are ({@link TaskKeys})
  */
 public record BenchOptions(String bootstrap, Integer n, Integer ratePerS, Integer durationS, Integer pending,
                            int partitions, List<String> childJvmOpts, int warmupS, int brokers,
-                           String brokerStop, Integer instances) {
+                           String brokerStop, Integer instances, boolean randomIds) {
     public BenchOptions {
         if (warmupS < 0) {
             throw new IllegalArgumentException("warmup must be >= 0: " + warmupS);
@@ -43,6 +44,11 @@ public record BenchOptions(String bootstrap, Integer n, Integer ratePerS, Intege
             throw new IllegalArgumentException("instances must be 2-5: " + instances);
         }
         childJvmOpts = List.copyOf(childJvmOpts);
+    }
+
+    /** The task ids of a scenario that honours {@code --random-ids}: {@code prefix<i>}, scattered if asked. */
+    public TaskKeys keys(String prefix) {
+        return new TaskKeys(prefix, randomIds);
     }
 
     public int instancesOr(int defaultInstances) {

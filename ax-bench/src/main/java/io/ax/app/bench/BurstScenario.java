@@ -44,18 +44,18 @@ public final class BurstScenario implements Scenario {
         Path stateDir = context.newDir("burst-state");
         try (ChildScheduler scheduler = context.startScheduler("burst", stateDir)) {
             int smallN = Math.max(1_000, Math.min(n / 10, 20_000));
-            Ingest calibration = Ingest.run(context, "burst", CALIBRATION, smallN,
+            Ingest calibration = Ingest.run(context, "burst", CALIBRATION.scattered(context.options().randomIds()), smallN,
                     clock.millis() + Duration.ofDays(1).toMillis());
             double ingestPerS = calibration.flowingPerS();
             context.note("calibration: %.0f accepted/s".formatted(ingestPerS));
             Burst warm = null;
             long warmUntilMs = clock.millis() + context.options().warmupS() * 1000L;
             for (int round = 1; clock.millis() < warmUntilMs; round++) {
-                warm = Burst.run(context, new TaskKeys("warm" + round + "-"), smallN, ingestPerS, LEAD_MS);
+                warm = Burst.run(context, context.options().keys("warm" + round + "-"), smallN, ingestPerS, LEAD_MS);
                 ingestPerS = warm.ingest().flowingPerS();
                 context.note("warm-up burst %d: %d tasks, %.0f fires/s".formatted(round, smallN, warm.firesPerS()));
             }
-            Burst burst = Burst.measured(context, TaskKeys.TASKS, n, ingestPerS, LEAD_MS, scheduler.pid());
+            Burst burst = Burst.measured(context, context.options().keys(TaskKeys.TASKS.prefix()), n, ingestPerS, LEAD_MS, scheduler.pid());
             ResultLine line = ResultLine.of("burst", n).add("fires_per_s", burst.firesPerS());
             line = burst.dispatch().visibleLateness().addTo(line, "")
                     .add("early", burst.dispatch().early()).add("lost", n - burst.dispatch().dispatched())

@@ -35,7 +35,7 @@ public final class IngestScenario implements Scenario {
         try (ChildScheduler scheduler = context.startScheduler("ingest", stateDir)) {
             warmUp(context, Math.min(n, WARM_UP_BATCH));
             CpuPerTask cpu = CpuPerTask.start(scheduler.pid());
-            Ingest ingest = Ingest.run(context, "ingest", TaskKeys.TASKS, n,
+            Ingest ingest = Ingest.run(context, "ingest", context.options().keys(TaskKeys.TASKS.prefix()), n,
                     context.clock().millis() + Duration.ofDays(1).toMillis());
             cpu = cpu.end();
             double rawPerS = Double.parseDouble(raw.get("produce_per_s"));
@@ -48,7 +48,7 @@ public final class IngestScenario implements Scenario {
     private static void warmUp(BenchContext context, int batch) throws Exception {
         long untilMs = context.clock().millis() + context.options().warmupS() * 1000L;
         for (int round = 1; context.clock().millis() < untilMs; round++) {
-            Ingest warm = Ingest.run(context, "ingest", new TaskKeys("warm" + round + "-"), batch,
+            Ingest warm = Ingest.run(context, "ingest", context.options().keys("warm" + round + "-"), batch,
                     context.clock().millis() + Duration.ofDays(1).toMillis());
             context.note("warm-up batch %d: %d requests at %.0f accepted/s".formatted(round, batch, warm.acceptedPerS()));
         }

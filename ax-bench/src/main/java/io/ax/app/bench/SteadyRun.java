@@ -54,13 +54,13 @@ final class SteadyRun {
             throws Exception {
         int warmupS = context.options().warmupS();
         if (warmupS > 0) {
-            run(context, label, new TaskKeys("warm-"), ratePerS, warmupS, () -> { });
+            run(context, label, context.options().keys("warm-"), ratePerS, warmupS, () -> { });
             if (!InputLag.awaitZero(context.kafka(), context.name(label), context.topics(label).coPartitioned(),
                     context.clock(), Duration.ofSeconds(60))) {
                 context.note("the scheduler still had unread input 60 s after the warm-up; measuring anyway");
             }
         }
-        return run(context, label, TaskKeys.TASKS, ratePerS, durationS, atMeasurementStart);
+        return run(context, label, context.options().keys(TaskKeys.TASKS.prefix()), ratePerS, durationS, atMeasurementStart);
     }
 
     private static Outcome run(BenchContext context, String label, TaskKeys keys, int ratePerS, int durationS,

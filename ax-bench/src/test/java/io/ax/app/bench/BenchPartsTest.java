@@ -21,6 +21,36 @@ class BenchPartsTest {
     }
 
     @Test
+    void shouldScatterConsecutiveTasksOverTheIdOrderAndStillRecoverEachNumber() {
+        TaskKeys keys = new TaskKeys("task-", true);
+        java.util.List<String> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 10_000; i++) {
+            String id = keys.key(i);
+            assertThat(id).matches("task-[0-9a-f]{8}");
+            assertThat(keys.indexOf(id, 10_000)).isEqualTo(i);
+            ids.add(id);
+        }
+        for (int i : new int[] {Integer.MAX_VALUE - 1, 1 << 30, 123_456_789}) {
+            assertThat(keys.indexOf(keys.key(i), Integer.MAX_VALUE)).isEqualTo(i);
+        }
+        assertThat(new java.util.HashSet<>(ids)).hasSize(10_000);
+        // Consecutive tasks are not neighbours in the byte order of their ids: sorted, few of them stay next to each other.
+        java.util.List<String> sorted = new java.util.ArrayList<>(ids);
+        java.util.Collections.sort(sorted);
+        int neighbours = 0;
+        for (int i = 1; i < sorted.size(); i++) {
+            if (Math.abs(keys.indexOf(sorted.get(i), 10_000) - keys.indexOf(sorted.get(i - 1), 10_000)) == 1) {
+                neighbours++;
+            }
+        }
+        assertThat(neighbours).isLessThan(100);
+        assertThat(keys.indexOf(keys.key(10_000), 10_000)).as("not below the limit").isEqualTo(-1);
+        assertThat(keys.indexOf("task-17", 10_000)).as("a consecutive id is not a scattered one").isEqualTo(-1);
+        assertThat(keys.indexOf("task-0000000g", Integer.MAX_VALUE)).isEqualTo(-1);
+        assertThat(new TaskKeys("task-").indexOf(keys.key(3), 10_000)).as("a scattered id is not a consecutive one").isEqualTo(-1);
+    }
+
+    @Test
     void shouldPrintWhyARunFailedOnTheCallersStream() {
         java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
         int exitCode;
