@@ -14,6 +14,7 @@ import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,20 +35,27 @@ class WorkerRegistryReinitTest {
         }
     }
 
-    @Test
-    void shouldHoldOnlyTheWorkersItsStoreHoldsWhenTheSameProcessorIsInitialisedASecondTime() throws Exception {
+    private AxConfig config;
+    private MockProcessorContext<String, byte[]> context;
+    private SchedulerMetrics metrics;
+
+    /** A processor context over a real, unlogged registry store in a fresh state directory, and the instance's metrics. */
+    @BeforeEach
+    void openStore() throws Exception {
         Path stateDir = Files.createTempDirectory("ax-registry-reinit");
-        AxConfig config = new AxConfig(Map.of(AxConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092",
+        config = new AxConfig(Map.of(AxConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092",
                 AxConfig.STATE_DIR_CONFIG, stateDir.toString()));
-        MockProcessorContext<String, byte[]> context = new MockProcessorContext<>(config.streamsProperties(), new TaskId(2, 0),
-                stateDir.toFile());
+        context = new MockProcessorContext<>(config.streamsProperties(), new TaskId(2, 0), stateDir.toFile());
         context.setCurrentSystemTimeMs(T0);
         workers = AxStores.workers().withLoggingDisabled().build();
         workers.init(context.getStateStoreContext(), workers);
         context.addStateStore(workers);
-        SchedulerMetrics metrics = new SchedulerMetrics(config.metricsSettings());
-        WorkerRegistryProcessor processor = new WorkerRegistryProcessor(AxStores.WORKERS, "state", "workers",
-                config.workerRegistry(), metrics);
+        metrics = new SchedulerMetrics(config.metricsSettings());
+    }
+
+    @Test
+    void shouldHoldOnlyTheWorkersItsStoreHoldsWhenTheSameProcessorIsInitialisedASecondTime() {
+        WorkerRegistryProcessor processor = newProcessor();
 
         processor.init(context);
         context.setRecordMetadata(config.topics().workers(), 0, 0);
@@ -63,30 +71,23 @@ class WorkerRegistryReinitTest {
     }
 
     @Test
-    void shouldForgetAStoredEntryThatDoesNotReadAndCountTheOthersWhenInitialised() throws Exception {
-        Path stateDir = Files.createTempDirectory("ax-registry-load");
-        AxConfig config = new AxConfig(Map.of(AxConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092",
-                AxConfig.STATE_DIR_CONFIG, stateDir.toString()));
-        MockProcessorContext<String, byte[]> context = new MockProcessorContext<>(config.streamsProperties(), new TaskId(2, 0),
-                stateDir.toFile());
-        context.setCurrentSystemTimeMs(T0);
-        workers = AxStores.workers().withLoggingDisabled().build();
-        workers.init(context.getStateStoreContext(), workers);
-        context.addStateStore(workers);
-        SchedulerMetrics metrics = new SchedulerMetrics(config.metricsSettings());
-        WorkerRegistryProcessor first = new WorkerRegistryProcessor(AxStores.WORKERS, "state", "workers",
-                config.workerRegistry(), metrics);
+    void shouldForgetAStoredEntryThatDoesNotReadAndCountTheOthersWhenInitialised() {
+        WorkerRegistryProcessor first = newProcessor();
         first.init(context);
         context.setRecordMetadata(config.topics().workers(), 0, 0);
         first.process(new Record<>("w-1", announcement("w-1"), T0));
         first.close();
         workers.put("w-2", "{\"written by\":\"another version\"}".getBytes(StandardCharsets.UTF_8));
 
-        new WorkerRegistryProcessor(AxStores.WORKERS, "state", "workers", config.workerRegistry(), metrics).init(context);
+        newProcessor().init(context);
 
         assertThat(workers.get("w-2")).as("the entry that does not read is forgotten").isNull();
         assertThat(workers.get("w-1")).isNotNull();
         assertThat(alive(metrics)).isEqualTo(1.0);
+    }
+
+    private WorkerRegistryProcessor newProcessor() {
+        return new WorkerRegistryProcessor(AxStores.WORKERS, "state", "workers", config.workerRegistry(), metrics);
     }
 
     private static byte[] announcement(String id) {
