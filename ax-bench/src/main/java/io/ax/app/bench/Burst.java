@@ -41,19 +41,19 @@ record Burst(Ingest ingest, DispatchTracker dispatch, long dueMs, CpuPerTask ing
         context.note("%d tasks (%s*) due in %d ms".formatted(n, keys.prefix(), dueMs - clock.millis()));
         try (DispatchTracker dispatch = DispatchTracker.start(context.kafka(), topics.dispatch(), clock,
                 keys, n, i -> dueMs)) {
-            CpuPerTask ingestCpu = schedulerPid > 0 ? CpuPerTask.start(schedulerPid) : null;
+            CpuPerTask.Window ingesting = schedulerPid > 0 ? CpuPerTask.start(schedulerPid) : null;
             Ingest ingest = Ingest.run(context, label, keys, n, dueMs, priorityOf);
-            ingestCpu = ingestCpu == null ? null : ingestCpu.end();
+            CpuPerTask ingestCpu = ingesting == null ? null : ingesting.end();
             CpuPerTask fireCpu = null;
             context.note("ingested %d tasks at %.0f/s, %d ms before they are due".formatted(
                     ingest.accepted(), ingest.acceptedPerS(), dueMs - ingest.lastSeenMs()));
             try (Progress progress = context.progress(label, () -> "dispatched %d/%d, %d ms after due".formatted(
                     dispatch.dispatched(), n, clock.millis() - dueMs))) {
                 Await.untilTime(clock, dueMs);
-                fireCpu = schedulerPid > 0 ? CpuPerTask.start(schedulerPid) : null;
+                CpuPerTask.Window firing = schedulerPid > 0 ? CpuPerTask.start(schedulerPid) : null;
                 Await.until(clock, Duration.ofSeconds(60 + n / 2_000), Duration.ofSeconds(30), dispatch::dispatched,
                         () -> dispatch.dispatched() >= n);
-                fireCpu = fireCpu == null ? null : fireCpu.end();
+                fireCpu = firing == null ? null : firing.end();
                 Thread.sleep(1_000); // let duplicates, if any, show up
             }
             return new Burst(ingest, dispatch, dueMs, ingestCpu, fireCpu);

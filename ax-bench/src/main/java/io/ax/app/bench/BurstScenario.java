@@ -22,7 +22,6 @@ import java.util.List;
  */
 public final class BurstScenario implements Scenario {
     static final int DEFAULT_N = 1_000_000;
-    private static final TaskKeys CALIBRATION = new TaskKeys("calibrate-");
     /**
      * How long before its due time a burst is done ingesting, at least: the measured burst's and the warm-up bursts' alike,
      * so the warm-ups' timers lie beyond the wheel's horizon (5.12 s by default) as the measured burst's do and take the
@@ -44,7 +43,7 @@ public final class BurstScenario implements Scenario {
         Path stateDir = context.newDir("burst-state");
         try (ChildScheduler scheduler = context.startScheduler("burst", stateDir)) {
             int smallN = Math.max(1_000, Math.min(n / 10, 20_000));
-            Ingest calibration = Ingest.run(context, "burst", CALIBRATION.scattered(context.options().randomIds()), smallN,
+            Ingest calibration = Ingest.run(context, "burst", context.options().keys("calibrate-"), smallN,
                     clock.millis() + Duration.ofDays(1).toMillis());
             double ingestPerS = calibration.flowingPerS();
             context.note("calibration: %.0f accepted/s".formatted(ingestPerS));

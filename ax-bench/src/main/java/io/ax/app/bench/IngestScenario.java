@@ -34,10 +34,10 @@ public final class IngestScenario implements Scenario {
         Path stateDir = context.newDir("ingest-state");
         try (ChildScheduler scheduler = context.startScheduler("ingest", stateDir)) {
             warmUp(context, Math.min(n, WARM_UP_BATCH));
-            CpuPerTask cpu = CpuPerTask.start(scheduler.pid());
+            CpuPerTask.Window measuring = CpuPerTask.start(scheduler.pid());
             Ingest ingest = Ingest.run(context, "ingest", context.options().keys(TaskKeys.TASKS.prefix()), n,
                     context.clock().millis() + Duration.ofDays(1).toMillis());
-            cpu = cpu.end();
+            CpuPerTask cpu = measuring.end();
             double rawPerS = Double.parseDouble(raw.get("produce_per_s"));
             ResultLine line = ResultLine.of("ingest", n).add("accepted_per_s", ingest.acceptedPerS())
                     .add("ratio_vs_raw", ingest.acceptedPerS() / rawPerS).add("lost", n - ingest.accepted());

@@ -25,16 +25,11 @@ public final class SteadyScenario implements Scenario {
         int rate = context.options().rateOr(DEFAULT_RATE);
         int durationS = context.options().durationOr(DEFAULT_DURATION_S);
         try (ChildScheduler scheduler = context.startScheduler("steady", context.newDir("steady-state"))) {
-            java.util.concurrent.atomic.AtomicReference<CpuPerTask> cpu = new java.util.concurrent.atomic.AtomicReference<>();
-            SteadyRun.Outcome outcome = SteadyRun.run(context, "steady", rate, durationS, () -> {
-                try {
-                    cpu.set(CpuPerTask.start(scheduler.pid()));
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            });
+            java.util.concurrent.atomic.AtomicReference<CpuPerTask.Window> measuring = new java.util.concurrent.atomic.AtomicReference<>();
+            SteadyRun.Outcome outcome = SteadyRun.run(context, "steady", rate, durationS,
+                    () -> measuring.set(CpuPerTask.start(scheduler.pid())));
             ResultLine line = outcome.addTo(ResultLine.of("steady", outcome.n()), "").add("submit_per_s", outcome.submitPerS());
-            return List.of(cpu.get().end().addTo(line, "", outcome.n()));
+            return List.of(measuring.get().end().addTo(line, "", outcome.n()));
         }
     }
 }

@@ -16,11 +16,6 @@ public record TaskKeys(String prefix, boolean scattered) {
         this(prefix, false);
     }
 
-    /** The same prefix, scattered or not. */
-    public TaskKeys scattered(boolean scatter) {
-        return new TaskKeys(prefix, scatter);
-    }
-
     public String key(int index) {
         if (!scattered) {
             return prefix + index;
