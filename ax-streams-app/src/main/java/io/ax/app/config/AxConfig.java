@@ -535,8 +535,8 @@ public final class AxConfig extends AbstractConfig {
         // A burst fills 16 KB batches (the producer's default) every 50-80 records, and each full batch wakes the sender
         // thread from the stream thread: 128 KB makes eight times fewer of those wake-ups and of produce requests.
         props.put(StreamsConfig.producerPrefix("batch.size"), 131_072);
-        // The lookup index's memtables 2 MB instead of 16 MB: its random executionId keys searched a big skip list from
-        // the top, missing the caches (AxRocksDBConfig, BENCHMARKS.md).
+        // The lookup index's memtables are 2 MB vectors instead of 16 MB skip lists: written by every decision, read a few
+        // times a second, and its random executionId keys searched a skip list missing the caches (AxRocksDBConfig).
         props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, io.ax.app.internal.store.AxRocksDBConfig.class.getName());
         // A partition that becomes fetchable while a fetch waits at the broker (assigned at start-up or in a takeover,
         // its position just reset) is first asked for by the next fetch, up to fetch.max.wait.ms (500 ms) later, each

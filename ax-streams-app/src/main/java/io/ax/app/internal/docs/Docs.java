@@ -65,9 +65,11 @@ public final class Docs {
                 "a burst filled the default 16 KB batches every 50-80 records, each full one waking the producer's sender from "
                         + "the stream thread: eight times fewer wake-ups and produce requests");
         streamsDefault(md, streams, StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG,
-                "the lookup index's memtables are 2 MB instead of 16 MB: each accept puts a random executionId key, whose insert "
-                        + "searched a 16 MB skip list mostly out of the CPU caches (a fifth of an accept's CPU); other stores keep "
-                        + "Streams' defaults. A setter of your own replaces it");
+                "the lookup index's memtables are vectors of 2 MB, not skip lists of 16 MB: every decision writes the index and "
+                        + "a few reads a second at most read it, and each accept puts a random executionId key, whose insert "
+                        + "searched a skip list mostly out of the CPU caches (a sixth of an accept's CPU); a vector appends and is "
+                        + "sorted once, when flushed, and a read of the memtable being written sorts a copy (2 MB bounds it). "
+                        + "Other stores keep Streams' defaults. A setter of your own replaces it");
         streamsDefault(md, streams, StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), "");
         streamsDefault(md, streams, StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
                 "a dead instance's partitions and timers move after 6 s (the brokers' smallest allowed), not 45 s");

@@ -21,14 +21,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * One stream task's (partition's) part of the {@link SchedulerMetrics}: counts what the decisions it applies do
  * ({@link #observe}), and every {@code ax.metrics.refresh.ms} recomputes its gauges from its own stores on its own
- * stream thread ({@link #maybeRefresh}): pending tasks and executions in flight by job type from the index's counters,
- * the backlog from the timers, the executions running longest from the index's range of tasks in flight by fire time
+ * stream thread ({@link #maybeRefresh}): pending tasks and executions in flight by job type from the index's counters
+ * (in memory: {@link TaskIndex#count}), the backlog from the timers, the executions running longest from the index
+ * store's range of tasks in flight by fire time
  * (only the long-running ones are read, at most {@link MetricsSettings#scanMax}). No task is read or decoded but the
  * most overdue one.
  */
@@ -38,15 +38,17 @@ public final class PartitionMetrics implements AutoCloseable {
 
     private final SchedulerMetrics metrics;
     private final int partition;
+    private final TaskIndex counters;
     private final KeyValueStore<Bytes, byte[]> index;
     private final TaskStore tasks;
     private final Timers timers;
     private long refreshedAtMs = Long.MIN_VALUE;
 
-    public PartitionMetrics(SchedulerMetrics metrics, int partition, KeyValueStore<Bytes, byte[]> index, TaskStore tasks,
-                            Timers timers) {
+    public PartitionMetrics(SchedulerMetrics metrics, int partition, TaskIndex counters, KeyValueStore<Bytes, byte[]> index,
+                            TaskStore tasks, Timers timers) {
         this.metrics = metrics;
         this.partition = partition;
+        this.counters = counters;
         this.index = index;
         this.tasks = tasks;
         this.timers = timers;
@@ -164,16 +166,7 @@ public final class PartitionMetrics implements AutoCloseable {
                     task == null ? null : task.getRequest().getOwner(), (nowMs - timer.dueAtMs()) / 1000.0);
         }
         Map<String, Long> inFlight = new HashMap<>();
-        Bytes prefix = TaskIndex.countPrefix(TaskIndex.IN_FLIGHT_BY_JOB_TYPE);
-        try (KeyValueIterator<Bytes, byte[]> counts = index.range(prefix, null)) {
-            while (counts.hasNext()) {
-                var next = counts.next();
-                if (!TaskIndex.hasPrefix(next.key, prefix.get())) {
-                    break;
-                }
-                inFlight.merge(metrics.jobType(TaskIndex.inFlightJobType(next.key)), TaskIndex.countOf(next.value), Long::sum);
-            }
-        }
+        counters.inFlightByJobType().forEach((jobType, count) -> inFlight.merge(metrics.jobType(jobType), count, Long::sum));
         Map<String, Long> runningLong = new HashMap<>();
         List<PartitionSnapshot.Named> longest = new ArrayList<>();
         for (TaskIndex.InFlight task : TaskIndex.inFlightSince(index, nowMs - settings.longRunningMs(), settings.scanMax())) {
@@ -200,8 +193,7 @@ public final class PartitionMetrics implements AutoCloseable {
     }
 
     private long count(TaskState state) {
-        byte[] stored = index.get(TaskIndex.countKey(TaskIndex.BY_STATE, state.name()));
-        return stored == null ? 0 : TaskIndex.countOf(stored);
+        return counters.count(TaskIndex.BY_STATE, state.name());
     }
 
     /** The partition leaves this instance: its gauges go. */

@@ -3,34 +3,47 @@ package io.ax.app.internal.store;
 import java.util.Map;
 import org.apache.kafka.streams.state.RocksDBConfigSetter;
 import org.rocksdb.Options;
+import org.rocksdb.VectorMemTableConfig;
 
 /**
  * ax's RocksDB settings, given to Kafka Streams as {@code rocksdb.config.setter} (a {@code streams.rocksdb.config.setter}
- * of the user's replaces it). One change to Kafka Streams' defaults: the lookup index ({@link AxStores#INDEX}) writes
- * into memtables of {@value #INDEX_WRITE_BUFFER_BYTES} bytes instead of 16 MB.
+ * of the user's replaces it). One store differs from Kafka Streams' defaults: the lookup index ({@link AxStores#INDEX})
+ * writes into memtables of {@value #INDEX_WRITE_BUFFER_BYTES} bytes instead of 16 MB, kept as vectors rather than skip
+ * lists, with a bloom filter over their keys.
  *
- * <p>Why: every accepted task puts an executionId key into the index ({@code 'x'} + a name-based UUID, so at a random
- * place), and a RocksDB memtable is a skip list whose insert searches it from the top: in a 16 MB memtable (~160,000 index
- * keys) that search missed the CPU caches at most of its ~18 levels, ~3 µs a key, a fifth of an accept's stream-thread CPU
- * ({@code ./ax bench ingest}, async-profiler: {@code InlineSkipList::RecomputeSpliceLevels}). A 2 MB memtable holds ~20,000
- * keys, mostly in cache: the index's flush cost 40 % less CPU (BENCHMARKS.md). The price is more, smaller flushes to
- * level 0 (one every ~20,000 keys, in RocksDB's background threads) and their compactions; the index is unlogged and
- * derived from the task store (a listing reads a few SST files more), and it holds less memory (three memtables of 2 MB
- * at most per partition instead of three of 16 MB). Other stores keep Kafka Streams' defaults.
+ * <p>Why: the index is written by every decision and read a few times a second at most (the HTTP API's listings and
+ * lookups, each partition's gauges every {@code ax.metrics.refresh.ms}), while RocksDB's default memtable, a skip list,
+ * is built for the opposite: each insert searches it, and every accepted task puts an executionId key ({@code 'x'} + a
+ * name-based UUID) at a random place, whose search missed the CPU caches at most levels (~3 µs a key in a 16 MB
+ * memtable, ~1 µs in 2 MB: a sixth of an accept's stream-thread CPU, {@code ./ax bench ingest}, async-profiler,
+ * BENCHMARKS.md). A vector memtable appends each write and sorts once, when the memtable is flushed to a file, in
+ * RocksDB's background thread; so a write batch needs no order either ({@link TaskIndex#flush}). The price is on the
+ * readers: an iterator or a get that reaches the memtable still being written sorts a copy of it (2 MB, ~20,000 keys:
+ * milliseconds, on the reader's thread). The bloom filter lets a get of a key that memtable does not hold (most of
+ * {@code GET /executions/{id}}'s, asked of every partition) skip it; the gauges read the counters from memory
+ * ({@link TaskIndex#count}) and only the range of executions in flight from the store. The small memtable bounds that
+ * sort; a flush to level 0 every ~20,000 keys and their compactions run in the background, and the index is unlogged and
+ * derived from the task store. Other stores keep Kafka Streams' defaults.
  */
 public final class AxRocksDBConfig implements RocksDBConfigSetter {
     /** The lookup index's memtable size, bytes. */
     public static final long INDEX_WRITE_BUFFER_BYTES = 2L * 1024 * 1024;
+    /** The share of the index's memtable given to its bloom filter over whole keys. */
+    static final double INDEX_MEMTABLE_BLOOM_RATIO = 0.05;
 
     @Override
     public void setConfig(String storeName, Options options, Map<String, Object> configs) {
         if (AxStores.INDEX.equals(storeName)) {
             options.setWriteBufferSize(INDEX_WRITE_BUFFER_BYTES);
+            options.setMemTableConfig(new VectorMemTableConfig());
+            options.setAllowConcurrentMemtableWrite(false); // a vector memtable takes one writer at a time
+            options.setMemtablePrefixBloomSizeRatio(INDEX_MEMTABLE_BLOOM_RATIO);
+            options.setMemtableWholeKeyFiltering(true);
         }
     }
 
     @Override
     public void close(String storeName, Options options) {
-        // nothing allocated here
+        // nothing allocated here: the memtable config is a description, copied into the options
     }
 }

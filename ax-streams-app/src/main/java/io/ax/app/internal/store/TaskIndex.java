@@ -63,19 +63,30 @@ public final class TaskIndex {
     static final byte EXECUTION = 'x';
     static final byte COUNT = 'c';
     private static final byte[] EMPTY = new byte[0];
-    private static final java.util.Comparator<KeyValue<Bytes, byte[]>> BY_KEY = (a, b) -> a.key.compareTo(b.key);
 
     private enum Phase { WIPE, BUILD, DONE }
 
     private final KeyValueStore<Bytes, byte[]> store;
-    private final java.util.Map<Bytes, Long> counts = new java.util.HashMap<>();
+    /** Every counter, exact as of the last decision (the store's copy is as of the last {@link #flush}). */
+    private final java.util.Map<Counter, Long> counts = new java.util.HashMap<>();
     /** Keys waiting at most for a batch: past it, {@link #flushIfLarge} writes them before the next punctuation. */
     public static final int MAX_PENDING = 4_096;
-    /** Writes not yet made, key → value (null: delete), made together by {@link #flush} in one RocksDB write batch. */
-    private final java.util.Map<Bytes, byte[]> pending = new java.util.HashMap<>();
-    private final Set<Bytes> dirtyCounts = new HashSet<>();
-    /** Keys of {@link #pending} whose put is waiting and that the store does not hold: a delete drops the put. */
-    private final Set<Bytes> fresh = new HashSet<>();
+    /** Writes not yet made, made together by {@link #flush} in one RocksDB write batch. */
+    private final java.util.Map<Bytes, Write> pending = new java.util.HashMap<>();
+    private final Set<Counter> dirtyCounts = new HashSet<>();
+
+    /** A counter: tasks by {@code dimension} ({@link #BY_STATE}, {@link #BY_JOB_TYPE}, {@link #IN_FLIGHT_BY_JOB_TYPE}) and value. */
+    private record Counter(byte dimension, String value) {
+    }
+
+    /**
+     * A write waiting for the flush: {@code value} null is a delete; {@code fresh}, a put of a key the store does not
+     * hold, so that a delete before the flush drops both.
+     */
+    private record Write(byte[] value, boolean fresh) {
+    }
+
+    private static final Write DELETE = new Write(null, false);
     private Phase phase = Phase.WIPE;
     /** WIPE: the first key not yet deleted; BUILD: the UTF-8 bytes of the last taskId indexed (null: none yet). */
     private Bytes wipedUpTo;
@@ -306,12 +317,6 @@ public final class TaskIndex {
         return found;
     }
 
-    /** Decodes a counter key of {@code countPrefix(IN_FLIGHT_BY_JOB_TYPE)}: its jobType. */
-    public static String inFlightJobType(Bytes key) {
-        String value = countedValue(key);
-        return value.substring(value.indexOf('/') + 1);
-    }
-
     static Bytes inFlightKey(long firedAtMs, String taskId) {
         byte[] id = taskId.getBytes(StandardCharsets.UTF_8);
         return Bytes.wrap(ByteBuffer.allocate(1 + Long.BYTES + id.length).put(IN_FLIGHT_SINCE).putLong(firedAtMs).put(id).array());
@@ -357,9 +362,29 @@ public final class TaskIndex {
      * by {@link #flush}: a state change costs no read of a counter and one write per counter it changed.
      */
     private void count(byte dimension, String value, long delta) {
-        Bytes key = countKey(dimension, value);
-        counts.merge(key, delta, Long::sum);
-        dirtyCounts.add(key);
+        Counter counter = new Counter(dimension, value);
+        counts.merge(counter, delta, Long::sum);
+        dirtyCounts.add(counter);
+    }
+
+    /**
+     * The number of tasks with {@code value} in {@code dimension} ({@link #BY_STATE} with a state's name, {@link #BY_JOB_TYPE}),
+     * from memory: exact as of the last decision, where the store's counter is as of the last flush. Partial while the
+     * rebuild runs ({@link #complete()}), as the store's.
+     */
+    public long count(byte dimension, String value) {
+        return counts.getOrDefault(new Counter(dimension, value), 0L);
+    }
+
+    /** The tasks in flight (TRIGGERED, RUNNING) by jobType, from memory as {@link #count}. */
+    public java.util.Map<String, Long> inFlightByJobType() {
+        java.util.Map<String, Long> byJobType = new java.util.HashMap<>();
+        counts.forEach((counter, count) -> {
+            if (counter.dimension() == IN_FLIGHT_BY_JOB_TYPE && count > 0) {
+                byJobType.merge(counter.value().substring(counter.value().indexOf('/') + 1), count, Long::sum);
+            }
+        });
+        return byJobType;
     }
 
     /**
@@ -367,11 +392,11 @@ public final class TaskIndex {
      * not hold the key (the decision adds what the task did not have), so a delete before the flush drops both.
      */
     private void put(Bytes key, byte[] value, boolean newKey) {
-        boolean waited = pending.containsKey(key);
-        pending.put(key, value);
-        if (!waited && newKey) {
-            fresh.add(key);
-        } // a waiting delete: the store holds the key, so this put is not new; a waiting put: the key stays as it was
+        Write waiting = pending.put(key, new Write(value, newKey));
+        if (waiting != null && waiting.fresh() != newKey) {
+            // a waiting delete: the store holds the key, so this put is not new; a waiting put: the key stays as it was
+            pending.put(key, new Write(value, waiting.fresh()));
+        }
     }
 
     /**
@@ -379,10 +404,9 @@ public final class TaskIndex {
      * neither is made. A task's keys that come and go between two flushes (TRIGGERED, RUNNING, in flight) cost nothing.
      */
     private void delete(Bytes key) {
-        if (fresh.remove(key)) {
+        Write waiting = pending.put(key, DELETE);
+        if (waiting != null && waiting.fresh()) {
             pending.remove(key);
-        } else {
-            pending.put(key, null);
         }
     }
 
@@ -394,26 +418,24 @@ public final class TaskIndex {
      * {@link #flushIfLarge} after each record), so readers see the index as of the last punctuation.
      */
     public void flush() {
-        for (Bytes key : dirtyCounts) {
-            long count = counts.getOrDefault(key, 0L);
+        for (Counter counter : dirtyCounts) {
+            long count = counts.getOrDefault(counter, 0L);
+            Bytes key = countKey(counter.dimension(), counter.value());
             if (count <= 0) {
-                counts.remove(key);
-                pending.put(key, null);
+                counts.remove(counter);
+                pending.put(key, DELETE);
             } else {
-                pending.put(key, ByteBuffer.allocate(Long.BYTES).putLong(count).array());
+                pending.put(key, new Write(ByteBuffer.allocate(Long.BYTES).putLong(count).array(), false));
             }
         }
         dirtyCounts.clear();
         if (pending.isEmpty()) {
             return;
         }
+        // In no particular order: the index's memtable is a vector, sorted when RocksDB flushes it (AxRocksDBConfig).
         List<KeyValue<Bytes, byte[]>> batch = new java.util.ArrayList<>(pending.size());
-        pending.forEach((key, value) -> batch.add(KeyValue.pair(key, value)));
-        // In key order: RocksDB inserts each key of a batch into its memtable's skip list starting from where the last
-        // one went, so keys in order find their place in a few steps where keys in hash order search it from the top.
-        batch.sort(BY_KEY);
+        pending.forEach((key, write) -> batch.add(KeyValue.pair(key, write.value())));
         pending.clear();
-        fresh.clear();
         store.putAll(batch);
     }
 

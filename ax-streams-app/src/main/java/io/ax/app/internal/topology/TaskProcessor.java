@@ -118,7 +118,7 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         });
         KeyValueStore<Bytes, byte[]> dependencyStore = context.getStateStore(AxStores.DEPENDENCIES);
         legacyKeys = new LegacyIndexKeys(dependencyStore);
-        metrics = new PartitionMetrics(settings.metrics(), context.taskId().partition(), indexStore, tasks, timers);
+        metrics = new PartitionMetrics(settings.metrics(), context.taskId().partition(), index, indexStore, tasks, timers);
         decisions = new ApplyDecisions(tasks, index, new TaskHistory(settings.historyMaxEvents()), timers,
                 new Outputs(context, settings.registryOutput()), metrics);
         dependencies = new Dependencies(dependencyStore, tasks, new Outputs(context, settings.registryOutput()), settings.rules().retentionMs());

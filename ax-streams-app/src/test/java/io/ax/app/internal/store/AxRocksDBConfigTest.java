@@ -16,7 +16,7 @@ class AxRocksDBConfigTest {
     }
 
     @Test
-    void shouldGiveTheLookupIndexSmallMemtablesAndLeaveEveryOtherStoreAsKafkaStreamsSetsIt() {
+    void shouldGiveTheLookupIndexSmallVectorMemtablesWithABloomFilterAndLeaveEveryOtherStoreAsKafkaStreamsSetsIt() {
         AxRocksDBConfig setter = new AxRocksDBConfig();
         try (Options index = new Options().setWriteBufferSize(16L * 1024 * 1024);
              Options tasks = new Options().setWriteBufferSize(16L * 1024 * 1024)) {
@@ -24,7 +24,13 @@ class AxRocksDBConfigTest {
             setter.setConfig(AxStores.TASKS, tasks, Map.of());
 
             assertThat(index.writeBufferSize()).isEqualTo(2L * 1024 * 1024);
+            assertThat(index.memTableFactoryName()).isEqualTo("VectorRepFactory");
+            assertThat(index.allowConcurrentMemtableWrite()).isFalse(); // else RocksDB refuses to open a vector memtable
+            assertThat(index.memtablePrefixBloomSizeRatio()).isPositive();
+            assertThat(index.memtableWholeKeyFiltering()).isTrue();
             assertThat(tasks.writeBufferSize()).isEqualTo(16L * 1024 * 1024);
+            assertThat(tasks.memTableFactoryName()).isEqualTo("SkipListFactory");
+            assertThat(tasks.allowConcurrentMemtableWrite()).isTrue();
         }
     }
 
