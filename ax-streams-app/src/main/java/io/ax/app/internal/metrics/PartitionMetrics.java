@@ -28,7 +28,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * ({@link #observe}), and every {@code ax.metrics.refresh.ms} recomputes its gauges from its own stores on its own
  * stream thread ({@link #maybeRefresh}): pending tasks and executions in flight by job type from the index's counters
  * (in memory: {@link TaskIndex#count}), the backlog from the timers, the executions running longest from the index
- * store's range of tasks in flight by fire time
+ * store's range of tasks in flight by fire time, read only when one may have run long (the index knows a lower bound
+ * of the oldest fire time in flight, {@link TaskIndex#mayHaveInFlightFiredBefore}: a read of a memtable being written
+ * sorts it, see {@link io.ax.app.internal.store.AxRocksDBConfig})
  * (only the long-running ones are read, at most {@link MetricsSettings#scanMax}). No task is read or decoded but the
  * most overdue one.
  */
@@ -169,7 +171,14 @@ public final class PartitionMetrics implements AutoCloseable {
         counters.inFlightByJobType().forEach((jobType, count) -> inFlight.merge(metrics.jobType(jobType), count, Long::sum));
         Map<String, Long> runningLong = new HashMap<>();
         List<PartitionSnapshot.Named> longest = new ArrayList<>();
-        for (TaskIndex.InFlight task : TaskIndex.inFlightSince(index, nowMs - settings.longRunningMs(), settings.scanMax())) {
+        long longSinceMs = nowMs - settings.longRunningMs();
+        List<TaskIndex.InFlight> runningLongest = List.of();
+        if (counters.mayHaveInFlightFiredBefore(longSinceMs)) { // else the store's range would be empty: not read
+            TaskIndex.InFlightScan scan = TaskIndex.inFlightSince(index, longSinceMs, settings.scanMax());
+            counters.inFlightRead(scan);
+            runningLongest = scan.found();
+        }
+        for (TaskIndex.InFlight task : runningLongest) {
             String jobType = metrics.jobType(task.jobType());
             runningLong.merge(jobType, 1L, Long::sum);
             if (longest.size() < settings.longRunningListed()) { // oldest first: the first ones run longest

@@ -87,6 +87,16 @@ public final class TaskIndex {
     }
 
     private static final Write DELETE = new Write(null, false);
+
+    /**
+     * No task in flight, in the store or waiting for the flush, was fired before this (a lower bound; MIN_VALUE: not
+     * known, MAX_VALUE: none in flight). Fire times only grow, so once a read of the store has found the oldest, the
+     * bound holds until a write of an older one ({@link #index}: a retry fired, a rebuild): the gauges need not read
+     * the store to learn that nothing has been running long ({@link #mayHaveInFlightFiredBefore}).
+     */
+    private long inFlightFloorMs = Long.MIN_VALUE;
+    /** The oldest fire time of the in-flight keys put since the last {@link #flush} (MAX_VALUE: none). */
+    private long unflushedInFlightFloorMs = Long.MAX_VALUE;
     private Phase phase = Phase.WIPE;
     /** WIPE: the first key not yet deleted; BUILD: the UTF-8 bytes of the last taskId indexed (null: none yet). */
     private Bytes wipedUpTo;
@@ -231,6 +241,8 @@ public final class TaskIndex {
                 // a new key unless the task was in flight under the same fire time (unindex kept the key: a new detail)
                 boolean newKey = before == null || !Objects.equals(before.firedAtMs(), now.firedAtMs());
                 put(inFlightKey(now.firedAtMs(), taskId), inFlightDetail(now), newKey);
+                inFlightFloorMs = Math.min(inFlightFloorMs, now.firedAtMs());
+                unflushedInFlightFloorMs = Math.min(unflushedInFlightFloorMs, now.firedAtMs());
             }
         }
     }
@@ -282,24 +294,46 @@ public final class TaskIndex {
         return bytes.toByteArray();
     }
 
+    /**
+     * Whether a task in flight may have been fired before {@code firedBeforeMs}: false only when none was, so that a
+     * read of the store ({@link #inFlightSince}) would find nothing before it.
+     */
+    public boolean mayHaveInFlightFiredBefore(long firedBeforeMs) {
+        return inFlightFloorMs < firedBeforeMs;
+    }
+
+    /**
+     * What a read of the store just found ({@link InFlightScan#oldestFiredAtMs}), made at the last {@link #flush} or
+     * since: with the writes not flushed yet, the oldest fire time of a task in flight.
+     */
+    public void inFlightRead(InFlightScan scan) {
+        inFlightFloorMs = Math.min(scan.oldestFiredAtMs(), unflushedInFlightFloorMs);
+    }
+
     /** A task in flight as the index holds it ({@link #inFlightSince}). */
     public record InFlight(String taskId, long firedAtMs, String executionId, String owner, String jobType) {
     }
 
     /**
-     * The tasks in flight whose attempt was dispatched before {@code firedBeforeMs}, oldest first, at most {@code max}
-     * (a read-only view is fine).
+     * What {@link #inFlightSince} read: the tasks in flight fired before its bound, oldest first, and the fire time of the
+     * oldest task in flight of all (MAX_VALUE: none).
      */
-    public static java.util.List<InFlight> inFlightSince(ReadOnlyKeyValueStore<Bytes, byte[]> store, long firedBeforeMs, int max) {
+    public record InFlightScan(java.util.List<InFlight> found, long oldestFiredAtMs) {
+    }
+
+    /**
+     * The tasks in flight whose attempt was dispatched before {@code firedBeforeMs}, oldest first, at most {@code max}
+     * (a read-only view is fine), and the oldest fire time of all.
+     */
+    public static InFlightScan inFlightSince(ReadOnlyKeyValueStore<Bytes, byte[]> store, long firedBeforeMs, int max) {
         java.util.List<InFlight> found = new java.util.ArrayList<>();
-        if (firedBeforeMs <= 0) {
-            return found;
-        }
-        try (KeyValueIterator<Bytes, byte[]> it = store.range(inFlightKey(0, ""), inFlightKey(firedBeforeMs, ""))) {
+        long oldestFiredAtMs = Long.MAX_VALUE;
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(inFlightKey(0, ""), inFlightKey(Long.MAX_VALUE, ""))) {
             while (it.hasNext() && found.size() < max) {
                 KeyValue<Bytes, byte[]> next = it.next();
                 byte[] key = next.key.get();
                 long firedAtMs = ByteBuffer.wrap(key, 1, Long.BYTES).getLong();
+                oldestFiredAtMs = Math.min(oldestFiredAtMs, firedAtMs);
                 if (firedAtMs >= firedBeforeMs) {
                     break;
                 }
@@ -314,7 +348,7 @@ public final class TaskIndex {
                 }
             }
         }
-        return found;
+        return new InFlightScan(found, oldestFiredAtMs);
     }
 
     static Bytes inFlightKey(long firedAtMs, String taskId) {
@@ -436,6 +470,7 @@ public final class TaskIndex {
         List<KeyValue<Bytes, byte[]>> batch = new java.util.ArrayList<>(pending.size());
         pending.forEach((key, write) -> batch.add(KeyValue.pair(key, write.value())));
         pending.clear();
+        unflushedInFlightFloorMs = Long.MAX_VALUE;
         store.putAll(batch);
     }
 

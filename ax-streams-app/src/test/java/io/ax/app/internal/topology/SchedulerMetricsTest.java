@@ -185,6 +185,33 @@ class SchedulerMetricsTest {
     }
 
     @Test
+    void shouldNotReadTheIndexStoreForTheExecutionsRunningLongWhileNoneCanBe() {
+        Map<String, Object> settings = Map.of(AxConfig.METRICS_REFRESH_MS_CONFIG, 100L, AxConfig.METRICS_LONG_RUNNING_MS_CONFIG, 5_000L);
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), settings)) {
+            ax.metrics.storeOperations(ax::kafkaMetrics); // as AxScheduler does with its Kafka Streams client's metrics
+            ax.request("slow", "{\"jobType\":\"report\",\"delayMs\":0,\"timeoutMs\":600000}");
+            ax.advanceMs(10); // fires
+            ax.advanceMs(200);
+            double seeks = indexSeeks(ax);
+            for (int i = 0; i < 20; i++) {
+                ax.request("quick-" + i, "{\"jobType\":\"report\",\"delayMs\":0,\"timeoutMs\":600000}");
+                ax.advanceMs(200); // fired, in flight, and refreshed twice: none of them can have run 5 s yet
+            }
+            assertThat(indexSeeks(ax)).as("refreshes while nothing in flight can have run long").isEqualTo(seeks);
+            assertThat(scrape(ax).value("ax_executions_in_flight", "job_type", "report")).isEqualTo(21);
+
+            ax.advanceMs(900); // slow has run 5.1 s, quick-0 4.9 s at most
+            Scrape s = scrape(ax);
+            assertThat(s.value("ax_executions_running_long", "job_type", "report")).isEqualTo(1);
+            assertThat(indexSeeks(ax)).isGreaterThan(seeks);
+        }
+    }
+
+    private static double indexSeeks(SchedulerHarness ax) {
+        return scrape(ax).value("ax_store_operations_total", "op", "seek", "store", io.ax.app.internal.store.AxStores.INDEX);
+    }
+
+    @Test
     void shouldObserveTheDispatchToStartWaitOfEachStartedReportByJobType() {
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), FAST_REFRESH)) {
             for (String task : List.of("a", "b", "c", "d")) {
