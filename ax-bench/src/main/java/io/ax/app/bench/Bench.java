@@ -1,5 +1,6 @@
 package io.ax.app.bench;
 
+import io.ax.app.broker.BrokerWarmUp;
 import io.ax.app.broker.EmbeddedKafkaBroker;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -86,6 +87,9 @@ public final class Bench {
                 }
                 broker = EmbeddedKafkaBroker.start(brokerOptions);
                 bootstrap = broker.bootstrapServers();
+                // as ./ax broker does: a new broker's transaction code is cold (BrokerWarmUp)
+                BrokerWarmUp.Result warm = BrokerWarmUp.run(bootstrap);
+                progress.println("[bench] broker warmed up: " + warm.transactions() + " transactions in " + warm.elapsedMs() + " ms");
             }
             progress.println("[bench] " + scenario + " against " + (bootstrap == null ? "its own brokers" : bootstrap)
                     + ", scratch dir " + workDir);

@@ -51,6 +51,23 @@ class EmbeddedKafkaBrokerIT {
     }
 
     @Test
+    void warmUpCommitsTransactionsWithOffsetsAndLeavesNeitherItsTopicNorItsGroups() throws Exception {
+        try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults());
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+            BrokerWarmUp.Result warm = BrokerWarmUp.run(broker.bootstrapServers(), 2, Duration.ofSeconds(2));
+
+            assertThat(warm.transactions()).isPositive();
+            assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).doesNotContain(BrokerWarmUp.TOPIC);
+            assertThat(admin.listConsumerGroups().all().get(30, TimeUnit.SECONDS))
+                    .noneMatch(group -> group.groupId().startsWith("ax-broker-warm-up"));
+            // the broker still takes an application's transactions afterwards
+            createTopic(broker);
+            produceTransactionally(broker);
+            assertThat(consumeAll(broker, RECORDS)).hasSize(RECORDS);
+        }
+    }
+
+    @Test
     void brokerRestartedOnSameLogDirKeepsTopicAndCommittedRecords(@TempDir Path logDir) throws Exception {
         EmbeddedKafkaBroker.Options options = EmbeddedKafkaBroker.Options.defaults().withLogDir(logDir);
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(options)) {
