@@ -52,6 +52,7 @@ public final class PartitionMetrics implements AutoCloseable {
         this.partition = partition;
         this.counters = counters;
         this.index = index;
+        metrics.indexCounts(partition, counters.published());
         this.tasks = tasks;
         this.timers = timers;
     }

@@ -51,6 +51,7 @@ public final class SchedulerMetrics {
     private final Map<String, Timer> lateness = new ConcurrentHashMap<>();
     private final Map<String, Timer> dispatchWaits = new ConcurrentHashMap<>();
     private final Map<Integer, PartitionSnapshot> partitions = new ConcurrentHashMap<>();
+    private final Map<Integer, io.ax.app.internal.store.IndexCounts> indexCounts = new ConcurrentHashMap<>();
     private final Map<String, PartitionSnapshot.Named> lastFailures = new ConcurrentHashMap<>();
     private final Map<String, PartitionSnapshot.Named> lastLateFires = new ConcurrentHashMap<>();
     private final Map<String, PartitionSnapshot.Named> lastDeadLetters = new ConcurrentHashMap<>();
@@ -394,7 +395,18 @@ public final class SchedulerMetrics {
     /** The partition moved away (or the instance stops): its gauges go. */
     void forget(int partition) {
         partitions.remove(partition);
+        indexCounts.remove(partition);
         republish();
+    }
+
+    /** The counters of {@code partition}'s task index, while this instance processes it ({@link #indexCounts(int)}). */
+    void indexCounts(int partition, io.ax.app.internal.store.IndexCounts counts) {
+        indexCounts.put(partition, counts);
+    }
+
+    /** The counters of {@code partition}'s task index as last written, or null if no stream task here has it open. */
+    public io.ax.app.internal.store.IndexCounts indexCounts(int partition) {
+        return indexCounts.get(partition);
     }
 
     private synchronized void republish() {

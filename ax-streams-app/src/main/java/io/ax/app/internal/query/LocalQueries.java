@@ -2,6 +2,7 @@ package io.ax.app.internal.query;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.ax.app.internal.store.HistoryEntry;
+import io.ax.app.internal.store.IndexCounts;
 import io.ax.app.internal.store.IndexEntry;
 import io.ax.app.internal.store.TaskHistory;
 import io.ax.app.internal.store.TaskIndex;
@@ -27,10 +28,13 @@ final class LocalQueries {
 
     private final LocalStores stores;
     private final String instance;
+    /** Each partition's counters as its index last wrote them, null where no stream task here has it open yet. */
+    private final java.util.function.IntFunction<IndexCounts> indexCounts;
 
-    LocalQueries(LocalStores stores, String instance) {
+    LocalQueries(LocalStores stores, String instance, java.util.function.IntFunction<IndexCounts> indexCounts) {
         this.stores = stores;
         this.instance = instance;
+        this.indexCounts = indexCounts;
     }
 
     /** The task with its {@code history} of state changes. */
@@ -159,10 +163,20 @@ final class LocalQueries {
         return filters;
     }
 
-    /** Tasks by state and by jobType on this instance's partitions, summed. */
+    /**
+     * Tasks by state and by jobType on this instance's partitions, summed: from each partition's counters as its index
+     * last wrote them, kept in memory ({@link IndexCounts}), or read from the index store where its stream task has not
+     * published them yet (the same values: a read of the store sorts its memtable, milliseconds a partition).
+     */
     Counts counts() {
         Counts counts = new Counts(new TreeMap<>(), new TreeMap<>());
         for (int partition : stores.activePartitions()) {
+            IndexCounts published = indexCounts.apply(partition);
+            if (published != null) {
+                published.of(TaskIndex.BY_STATE).forEach((state, n) -> counts.byState().merge(state, n, Long::sum));
+                published.of(TaskIndex.BY_JOB_TYPE).forEach((jobType, n) -> counts.byJobType().merge(jobType, n, Long::sum));
+                continue;
+            }
             ReadOnlyKeyValueStore<Bytes, byte[]> index = stores.index(partition);
             addCounts(index, TaskIndex.BY_STATE, counts.byState());
             addCounts(index, TaskIndex.BY_JOB_TYPE, counts.byJobType());

@@ -72,7 +72,7 @@ public final class QueryServer implements AutoCloseable {
         HttpGuard guard = new HttpGuard(http);
         metrics.httpGuard(guard::abandoned, guard::busy);
         Cluster cluster = new Cluster(streams, new HostInfo(advertised.host(), advertised.port()), partitions, token);
-        LocalQueries local = new LocalQueries(new LocalStores(streams, topics.requests()), cluster.self());
+        LocalQueries local = new LocalQueries(new LocalStores(streams, topics.requests()), cluster.self(), metrics::indexCounts);
         List<EndpointGroup> groups = List.of(new TaskEndpoints(local, cluster),
                 new StatusEndpoints(streams, local, cluster, topics), new RequestEndpoints(producer, topics, limits, guard),
                 new ConsoleEndpoints(), new MetricsEndpoints(metrics), new CalendarEndpoints(streams, metrics),

@@ -74,6 +74,8 @@ public final class TaskIndex {
     /** Writes not yet made, made together by {@link #flush} in one RocksDB write batch. */
     private final java.util.Map<Bytes, Write> pending = new java.util.HashMap<>();
     private final Set<Counter> dirtyCounts = new HashSet<>();
+    /** The counters as of the last {@link #flush}, for readers on other threads ({@link #published()}). */
+    private final java.util.concurrent.ConcurrentHashMap<Counter, Long> published = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** A counter: tasks by {@code dimension} ({@link #BY_STATE}, {@link #BY_JOB_TYPE}, {@link #IN_FLIGHT_BY_JOB_TYPE}) and value. */
     private record Counter(byte dimension, String value) {
@@ -410,6 +412,19 @@ public final class TaskIndex {
         return counts.getOrDefault(new Counter(dimension, value), 0L);
     }
 
+    /** The counters as the store holds them (as of the last {@link #flush}), readable from any thread. */
+    public IndexCounts published() {
+        return dimension -> {
+            java.util.Map<String, Long> byValue = new java.util.HashMap<>();
+            published.forEach((counter, count) -> {
+                if (counter.dimension() == dimension) {
+                    byValue.put(counter.value(), count);
+                }
+            });
+            return byValue;
+        };
+    }
+
     /** The tasks in flight (TRIGGERED, RUNNING) by jobType, from memory as {@link #count}. */
     public java.util.Map<String, Long> inFlightByJobType() {
         java.util.Map<String, Long> byJobType = new java.util.HashMap<>();
@@ -457,8 +472,10 @@ public final class TaskIndex {
             Bytes key = countKey(counter.dimension(), counter.value());
             if (count <= 0) {
                 counts.remove(counter);
+                published.remove(counter);
                 pending.put(key, DELETE);
             } else {
+                published.put(counter, count);
                 pending.put(key, new Write(ByteBuffer.allocate(Long.BYTES).putLong(count).array(), false));
             }
         }
