@@ -71,7 +71,13 @@ public final class BrokerWarmUp {
         long startMs = Time.SYSTEM.milliseconds();
         long deadlineMs = startMs + budget.toMillis();
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1))).all().get();
+            try {
+                admin.createTopics(List.of(new NewTopic(TOPIC, PARTITIONS, (short) 1))).all().get();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+                    throw e;
+                } // left by a warm-up the broker was stopped in (a restart on the same --dir): used again, then deleted
+            }
             List<TopicPartition> partitions = new ArrayList<>();
             for (int p = 0; p < PARTITIONS; p++) {
                 partitions.add(new TopicPartition(TOPIC, p));
