@@ -88,12 +88,7 @@ public final class Bench {
                 broker = EmbeddedKafkaBroker.start(brokerOptions);
                 bootstrap = broker.bootstrapServers();
                 // as ./ax broker does: a new broker's transaction code is cold (BrokerWarmUp)
-                try {
-                    BrokerWarmUp.Result warm = BrokerWarmUp.run(bootstrap);
-                    progress.println("[bench] broker warmed up: " + warm.transactions() + " transactions in " + warm.elapsedMs() + " ms");
-                } catch (RuntimeException e) {
-                    progress.println("[bench] the broker's warm-up failed, going on without: " + e.getMessage());
-                }
+                progress.println("[bench] broker " + BrokerWarmUp.runAndTell(bootstrap));
             }
             progress.println("[bench] " + scenario + " against " + (bootstrap == null ? "its own brokers" : bootstrap)
                     + ", scratch dir " + workDir);

@@ -45,18 +45,26 @@ public final class BrokerWarmUp {
     /** ListOffsets (read_committed) once every this many transactions, as a scheduler's end-offset probe does. */
     private static final int LIST_OFFSETS_EVERY = 4;
 
-    /** Transactional producers of {@link #run(String)}. */
+    /** Transactional producers of {@link #runAndTell}. */
     public static final int PRODUCERS = 4;
-    /** How long {@link #run(String)} runs transactions: ~130 of them, enough that a first task fires on time (BENCHMARKS.md). */
+    /** How long {@link #runAndTell} runs transactions: ~130 of them, enough that a first task fires on time (BENCHMARKS.md). */
     public static final Duration BUDGET = Duration.ofSeconds(3);
 
     /** What a warm-up did. */
     public record Result(int transactions, long elapsedMs) {
     }
 
-    /** {@link #run(String, int, Duration)} with {@link #PRODUCERS} producers for {@link #BUDGET}. */
-    public static Result run(String bootstrapServers) {
-        return run(bootstrapServers, PRODUCERS, BUDGET);
+    /**
+     * {@link #run(String, int, Duration)} with {@link #PRODUCERS} producers for {@link #BUDGET}, told in one line: what it
+     * did, or why it failed (the broker serves without it: the warm-up only saves a first task's lateness).
+     */
+    public static String runAndTell(String bootstrapServers) {
+        try {
+            Result warm = run(bootstrapServers, PRODUCERS, BUDGET);
+            return "warmed up: " + warm.transactions() + " transactions in " + warm.elapsedMs() + " ms";
+        } catch (RuntimeException e) {
+            return "warm-up failed, going on without: " + e.getMessage();
+        }
     }
 
     private BrokerWarmUp() {
@@ -87,21 +95,20 @@ public final class BrokerWarmUp {
                 thread.setDaemon(true);
                 return thread;
             });
+            Set<String> ids = new java.util.HashSet<>(); // each producer's transactional id and its consumer's group
+            for (int i = 0; i < producers; i++) {
+                ids.add(ID + "-" + i);
+            }
             List<java.util.concurrent.Future<Integer>> counts = new ArrayList<>();
             try {
-                for (int i = 0; i < producers; i++) {
-                    String id = ID + "-" + i;
+                for (String id : ids) {
                     counts.add(pool.submit(() -> transactions(admin, bootstrapServers, id, partitions, deadlineMs)));
                 }
                 int done = 0;
                 for (java.util.concurrent.Future<Integer> count : counts) {
                     done += count.get();
                 }
-                Set<String> groups = new java.util.HashSet<>();
-                for (int i = 0; i < producers; i++) {
-                    groups.add(ID + "-" + i);
-                }
-                admin.deleteConsumerGroups(groups).all().get();
+                admin.deleteConsumerGroups(ids).all().get();
                 admin.deleteTopics(Set.of(TOPIC)).all().get();
                 return new Result(done, Time.SYSTEM.milliseconds() - startMs);
             } finally {

@@ -44,12 +44,7 @@ public final class BrokerCommand implements Callable<Integer> {
             EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(EmbeddedKafkaBroker.Options.defaults()
                     .withPort(port).withLogDir(dir).withDefaultPartitions(partitions));
             // A new broker's transaction code is cold: a scheduler started on it fired its first tasks 0.2-0.5 s late.
-            try {
-                BrokerWarmUp.Result warm = BrokerWarmUp.run(broker.bootstrapServers());
-                System.out.println("Kafka broker warmed up: " + warm.transactions() + " transactions in " + warm.elapsedMs() + " ms");
-            } catch (RuntimeException e) {
-                System.out.println("Kafka broker warm-up failed, going on without: " + e.getMessage());
-            }
+            System.out.println("Kafka broker " + BrokerWarmUp.runAndTell(broker.bootstrapServers()));
             System.out.println("Kafka broker ready: bootstrap " + broker.bootstrapServers() + " (data in " + broker.logDir()
                     + "). Ctrl-C stops it.");
             Shutdown.awaitSignal(broker);

@@ -52,9 +52,9 @@ public final class PartitionMetrics implements AutoCloseable {
         this.partition = partition;
         this.counters = counters;
         this.index = index;
-        metrics.indexCounts(partition, counters.published());
         this.tasks = tasks;
         this.timers = timers;
+        metrics.indexCounts(partition, counters.published()); // for GET /stats, until close()
     }
 
     // ---- counters, from the decisions applied ----

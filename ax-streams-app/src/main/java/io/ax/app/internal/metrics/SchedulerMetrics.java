@@ -1,5 +1,6 @@
 package io.ax.app.internal.metrics;
 
+import io.ax.app.internal.store.IndexCounts;
 import io.ax.app.internal.timer.ClockSteps;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -51,7 +52,7 @@ public final class SchedulerMetrics {
     private final Map<String, Timer> lateness = new ConcurrentHashMap<>();
     private final Map<String, Timer> dispatchWaits = new ConcurrentHashMap<>();
     private final Map<Integer, PartitionSnapshot> partitions = new ConcurrentHashMap<>();
-    private final Map<Integer, io.ax.app.internal.store.IndexCounts> indexCounts = new ConcurrentHashMap<>();
+    private final Map<Integer, IndexCounts> indexCounts = new ConcurrentHashMap<>();
     private final Map<String, PartitionSnapshot.Named> lastFailures = new ConcurrentHashMap<>();
     private final Map<String, PartitionSnapshot.Named> lastLateFires = new ConcurrentHashMap<>();
     private final Map<String, PartitionSnapshot.Named> lastDeadLetters = new ConcurrentHashMap<>();
@@ -400,12 +401,12 @@ public final class SchedulerMetrics {
     }
 
     /** The counters of {@code partition}'s task index, while this instance processes it ({@link #indexCounts(int)}). */
-    void indexCounts(int partition, io.ax.app.internal.store.IndexCounts counts) {
+    void indexCounts(int partition, IndexCounts counts) {
         indexCounts.put(partition, counts);
     }
 
     /** The counters of {@code partition}'s task index as last written, or null if no stream task here has it open. */
-    public io.ax.app.internal.store.IndexCounts indexCounts(int partition) {
+    public IndexCounts indexCounts(int partition) {
         return indexCounts.get(partition);
     }
 
