@@ -32,7 +32,7 @@ public final class TimerAwareConsumer extends KafkaConsumer<byte[], byte[]> {
      */
     public TimerAwareConsumer(Map<String, Object> config, Time time, long tickMs, ClockSteps clockSteps, StreamThreads threads) {
         super(withoutRegistry(config), new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        this.polls = new TimedPolls(time, EndOffsetProbe.of(Admin.create(adminConfig(config)), readCommitted(config), tickMs,
+        this.polls = new TimedPolls(time, EndOffsetProbe.of(Admin.create(adminConfig(config, tickMs)), readCommitted(config), tickMs,
                 PROBE_TIMEOUT_MS), tickMs, clockSteps, threads);
     }
 
@@ -84,8 +84,14 @@ public final class TimerAwareConsumer extends KafkaConsumer<byte[], byte[]> {
         return level != null && "read_committed".equalsIgnoreCase(level.toString());
     }
 
-    /** The consumer's connection settings (bootstrap, security), for the admin client that asks end offsets. */
-    static Map<String, Object> adminConfig(Map<String, Object> config) {
+    /**
+     * The consumer's connection settings (bootstrap, security), for the admin client that asks end offsets, which retries
+     * after {@code tickMs} (doubling up to its default maximum) instead of the default 100 ms: the admin client sends the
+     * partitions whose leader it has cached at once and the others after a metadata lookup, and it holds a second request to
+     * the same broker for the retry backoff after the first one's answer, so each time the stream tasks watched new partitions
+     * (at start, after a rebalance) the end offsets came 100 ms late, and with them the first fires.
+     */
+    static Map<String, Object> adminConfig(Map<String, Object> config, long tickMs) {
         Map<String, Object> admin = new HashMap<>();
         config.forEach((key, value) -> {
             if (AdminClientConfig.configNames().contains(key) && !key.equals(AdminClientConfig.CLIENT_ID_CONFIG)) {
@@ -93,6 +99,7 @@ public final class TimerAwareConsumer extends KafkaConsumer<byte[], byte[]> {
             }
         });
         admin.put(AdminClientConfig.CLIENT_ID_CONFIG, config.getOrDefault(ConsumerConfig.CLIENT_ID_CONFIG, "ax") + "-end-offsets");
+        admin.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, tickMs);
         return admin;
     }
 }
