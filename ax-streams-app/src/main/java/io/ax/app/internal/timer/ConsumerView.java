@@ -107,7 +107,9 @@ public final class ConsumerView implements ConsumerPositions {
                 }
             }
             if (one.pendingEndOffset >= 0 && positionOf.applyAsLong(entry.getKey()) >= one.pendingEndOffset) {
-                one.proven = new Fetched(one.handedOverNextOffset, one.pendingAskedAtMs);
+                // Records are processed in offset order: once those below the end offset are, the proof holds, whatever
+                // the polls returned after it (under load, a poll's worth of records appended after the request).
+                one.proven = new Fetched(Math.min(one.handedOverNextOffset, one.pendingEndOffset), one.pendingAskedAtMs);
                 one.pendingEndOffset = -1;
             }
         }

@@ -6,8 +6,8 @@ package io.ax.app.internal.timer;
  * record Kafka acknowledged before T has been processed. That holds for an input partition when
  * <ul>
  *   <li>an end offset asked of the brokers at or after T (the scheduler's clock) has been reached by the consumer's
- *       position, and every record the polls had returned by then has been processed ({@link Fetched},
- *       {@link ConsumerView}): every record acknowledged before T lies below that end offset; or</li>
+ *       position, and every record below that end offset has been processed ({@link Fetched},
+ *       {@link ConsumerView}): every record acknowledged before T lies below it; or</li>
  *   <li>a record with a timestamp later than T plus the allowed clock skew has been processed: records come in
  *       log order, so those before it were appended before T (with producers' clocks within the skew).</li>
  * </ul>
@@ -58,7 +58,7 @@ public final class InputWatermarks {
     public long readUpToMs(int topicIndex, long nowMs) {
         long upToMs = Long.MIN_VALUE;
         Fetched fetched = positions.fetched(topics[topicIndex], partition);
-        if (fetched != null && processedNextOffset[topicIndex] >= fetched.handedOverNextOffset()) {
+        if (fetched != null && processedNextOffset[topicIndex] >= fetched.processedNextOffset()) {
             upToMs = fetched.readUpToMs();
         }
         long timestampMs = lastTimestampMs[topicIndex];

@@ -93,6 +93,20 @@ class InputWatermarksTest {
     }
 
     @Test
+    void shouldWaitOnlyForTheRecordsBelowTheEndOffsetAsked() {
+        positions.put(REQUESTS_3, 10L);
+        poll(8, 9);
+        live.processed(0, 9, 1_000);
+        consumerView.probed(50_000, Map.of(REQUESTS_3, 12L)); // 10 and 11 were appended before 50,000
+        positions.put(REQUESTS_3, 16L);
+        poll(10, 11, 12, 13, 14, 15); // 12..15 after it: a fire due at 50,000 need not wait for them
+        live.processed(0, 10, 1_100);
+        assertThat(live.readUpToMs(0, 60_000)).as("offset 11 not processed yet").isEqualTo(1_100 - 1_000 - 1);
+        live.processed(0, 11, 1_200);
+        assertThat(live.readUpToMs(0, 60_000)).isEqualTo(50_000);
+    }
+
+    @Test
     void shouldStepOverTransactionMarkersByThePosition() {
         // The last data record is offset 4; the commit marker takes offset 5; the last stable offset is 6.
         positions.put(REQUESTS_3, 6L);
