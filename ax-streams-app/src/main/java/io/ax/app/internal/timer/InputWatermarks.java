@@ -58,7 +58,7 @@ public final class InputWatermarks {
     public long readUpToMs(int topicIndex, long nowMs) {
         long upToMs = Long.MIN_VALUE;
         Fetched fetched = positions.fetched(topics[topicIndex], partition);
-        if (fetched != null && processedNextOffset[topicIndex] >= fetched.processedNextOffset()) {
+        if (fetched != null && processedNextOffset[topicIndex] >= fetched.requiredNextOffset()) {
             upToMs = fetched.readUpToMs();
         }
         long timestampMs = lastTimestampMs[topicIndex];
