@@ -564,6 +564,11 @@ public final class AxConfig extends AbstractConfig {
         // transaction.abort.timed.out.transaction.cleanup.interval.ms. ax commits every 50 ms, so 5 s is ample for
         // one transaction. Measured (./ax bench failover, cleanup interval 1 s): firing gap 11.2 s -> 6.5 s.
         props.put(StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG), 5_000);
+        // A transaction that adds its offsets while the previous one's commit markers are still being written gets
+        // CONCURRENT_TRANSACTIONS from the group coordinator, and the producer sends again after retry.backoff.ms: 100 ms
+        // by default, for which the stream thread waits inside the commit, timers due or not (seen at each start-up, and
+        // whenever two commits come close together). A tick instead: a due timer waits no longer than a tick for it.
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), tickMs());
         // Static membership: an instance restarted on the same host and state dir takes its partitions back at
         // once instead of waiting for its old session to time out. Two live instances never share both.
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instanceId());

@@ -46,4 +46,14 @@ class AxConfigConnectionTest {
                 .containsEntry("client.id", "ax-scheduler-topic-setup")
                 .doesNotContainKeys("ax.topic.prefix", "admin.ssl.truststore.location");
     }
+
+    @Test
+    void shouldRetryTheStreamsProducersTransactionalRequestsAfterATick() {
+        Properties streams = new AxConfig(Map.of(AxConfig.BOOTSTRAP_SERVERS_CONFIG, "kafka-1:9093", AxConfig.WHEEL_TICK_MS_CONFIG, 7))
+                .streamsProperties();
+        assertThat(streams).containsEntry("producer.retry.backoff.ms", 7L);
+        Properties overridden = new AxConfig(Map.of(AxConfig.BOOTSTRAP_SERVERS_CONFIG, "kafka-1:9093",
+                "streams.producer.retry.backoff.ms", "50")).streamsProperties();
+        assertThat(overridden).containsEntry("producer.retry.backoff.ms", "50");
+    }
 }

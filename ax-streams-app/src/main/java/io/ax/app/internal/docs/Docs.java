@@ -81,6 +81,10 @@ public final class Docs {
         streamsDefault(md, streams, StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),
                 "a killed instance's open transaction blocks read_committed readers until the broker aborts it; "
                         + "Streams' 10 s would add to every failover (see OPERATIONS.md)");
+        streamsDefault(md, streams, StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG),
+                "`ax.wheel.tick.ms`: a transaction adding its offsets while the previous one's markers are still written gets "
+                        + "CONCURRENT_TRANSACTIONS, and the stream thread waits inside the commit for the producer's retry (100 ms "
+                        + "by default), due timers too");
         md.append("| `consumer.group.instance.id` | application id + host + instance name + hash of the state dir | static "
                         + "membership: an instance restarted in place takes its partitions back at once |\n");
         streamsDefault(md, streams, StreamsConfig.MAX_TASK_IDLE_MS_CONFIG,
