@@ -153,6 +153,32 @@ class SchedulerIT {
         }
     }
 
+    /**
+     * A fire is visible to a read_committed worker when its transaction commits. A scheduler keeping up with its inputs
+     * commits right after a punctuation that fired, not at the commit interval: here ten minutes, so without that the
+     * dispatches would stay invisible (or be aborted by the transaction timeout) long after the test gives up.
+     */
+    @Test
+    void shouldCommitAFireAtOnceWhenTheSchedulerIsKeepingUp(@TempDir Path stateDir) throws Exception {
+        Map<String, Object> settings = new HashMap<>(config("it-early", stateDir).originals());
+        settings.put(AxConfig.STREAMS_PREFIX + "commit.interval.ms", 600_000);
+        settings.put(AxConfig.STREAMS_PREFIX + "producer.transaction.timeout.ms", 900_000); // Streams wants it above the interval
+        AxConfig config = new AxConfig(settings);
+        AxTopics topics = config.topics();
+        try (AxScheduler scheduler = AxScheduler.start(config).awaitRunning(Duration.ofMinutes(2));
+             AxClient client = AxClient.builder().bootstrapServers(broker.bootstrapServers()).topics(topics).build();
+             TopicRecorder dispatch = new TopicRecorder(broker.bootstrapServers(), topics.dispatch(), CLOCK)) {
+            Map<String, Long> due = submit(client, 3, CLOCK.instant().plusSeconds(1), Duration.ofSeconds(3));
+
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> dispatch.seen().size() == 3);
+            for (TopicRecorder.Seen seen : dispatch.seen()) {
+                long dueAtMs = due.get(seen.record().key());
+                assertThat(seen.seenAtMs()).as("visible not before due").isGreaterThanOrEqualTo(dueAtMs);
+                System.out.printf("RESULT it-early %s visible_lateness_ms=%d%n", seen.record().key(), seen.seenAtMs() - dueAtMs);
+            }
+        }
+    }
+
     @Test
     void shouldLoseAndDuplicateNothingWhenTheSchedulerRestartsHalfway(@TempDir Path stateDir) throws Exception {
         AxConfig config = config("it-b", stateDir);

@@ -56,7 +56,8 @@ public final class Docs {
         streamsDefault(md, streams, StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
                 "fire = dispatch + store update + state event in one transaction");
         streamsDefault(md, streams, StreamsConfig.COMMIT_INTERVAL_MS_CONFIG,
-                "under exactly-once a dispatch is visible only when its transaction commits");
+                "under exactly-once a dispatch is visible only when its transaction commits; a punctuation that fired also "
+                        + "commits at once while the stream thread keeps up with its inputs (at most once every 50 ms)");
         streamsDefault(md, streams, StreamsConfig.POLL_MS_CONFIG,
                 "an idle stream thread blocks in poll this long; ax's consumer returns early when a timer is due");
         streamsDefault(md, streams, StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG),

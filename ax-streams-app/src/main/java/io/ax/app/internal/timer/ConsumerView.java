@@ -49,7 +49,16 @@ public final class ConsumerView implements ConsumerPositions {
         Fetched proven;
     }
 
+    /**
+     * The most records a poll may hand over for the thread to count as keeping up ({@link #keepingUp}). A thread that
+     * is keeping up waits in its polls for records to come; one that is behind finds a poll's worth buffered, up to
+     * {@code max.poll.records} (2,000), at every poll.
+     */
+    static final int KEEPING_UP_MAX_RECORDS = 64;
+
     private final Map<TopicPartition, Watched> watched = new HashMap<>();
+    /** Records the last poll handed over, all partitions. */
+    private int lastPollRecords;
 
     /** One per stream thread ({@link ThreadTimers}). */
     public ConsumerView() {
@@ -58,6 +67,15 @@ public final class ConsumerView implements ConsumerPositions {
     /** The partitions the stream tasks of this thread watch (live view; do not keep). */
     public Set<TopicPartition> watched() {
         return watched.keySet();
+    }
+
+    /**
+     * Whether the thread is keeping up with its inputs: its last poll handed over at most {@link
+     * #KEEPING_UP_MAX_RECORDS} records. Then what the thread does between two polls (a commit) delays few records; a
+     * thread that is behind spends its time on the records instead.
+     */
+    public boolean keepingUp() {
+        return lastPollRecords <= KEEPING_UP_MAX_RECORDS;
     }
 
     /** Whether some watched partition waits for its position to reach an end offset already asked. */
@@ -97,6 +115,7 @@ public final class ConsumerView implements ConsumerPositions {
      * The position counts records returned by polls, never records only buffered, and steps over transaction markers.
      */
     public void polled(ConsumerRecords<?, ?> records, ToLongFunction<TopicPartition> positionOf) {
+        lastPollRecords = records.count();
         for (Map.Entry<TopicPartition, Watched> entry : watched.entrySet()) {
             Watched one = entry.getValue();
             if (!records.isEmpty()) {

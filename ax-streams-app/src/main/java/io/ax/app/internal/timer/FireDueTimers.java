@@ -35,6 +35,8 @@ public final class FireDueTimers {
     private final Time time;
     /** Wall clock (of {@link #time}) after which this punctuation defers what it is handed instead of firing it. */
     private long deadlineMs;
+    /** Timers handed to the handler by this punctuation. */
+    private int fired;
 
     /**
      * @param time the clock of the budget {@code fireBudgetMs} (the wall clock of the punctuation comes as an argument)
@@ -48,13 +50,19 @@ public final class FireDueTimers {
         this.time = time;
     }
 
-    /** Fires what is due by {@code wallClockMs} and the inputs' watermarks, within the batch and the time budget. */
-    public void punctuate(long wallClockMs) {
+    /**
+     * Fires what is due by {@code wallClockMs} and the inputs' watermarks, within the batch and the time budget.
+     *
+     * @return how many timers it handed to the handler (held and deferred ones not counted)
+     */
+    public int punctuate(long wallClockMs) {
         deadlineMs = time.milliseconds() + fireBudgetMs;
+        fired = 0;
         long firesUpToMs = inputs.readUpToMs(REQUESTS, wallClockMs);
         long timeoutsUpToMs = Math.min(firesUpToMs, inputs.readUpToMs(RESULTS, wallClockMs));
         int limit = fireBatchMax - timers.fireHeld(timeoutsUpToMs, timer -> fire(timer, wallClockMs), fireBatchMax);
         timers.fireDue(firesUpToMs, timer -> fireOrHold(timer, timeoutsUpToMs, wallClockMs), limit);
+        return fired;
     }
 
     private void fireOrHold(WheelTimer timer, long timeoutsUpToMs, long nowMs) {
@@ -71,6 +79,7 @@ public final class FireDueTimers {
 
     private void fire(WheelTimer timer, long nowMs) {
         timers.fired(timer);
+        fired++;
         handler.fire(timer, nowMs);
     }
 }

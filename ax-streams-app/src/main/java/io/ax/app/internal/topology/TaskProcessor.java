@@ -24,6 +24,7 @@ import io.ax.app.internal.core.Effect;
 import io.ax.app.internal.timer.Timers;
 import io.ax.app.internal.timer.TimingWheel;
 import io.ax.app.internal.timer.PartitionWakeUp;
+import io.ax.app.internal.timer.ThreadTimers;
 import io.ax.app.internal.timer.WheelTimer;
 import io.ax.codec.WireCodec;
 import io.ax.schema.AdoptRequest;
@@ -132,11 +133,14 @@ public final class TaskProcessor implements Processor<String, byte[], String, by
         maybeRebuildIndex(index, taskStore); // a small partition's index is complete before its first record
         FireDueTimers fireDueTimers = new FireDueTimers(timers, inputs, settings.fireBatchMax(), settings.fireBudgetMs(),
                 settings.time(), this::fireTimer);
-        wakeUp = new PartitionWakeUp(timers, settings.tickMs(), nowMs, settings.threads().current().wakeUps());
+        ThreadTimers thread = settings.threads().current();
+        wakeUp = new PartitionWakeUp(timers, settings.tickMs(), nowMs, thread.wakeUps());
         context.schedule(Duration.ofMillis(settings.tickMs()), PunctuationType.WALL_CLOCK_TIME, wallClockMs -> {
             settings.clockSteps().check(); // reports a wall-clock step; the wheel goes on by the wall clock (TIMEOUTS.md)
             maybeRebuildIndex(index, taskStore);
-            fireDueTimers.punctuate(wallClockMs);
+            if (fireDueTimers.punctuate(wallClockMs) > 0 && thread.commitEarly(wallClockMs)) {
+                context.commit(); // Kafka Streams commits at the end of this pass of the thread
+            }
             index.flush();
             dependencies.sweep(wallClockMs, NOTIFY_BATCH);
             dependencies.maybeExpireTombstones(wallClockMs);
