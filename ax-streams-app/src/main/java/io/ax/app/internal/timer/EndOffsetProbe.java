@@ -74,6 +74,11 @@ public final class EndOffsetProbe implements AutoCloseable {
         return inFlight != null;
     }
 
+    /** When the last request was sent ({@code Long.MIN_VALUE}: never). */
+    public long sentAtMs() {
+        return sentAtMs;
+    }
+
     /** Whether a request was ever sent. */
     public boolean everSent() {
         return sentAtMs != Long.MIN_VALUE;

@@ -1,10 +1,11 @@
 package io.ax.app.internal.timer;
 
 /**
- * One stream task's wake-up: tells the stream thread's consumer ({@link WakeUps}) when this partition next needs a
- * punctuation, the first punctuation time at or after its earliest timer can fire. The wall-clock punctuation runs
- * every tick from the last one, so with a tick of 10 ms, a punctuation at 1_000 and the earliest timer firing at
- * 1_023, the wake-up is 1_030; a timer already due (at or before 1_000) wakes the thread at the next one, 1_010.
+ * One stream task's wake-up: tells the stream thread's consumer ({@link WakeUps}) when this partition's earliest timer
+ * can fire and when it next needs a punctuation, the first punctuation time at or after that. The wall-clock
+ * punctuation runs every tick from the last one, so with a tick of 10 ms, a punctuation at 1_000 and the earliest timer
+ * firing at 1_023, the wake-up is 1_030; a timer already due (at or before 1_000) wakes the thread at the next one,
+ * 1_010.
  *
  * <p>Published after each punctuation ({@link #punctuated}: a full scan of the wheel) and, after a record, only when a
  * timer the record set makes it earlier ({@link #maybeEarlier}: a removed timer at worst causes one idle punctuation,
@@ -15,7 +16,7 @@ public final class PartitionWakeUp {
     private final long tickMs;
     private final WakeUps wakeUps;
     private long lastPunctuationMs;
-    private long publishedWakeUpMs = Long.MAX_VALUE;
+    private long publishedFireMs = Long.MAX_VALUE;
 
     /**
      * @param nowMs   the time punctuations are counted from until the first one (the schedule starts then)
@@ -40,10 +41,13 @@ public final class PartitionWakeUp {
         timers.forgetTimersSet();
     }
 
-    /** After a record: the wake-up moves earlier when a timer the record set fires before it. */
+    /**
+     * After a record: the wake-up moves earlier when a timer the record set fires before the earliest published (its
+     * fire time, which the consumer asks end offsets by, even when its punctuation is the same).
+     */
     public void maybeEarlier() {
         long setFireAtMs = timers.takeEarliestSetFireMs();
-        if (setFireAtMs != Long.MAX_VALUE && punctuationAtOrAfter(setFireAtMs, lastPunctuationMs, tickMs) < publishedWakeUpMs) {
+        if (setFireAtMs < publishedFireMs) {
             publishAt(setFireAtMs);
         }
     }
@@ -54,8 +58,8 @@ public final class PartitionWakeUp {
     }
 
     private void publishAt(long fireAtMs) {
-        publishedWakeUpMs = fireAtMs == Long.MAX_VALUE ? Long.MAX_VALUE : punctuationAtOrAfter(fireAtMs, lastPunctuationMs, tickMs);
-        wakeUps.set(this, publishedWakeUpMs);
+        publishedFireMs = fireAtMs;
+        wakeUps.set(this, fireAtMs == Long.MAX_VALUE ? Long.MAX_VALUE : punctuationAtOrAfter(fireAtMs, lastPunctuationMs, tickMs), fireAtMs);
     }
 
     /** The first punctuation, of those every {@code tickMs} from {@code lastPunctuationMs}, after it and at or after {@code fireAtMs}. */

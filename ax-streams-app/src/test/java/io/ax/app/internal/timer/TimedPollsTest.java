@@ -3,8 +3,10 @@ package io.ax.app.internal.timer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.internals.KafkaFutureImpl;
@@ -41,6 +43,61 @@ class TimedPollsTest {
         wakeUps.set(owner, time.milliseconds());
         poll(polls);
         assertThat(asked).as("a timer due: asked again").hasSize(2);
+    }
+
+    @Test
+    void shouldAskTheEndOffsetsOnceATimerCanFireEvenWhenARecordEndsThePollBeforeItsPunctuation() {
+        TimedPolls polls = new TimedPolls(time, probe, 10, threads);
+        threads.current().view().watch(TOPIC, 0);
+        poll(polls);
+        asked.get(0).complete(Map.of(new TopicPartition(TOPIC, 0), 0L));
+        time.move(100, 100);
+        poll(polls); // takes the answer up: the input is read up to its end offset, no request pending
+
+        long dueMs = time.milliseconds();
+        wakeUps.set(owner, dueMs + 10, dueMs); // fire time come, its punctuation (the wake-up) 10 ms later
+        pollWithARecord(polls);
+        assertThat(asked).as("asked at the first poll after the fire time, though a record ended it before the wake-up")
+                .hasSize(2);
+    }
+
+    @Test
+    void shouldPollAMillisecondAtATimeWhileADueTimerWaitsForTheAnswerOnlyUntilTheWaitIsOver() {
+        TimedPolls polls = new TimedPolls(time, probe, 10, threads);
+        threads.current().view().watch(TOPIC, 0);
+        poll(polls);
+        asked.get(0).complete(Map.of(new TopicPartition(TOPIC, 0), 0L));
+        time.move(100, 100);
+        poll(polls); // takes the answer up: the input is read up to its end offset, no request pending
+        long dueMs = time.milliseconds();
+        wakeUps.set(owner, dueMs + 50, dueMs);
+        pollWithARecord(polls); // asks; the answer does not come
+        assertThat(asked).hasSize(2);
+
+        List<Duration> timeouts = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            polls.poll(Duration.ofMillis(100), timeout -> {
+                timeouts.add(timeout);
+                time.move(1, 1);
+                return oneRecord();
+            }, partition -> 0L);
+        }
+        assertThat(timeouts.subList(0, 9)).as("a millisecond at a time while the answer may come")
+                .allSatisfy(timeout -> assertThat(timeout).isEqualTo(Duration.ofMillis(1)));
+        assertThat(timeouts.get(11)).as("up to the wake-up again once the wait is over, answer or not")
+                .isGreaterThan(Duration.ofMillis(1));
+    }
+
+    private void pollWithARecord(TimedPolls polls) {
+        polls.poll(Duration.ofMillis(100), timeout -> {
+            time.move(1, 1);
+            return oneRecord();
+        }, partition -> 0L);
+    }
+
+    private static ConsumerRecords<byte[], byte[]> oneRecord() {
+        TopicPartition partition = new TopicPartition(TOPIC, 0);
+        return new ConsumerRecords<>(Map.of(partition, List.of(new ConsumerRecord<>(TOPIC, 0, 0, new byte[0], new byte[0]))), Map.of());
     }
 
     private void poll(TimedPolls polls) {

@@ -24,6 +24,21 @@ class WakeUpsTest {
     }
 
     @Test
+    void shouldTellTheEarliestFireTimeApartFromTheEarliestWakeUp() {
+        WakeUps wakeUps = new StreamThreads().current().wakeUps();
+        Object a = new Object();
+        Object b = new Object();
+        assertThat(wakeUps.earliestFire()).isEqualTo(Long.MAX_VALUE);
+        wakeUps.set(a, 1_010, 1_001); // can fire at 1_001, punctuated at 1_010
+        wakeUps.set(b, 1_005, 1_005);
+        assertThat(wakeUps.earliest()).isEqualTo(1_005);
+        assertThat(wakeUps.earliestFire()).isEqualTo(1_001);
+        wakeUps.clear(a);
+        assertThat(wakeUps.earliestFire()).isEqualTo(1_005);
+        wakeUps.clear(b);
+    }
+
+    @Test
     void shouldNotSeeWakeUpsPublishedOnAnotherThread() throws InterruptedException {
         StreamThreads threads = new StreamThreads();
         Thread other = new Thread(() -> threads.current().wakeUps().set(new Object(), 1));
