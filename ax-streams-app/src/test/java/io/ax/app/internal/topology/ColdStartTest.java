@@ -21,4 +21,14 @@ class ColdStartTest {
         ColdStart.run(settings, 3, 60_000); // this JVM's first scheduler (or an earlier test's) warmed it
         assertThat(ColdStart.run(settings, 3, 60_000)).as("once per JVM: the code is warm for every scheduler after").isZero();
     }
+
+    @Test
+    void shouldWarmTheMetricsOfAFireInARegistryNoSchedulerServes() {
+        AxConfig config = new AxConfig(Map.of(AxConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1"));
+        SchedulerMetrics metrics = new SchedulerMetrics(config.metricsSettings());
+
+        assertThat(SchedulerMetrics.warmUp()).as("a lateness observed in the throwaway histogram").isEqualTo(1);
+        assertThat(metrics.scrape()).as("nothing of it on a scheduler's metrics")
+                .doesNotContain("warm-up").doesNotContain("ax_fire_lateness").doesNotContain("ax_fired_total");
+    }
 }
