@@ -47,12 +47,7 @@ class TimedPollsTest {
 
     @Test
     void shouldAskTheEndOffsetsOnceATimerCanFireEvenWhenARecordEndsThePollBeforeItsPunctuation() {
-        TimedPolls polls = new TimedPolls(time, probe, 10, threads);
-        threads.current().view().watch(TOPIC, 0);
-        poll(polls);
-        asked.get(0).complete(Map.of(new TopicPartition(TOPIC, 0), 0L));
-        time.move(100, 100);
-        poll(polls); // takes the answer up: the input is read up to its end offset, no request pending
+        TimedPolls polls = pollsWithTheFirstAnswerTakenUp();
 
         long dueMs = time.milliseconds();
         wakeUps.set(owner, dueMs + 10, dueMs); // fire time come, its punctuation (the wake-up) 10 ms later
@@ -63,12 +58,7 @@ class TimedPollsTest {
 
     @Test
     void shouldPollAMillisecondAtATimeWhileADueTimerWaitsForTheAnswerOnlyUntilTheWaitIsOver() {
-        TimedPolls polls = new TimedPolls(time, probe, 10, threads);
-        threads.current().view().watch(TOPIC, 0);
-        poll(polls);
-        asked.get(0).complete(Map.of(new TopicPartition(TOPIC, 0), 0L));
-        time.move(100, 100);
-        poll(polls); // takes the answer up: the input is read up to its end offset, no request pending
+        TimedPolls polls = pollsWithTheFirstAnswerTakenUp();
         long dueMs = time.milliseconds();
         wakeUps.set(owner, dueMs + 50, dueMs);
         pollWithARecord(polls); // asks; the answer does not come
@@ -86,6 +76,17 @@ class TimedPollsTest {
                 .allSatisfy(timeout -> assertThat(timeout).isEqualTo(Duration.ofMillis(1)));
         assertThat(timeouts.get(11)).as("up to the wake-up again once the wait is over, answer or not")
                 .isGreaterThan(Duration.ofMillis(1));
+    }
+
+    /** Polls that asked the end offsets of one watched partition once, had the answer and took it up: none pending. */
+    private TimedPolls pollsWithTheFirstAnswerTakenUp() {
+        TimedPolls polls = new TimedPolls(time, probe, 10, threads);
+        threads.current().view().watch(TOPIC, 0);
+        poll(polls);
+        asked.get(0).complete(Map.of(new TopicPartition(TOPIC, 0), 0L));
+        time.move(100, 100);
+        poll(polls); // takes the answer up: the input is read up to its end offset
+        return polls;
     }
 
     private void pollWithARecord(TimedPolls polls) {
