@@ -59,8 +59,10 @@ public final class TimedPolls implements AutoCloseable {
             clockSteps.check();
         }
         long startMs = time.milliseconds();
+        // The processors publish on this thread, between polls: the earliest fire time holds for the whole call.
+        long fireAtMs = wakeUps.earliestFire();
         Duration pollFor = boundedBy(timeout, wakeUps.earliest(), startMs);
-        if (probe != null && probe.inFlight() && wakeUps.earliestFire() <= startMs && startMs - probe.sentAtMs() < probeWaitMs) {
+        if (probe != null && probe.inFlight() && fireAtMs <= startMs && startMs - probe.sentAtMs() < probeWaitMs) {
             // A timer waits for the answer on its way: come back for it within a millisecond, not at the next wake-up
             // (the poll cannot be woken by the admin client's answer); for at most probeWaitMs after the request.
             pollFor = pollFor.compareTo(PROBE_SLICE) < 0 ? pollFor : PROBE_SLICE;
@@ -73,7 +75,7 @@ public final class TimedPolls implements AutoCloseable {
             // ended the poll before it (a start-up's first fire 40 ms late at 100 requests a second).
             long nowMs = time.milliseconds();
             probe.maybeCollect(view);
-            boolean timersDue = wakeUps.earliestFire() <= nowMs;
+            boolean timersDue = fireAtMs <= nowMs;
             if (timersDue || !probe.everSent()) {
                 // The first request goes as soon as there are inputs to watch, timers due or not: it opens the admin
                 // client's connection and loads its code, which took seconds on a busy box when the first due timer
@@ -83,7 +85,7 @@ public final class TimedPolls implements AutoCloseable {
             // The punctuation that follows can fire them only with the answer: rather than leave it without, wait for
             // it while there is nothing else to hand over, a bounded while (a lost answer costs at most probeWaitMs).
             while (timersDue && records.isEmpty() && probe.inFlight() && time.milliseconds() - nowMs < probeWaitMs) {
-                records = poll.apply(Duration.ofMillis(1));
+                records = poll.apply(PROBE_SLICE);
                 probe.maybeCollect(view);
             }
         }

@@ -17,14 +17,9 @@ import java.util.Map;
 public final class WakeUps {
     private final Map<Object, long[]> published = new HashMap<>();
 
-    /** {@code owner} needs the thread awake at {@code wakeAtMs} ({@code Long.MAX_VALUE}: not at all), its timer firing then. */
-    public void set(Object owner, long wakeAtMs) {
-        set(owner, wakeAtMs, wakeAtMs);
-    }
-
     /**
-     * {@code owner} needs the thread awake at {@code wakeAtMs}, the punctuation that fires its earliest timer, which can
-     * fire from {@code fireAtMs} on (at or before {@code wakeAtMs}).
+     * {@code owner} needs the thread awake at {@code wakeAtMs} ({@code Long.MAX_VALUE}: not at all), the punctuation that
+     * fires its earliest timer, which can fire from {@code fireAtMs} on (at or before {@code wakeAtMs}).
      */
     public void set(Object owner, long wakeAtMs, long fireAtMs) {
         long[] times = published.computeIfAbsent(owner, any -> new long[2]);

@@ -25,7 +25,7 @@ class TimedPollsTest {
     @Test
     void shouldAskTheEndOffsetsOnceAsSoonAsInputsAreWatchedThenOnlyWhileTimersAreDue() {
         TimedPolls polls = new TimedPolls(time, probe, 10, threads);
-        wakeUps.set(owner, Long.MAX_VALUE); // no timer due
+        wakeUps.set(owner, Long.MAX_VALUE, Long.MAX_VALUE); // no timer due
 
         poll(polls);
         assertThat(asked).as("nothing watched yet: nothing to ask").isEmpty();
@@ -40,7 +40,7 @@ class TimedPollsTest {
         poll(polls);
         assertThat(asked).as("then none while no timer is due").hasSize(1);
 
-        wakeUps.set(owner, time.milliseconds());
+        wakeUps.set(owner, time.milliseconds(), time.milliseconds());
         poll(polls);
         assertThat(asked).as("a timer due: asked again").hasSize(2);
     }

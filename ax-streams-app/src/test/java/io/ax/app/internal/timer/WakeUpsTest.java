@@ -13,12 +13,12 @@ class WakeUpsTest {
         Object a = new Object();
         Object b = new Object();
         assertThat(wakeUps.earliest()).isEqualTo(Long.MAX_VALUE);
-        wakeUps.set(a, 5_000);
-        wakeUps.set(b, 3_000);
+        wakeUps.set(a, 5_000, 5_000);
+        wakeUps.set(b, 3_000, 3_000);
         assertThat(wakeUps.earliest()).isEqualTo(3_000);
         wakeUps.clear(b);
         assertThat(wakeUps.earliest()).isEqualTo(5_000);
-        wakeUps.set(a, Long.MAX_VALUE);
+        wakeUps.set(a, Long.MAX_VALUE, Long.MAX_VALUE);
         assertThat(wakeUps.earliest()).isEqualTo(Long.MAX_VALUE);
         wakeUps.clear(a);
     }
@@ -41,7 +41,7 @@ class WakeUpsTest {
     @Test
     void shouldNotSeeWakeUpsPublishedOnAnotherThread() throws InterruptedException {
         StreamThreads threads = new StreamThreads();
-        Thread other = new Thread(() -> threads.current().wakeUps().set(new Object(), 1));
+        Thread other = new Thread(() -> threads.current().wakeUps().set(new Object(), 1, 1));
         other.start();
         other.join();
         assertThat(threads.current().wakeUps().earliest()).isEqualTo(Long.MAX_VALUE);
