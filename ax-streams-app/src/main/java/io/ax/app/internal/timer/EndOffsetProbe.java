@@ -16,14 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Asks the brokers for the end offsets of the watched input partitions (the last stable offset under
- * read_committed), without blocking the stream thread: one request in flight at most, and at most one sent in each
- * interval of {@code intervalMs} counted from the epoch, its answer taken up at the next poll. The intervals are the
- * timing wheel's ticks (the consumer passes the tick): a tick starts at a multiple of the tick length, its timers become
- * due then, and a proof for them must be asked at or after it; so the first request after a tick's start may go at once
- * whenever the last one went in the tick before. Spacing them by the interval instead (no request until {@code
- * intervalMs} after the last) let the requests settle at a phase late in each tick: a tick's timers waited for a
- * request asked 8 ms after its start at the median (ticks of 10 ms, 5,000 tasks a second), 2–3 ms aligned. The time
- * recorded is read <em>before</em> the request
+ * read_committed), without blocking the stream thread: one request in flight at most, sent no more often than
+ * {@code minIntervalMs}, its answer taken up at the next poll. The time recorded is read <em>before</em> the request
  * is handed to the admin client, so it precedes the moment the broker read its log: every record acknowledged
  * before it lies below the answer (see topology-docs/DECISIONS.md, "Decisions follow the log"). Used by the stream
  * thread only; not thread-safe.
@@ -39,17 +33,17 @@ public final class EndOffsetProbe implements AutoCloseable {
 
     private final EndOffsets endOffsets;
     private final AutoCloseable client;
-    private final long intervalMs;
+    private final long minIntervalMs;
     private KafkaFuture<Map<TopicPartition, Long>> inFlight;
     private long sentAtMs = Long.MIN_VALUE;
 
     /**
      * @param admin          the client the requests go through (owned: closed with the probe)
      * @param readCommitted  whether the consumer reads committed records only (then the last stable offset is asked)
-     * @param intervalMs     at most one request is sent in each interval of this length from the epoch (the wheel's tick)
+     * @param minIntervalMs  the least time between two requests
      * @param timeoutMs      how long one request may take before it is given up (and another may be sent)
      */
-    public static EndOffsetProbe of(Admin admin, boolean readCommitted, long intervalMs, int timeoutMs) {
+    public static EndOffsetProbe of(Admin admin, boolean readCommitted, long minIntervalMs, int timeoutMs) {
         ListOffsetsOptions options = new ListOffsetsOptions(readCommitted ? IsolationLevel.READ_COMMITTED : IsolationLevel.READ_UNCOMMITTED)
                 .timeoutMs(timeoutMs);
         return new EndOffsetProbe(partitions -> {
@@ -62,21 +56,18 @@ public final class EndOffsetProbe implements AutoCloseable {
                 answer.forEach((partition, info) -> offsets.put(partition, info.offset()));
                 return offsets;
             });
-        }, () -> admin.close(Duration.ZERO), intervalMs);
+        }, () -> admin.close(Duration.ZERO), minIntervalMs);
     }
 
     /**
      * @param endOffsets    how end offsets are asked
      * @param client        closed with the probe
-     * @param intervalMs    at most one request is sent in each interval of this length from the epoch
+     * @param minIntervalMs the least time between two requests
      */
-    public EndOffsetProbe(EndOffsets endOffsets, AutoCloseable client, long intervalMs) {
+    public EndOffsetProbe(EndOffsets endOffsets, AutoCloseable client, long minIntervalMs) {
         this.endOffsets = endOffsets;
         this.client = client;
-        if (intervalMs < 1) {
-            throw new IllegalArgumentException("intervalMs must be >= 1: " + intervalMs);
-        }
-        this.intervalMs = intervalMs;
+        this.minIntervalMs = minIntervalMs;
     }
 
     public boolean inFlight() {
@@ -93,17 +84,13 @@ public final class EndOffsetProbe implements AutoCloseable {
         return sentAtMs != Long.MIN_VALUE;
     }
 
-    /** Sends a request for {@code partitions} unless one is in flight or the last went in the same interval (tick). */
+    /** Sends a request for {@code partitions} unless one is in flight or the last went less than the interval ago. */
     public void maybeSend(Set<TopicPartition> partitions, long nowMs) {
-        if (inFlight != null || partitions.isEmpty() || sameInterval(sentAtMs, nowMs)) {
+        if (inFlight != null || partitions.isEmpty() || (sentAtMs != Long.MIN_VALUE && nowMs - sentAtMs < minIntervalMs)) {
             return;
         }
         sentAtMs = nowMs;
         inFlight = endOffsets.ask(partitions);
-    }
-
-    private boolean sameInterval(long sentAtMs, long nowMs) {
-        return sentAtMs != Long.MIN_VALUE && Math.floorDiv(sentAtMs, intervalMs) == Math.floorDiv(nowMs, intervalMs);
     }
 
     /** Hands a completed answer to {@code view}; a failed one is dropped (the next request will do). */

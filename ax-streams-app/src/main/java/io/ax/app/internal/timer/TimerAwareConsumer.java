@@ -26,7 +26,7 @@ public final class TimerAwareConsumer extends KafkaConsumer<byte[], byte[]> {
     private final TimedPolls polls;
 
     /**
-     * @param tickMs     the wheel's tick: one end-offset request a tick at most, and the longest wait for one
+     * @param tickMs     the wheel's tick: the least time between two end-offset requests and the longest wait for one
      * @param clockSteps the instance's wall-clock step detector, checked at each poll (null: not checked)
      * @param threads    where the stream thread that polls finds its wake-ups and consumer view
      */

@@ -17,8 +17,8 @@ public final class AskedEndOffsets implements EndOffsetProbe.EndOffsets {
         return answer;
     }
 
-    /** A probe over these requests, sending one each interval of {@code intervalMs} (from the epoch) at most. */
-    public EndOffsetProbe probe(long intervalMs) {
-        return new EndOffsetProbe(this, () -> { }, intervalMs);
+    /** A probe over these requests, sending no more often than {@code minIntervalMs}. */
+    public EndOffsetProbe probe(long minIntervalMs) {
+        return new EndOffsetProbe(this, () -> { }, minIntervalMs);
     }
 }

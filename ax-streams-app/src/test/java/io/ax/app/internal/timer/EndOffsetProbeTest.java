@@ -17,7 +17,7 @@ class EndOffsetProbeTest {
     private final ConsumerView consumerView = new ConsumerView();
 
     @Test
-    void shouldSendTheFirstRequestAtOnceThenOneInFlightAtMostAndOneATickAtMost() {
+    void shouldSendTheFirstRequestAtOnceThenOneInFlightAtMostAndNoMoreOftenThanTheInterval() {
         probe.maybeSend(Set.of(P), 1_000);
         assertThat(asked).hasSize(1);
         probe.maybeSend(Set.of(P), 1_050);
@@ -26,28 +26,11 @@ class EndOffsetProbeTest {
         probe.maybeCollect(consumerView);
         assertThat(probe.inFlight()).isFalse();
         probe.maybeSend(Set.of(P), 1_005 + 4);
-        assertThat(asked).as("within the tick of the last").hasSize(1);
+        assertThat(asked).as("within the interval of the last").hasSize(1);
         probe.maybeSend(Set.of(P), 1_010);
         assertThat(asked).hasSize(2);
         probe.maybeSend(Set.of(), 2_000);
         assertThat(asked).as("nothing to ask").hasSize(2);
-    }
-
-    @Test
-    void shouldSendTheFirstRequestOfEachTickAtOnceWhenTheLastWentLateInTheTickBefore() {
-        probe.maybeSend(Set.of(P), 1_007);
-        asked.get(0).complete(Map.of(P, 7L));
-        probe.maybeCollect(consumerView);
-        probe.maybeSend(Set.of(P), 1_009);
-        assertThat(asked).as("one a tick: 1,000-1,009 had its request").hasSize(1);
-        probe.maybeSend(Set.of(P), 1_010);
-        assertThat(asked).as("1,010 starts a tick, whose timers need a request asked from then on").hasSize(2);
-        asked.get(1).complete(Map.of(P, 8L));
-        probe.maybeCollect(consumerView);
-        probe.maybeSend(Set.of(P), 1_019);
-        assertThat(asked).hasSize(2);
-        probe.maybeSend(Set.of(P), 1_020);
-        assertThat(asked).hasSize(3);
     }
 
     @Test
