@@ -69,7 +69,7 @@ final class ApplyExecutionReport {
             return RetryOrDeadLetter.fail(step, task, execution, Failure.reported(execution.getState(), report.getRetryable(),
                     message, worker == null ? "" : " (" + worker + ")"));
         }
-        StoredExecution next = StoredExecution.newBuilder(execution).setState(target).setLastSignMs(step.nowMs()).build();
+        StoredExecution next = Executions.copyOf(execution).setState(target).setLastSignMs(step.nowMs()).build();
         if (StateMachine.isFinal(target)) {
             next = Attempts.disarm(step, next);
         } else if (target == TaskState.RUNNING) {
@@ -106,7 +106,7 @@ final class ApplyExecutionReport {
      * Deadlines only move later here, so the armed timer is left to the lazy re-arm.
      */
     private static StoredExecution heartbeat(Step step, StoredTask task, StoredExecution execution, ExecutionReport report) {
-        StoredExecution next = StoredExecution.newBuilder(execution).setLastSignMs(step.nowMs()).build();
+        StoredExecution next = Executions.copyOf(execution).setLastSignMs(step.nowMs()).build();
         Long extendedMs = Deadlines.extended(task, execution, report.getExtendMs(), step.nowMs());
         if (extendedMs != null) {
             next.setDeadlineAtMs(extendedMs);
@@ -129,7 +129,7 @@ final class ApplyExecutionReport {
         if (!progress && !worker) {
             return execution;
         }
-        StoredExecution.Builder next = StoredExecution.newBuilder(execution);
+        StoredExecution.Builder next = Executions.copyOf(execution);
         if (progress) {
             next.setProgress(report.getProgress());
         }

@@ -51,7 +51,7 @@ final class ApplyGrant {
                 && execution.getAttempt() == grant.attempt();
         if (current && FlowControl.isHeld(execution) && !task.getCancelled()) {
             long waitedMs = step.nowMs() - execution.getHeldSinceMs();
-            StoredExecution granted = StoredExecution.newBuilder(execution).setHeldSinceMs(null).setGates(grant.gates()).build();
+            StoredExecution granted = Executions.copyOf(execution).setHeldSinceMs(null).setGates(grant.gates()).build();
             return step.saveExecution(task, Attempts.trigger(step, task, granted, execution.getState(),
                     "granted by " + String.join(", ", grant.gates()) + " after waiting " + waitedMs + " ms (flow control)"));
         }

@@ -41,6 +41,6 @@ final class ApplyRetryRecord {
             return step.unchanged();
         }
         step.setTimer(retry.getNextAttemptAtMs(), task.getRequest().getPriority(), TimerKind.RETRY);
-        return step.saveExecution(task, StoredExecution.newBuilder(execution).setRetryAtMs(retry.getNextAttemptAtMs()).build());
+        return step.saveExecution(task, Executions.copyOf(execution).setRetryAtMs(retry.getNextAttemptAtMs()).build());
     }
 }

@@ -33,7 +33,7 @@ final class Attempts {
         long nowMs = step.nowMs();
         long dueAtMs = from == TaskState.RETRY_WAITING ? execution.getRetryAtMs() : execution.getDueAtMs();
         long signMs = Math.max(nowMs, dueAtMs);
-        StoredExecution triggered = StoredExecution.newBuilder(execution)
+        StoredExecution triggered = Executions.copyOf(execution)
                 .setState(TaskState.TRIGGERED)
                 .setFiredAtMs(nowMs)
                 .setLastSignMs(signMs)
@@ -62,6 +62,6 @@ final class Attempts {
         if (execution.getRetryAtMs() != null) {
             step.unsetTimer(execution.getRetryAtMs(), TimerKind.RETRY);
         }
-        return StoredExecution.newBuilder(execution).setTimeoutAtMs(null).setRetryAtMs(null).build();
+        return Executions.copyOf(execution).setTimeoutAtMs(null).setRetryAtMs(null).build();
     }
 }

@@ -87,7 +87,7 @@ final class CancelTask {
         if (!inFlight && !FlowControl.isHeld(execution)) {
             return null;
         }
-        StoredExecution ended = StoredExecution.newBuilder(Attempts.disarm(step, execution)).setState(to).build();
+        StoredExecution ended = Executions.copyOf(Attempts.disarm(step, execution)).setState(to).build();
         step.transition(task, ended, execution.getState(), inFlight ? reason : reason + " (it was held by flow control)");
         if (inFlight && execution.getState() != TaskState.RETRY_WAITING) {
             step.dispatch(Dispatches.cancel(task, execution, step.settings().defaultTimeoutMs(), step.nowMs()));

@@ -169,7 +169,7 @@ final class FireTimer {
                 || execution.getRetryAtMs() != dueAtMs || FlowControl.isHeld(execution)) {
             return step.unchanged();
         }
-        StoredExecution next = StoredExecution.newBuilder(execution).setAttempt(execution.getAttempt() + 1).build();
+        StoredExecution next = Executions.copyOf(execution).setAttempt(execution.getAttempt() + 1).build();
         String reason = "retry " + execution.getAttempt() + " of " + task.getRequest().getMaxRetries();
         return step.saveExecution(task, Attempts.dispatch(step, task, next, TaskState.RETRY_WAITING, reason));
     }

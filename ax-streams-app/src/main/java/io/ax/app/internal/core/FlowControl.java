@@ -32,7 +32,7 @@ final class FlowControl {
      */
     static StoredExecution hold(Step step, StoredTask task, StoredExecution execution, TaskState from, List<String> gates,
                                 String reason) {
-        StoredExecution held = StoredExecution.newBuilder(execution).setState(from).setHeldSinceMs(step.nowMs()).setGates(gates)
+        StoredExecution held = Executions.copyOf(execution).setState(from).setHeldSinceMs(step.nowMs()).setGates(gates)
                 .build();
         long dueAtMs = from == TaskState.RETRY_WAITING && execution.getRetryAtMs() != null ? execution.getRetryAtMs()
                 : execution.getDueAtMs();
@@ -50,7 +50,7 @@ final class FlowControl {
             return execution;
         }
         sendToAll(step, FlowMessage.Kind.RELEASE, execution.getExecutionId(), execution.getAttempt(), execution.getGates());
-        return StoredExecution.newBuilder(execution).setGates(List.of()).setHeldSinceMs(null).build();
+        return Executions.copyOf(execution).setGates(List.of()).setHeldSinceMs(null).build();
     }
 
     /** A worker started the execution: its gates count it as started (backpressure). */

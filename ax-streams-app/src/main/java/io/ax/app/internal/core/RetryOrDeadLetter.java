@@ -25,7 +25,7 @@ final class RetryOrDeadLetter {
     /** @return the execution in RETRY_WAITING or FAILED */
     static StoredExecution fail(Step step, StoredTask task, StoredExecution execution, Failure failure) {
         long nowMs = step.nowMs();
-        StoredExecution failed = StoredExecution.newBuilder(Attempts.disarm(step, execution))
+        StoredExecution failed = Executions.copyOf(Attempts.disarm(step, execution))
                 .setLastError(failure.message())
                 .setErrors(withError(execution, new AttemptError(execution.getAttempt(), nowMs, failure.timedOut(),
                         failure.retryable(), failure.message())))
@@ -36,7 +36,7 @@ final class RetryOrDeadLetter {
         String reason = failure.retryable()
                 ? "retries exhausted after " + execution.getAttempt() + " attempt(s): " + failure.message()
                 : "non-retryable failure: " + failure.message();
-        StoredExecution dead = StoredExecution.newBuilder(failed).setState(TaskState.FAILED).build();
+        StoredExecution dead = Executions.copyOf(failed).setState(TaskState.FAILED).build();
         step.transition(task, dead, failure.from(), reason + failure.detail());
         step.deadLetter(DeadLetter.newBuilder()
                 .setDispatch(Dispatches.run(task, execution, step.settings().defaultTimeoutMs(), execution.getFiredAtMs()))
@@ -53,7 +53,7 @@ final class RetryOrDeadLetter {
         long backoffMs = Backoff.delayMs(task.getRequest(), retry, failed.getExecutionId(),
                 step.settings().defaultBackoffMs(), step.settings().maxBackoffMs());
         long nextAttemptAtMs = step.nowMs() + backoffMs;
-        StoredExecution waiting = StoredExecution.newBuilder(failed).setState(TaskState.RETRY_WAITING).build();
+        StoredExecution waiting = Executions.copyOf(failed).setState(TaskState.RETRY_WAITING).build();
         step.transition(task, waiting, failure.from(), "retry " + retry + " of " + task.getRequest().getMaxRetries() + " at "
                 + Instant.ofEpochMilli(nextAttemptAtMs) + " (backoff " + backoffMs + " ms): " + failure.message() + failure.detail());
         step.retry(RetryRecord.newBuilder()

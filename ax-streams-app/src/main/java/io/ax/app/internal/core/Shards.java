@@ -99,7 +99,7 @@ public final class Shards {
         String occurrenceId = first.getExecutionId();
         List<StoredExecution> slices = new ArrayList<>(shards);
         for (int shard = 0; shard < shards; shard++) {
-            slices.add(StoredExecution.newBuilder(first).setExecutionId(sliceId(occurrenceId, shard)).setShard(shard).build());
+            slices.add(Executions.copyOf(first).setExecutionId(sliceId(occurrenceId, shard)).setShard(shard).build());
         }
         return slices;
     }
@@ -161,7 +161,7 @@ public final class Shards {
             AttemptError last = errors.get(errors.size() - 1);
             kept.add(AttemptError.newBuilder(last).setMessage(cut(last.getMessage())).build());
         }
-        return StoredExecution.newBuilder(slice).setErrors(kept).setLastError(cut(slice.getLastError()))
+        return Executions.copyOf(slice).setErrors(kept).setLastError(cut(slice.getLastError()))
                 .setProgress(short_(slice.getProgress(), MAX_SLICE_PROGRESS_CHARS) ? slice.getProgress() : null).build();
     }
 

@@ -30,10 +30,10 @@ final class TimeOutSilentExecution {
         Deadlines.Deadline deadline = Deadlines.next(step, task, execution);
         if (step.nowMs() < deadline.atMs()) {
             step.setTimer(deadline.atMs(), task.getRequest().getPriority(), TimerKind.TIMEOUT);
-            return step.saveExecution(task, StoredExecution.newBuilder(execution).setTimeoutAtMs(deadline.atMs()).build());
+            return step.saveExecution(task, Executions.copyOf(execution).setTimeoutAtMs(deadline.atMs()).build());
         }
         String message = deadline.reason();
-        StoredExecution timedOut = StoredExecution.newBuilder(execution).setState(TaskState.TIMED_OUT).setTimeoutAtMs(null).build();
+        StoredExecution timedOut = Executions.copyOf(execution).setState(TaskState.TIMED_OUT).setTimeoutAtMs(null).build();
         step.transition(task, timedOut, execution.getState(), message, deadline.kind());
         step.dispatch(Dispatches.cancel(task, execution, step.settings().defaultTimeoutMs(), step.nowMs()));
         return step.saveExecution(task, RetryOrDeadLetter.fail(step, task, timedOut, Failure.timedOut(message)));

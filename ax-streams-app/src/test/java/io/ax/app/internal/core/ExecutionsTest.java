@@ -26,6 +26,31 @@ class ExecutionsTest {
     }
 
     @Test
+    void shouldCopyEveryFieldOfAnExecutionAsAvrosBuilderWould() {
+        StoredExecution full = StoredExecution.newBuilder()
+                .setExecutionId("e-1").setAttempt(3).setState(TaskState.RUNNING).setDueAtMs(1_000).setFiredAtMs(2_000)
+                .setLastSignMs(3_000).setLastError("boom").setErrors(new java.util.ArrayList<>(java.util.List.of(
+                        io.ax.schema.AttemptError.newBuilder().setAttempt(2).setAtMs(2_500).setMessage("first").build())))
+                .setRetryAtMs(4_000L).setProgress("half").setTimeoutAtMs(5_000L).setWorkerId("w-1").setStartedAtMs(2_100L)
+                .setDeadlineAtMs(6_000L).setHeldSinceMs(1_500L).setGates(new java.util.ArrayList<>(java.util.List.of("type:j")))
+                .setShard(7).build();
+        for (org.apache.avro.Schema.Field field : StoredExecution.getClassSchema().getFields()) {
+            Object value = full.get(field.pos());
+            assertThat(value).as("every field set apart from its default, so a field copyOf leaves out fails: " + field.name())
+                    .isNotNull().isNotEqualTo(field.hasDefaultValue() ? org.apache.avro.specific.SpecificData.get().getDefaultValue(field) : null);
+        }
+
+        assertThat(Executions.copyOf(full).build()).isEqualTo(StoredExecution.newBuilder(full).build()).isEqualTo(full);
+        assertThat(Executions.copyOf(full).setState(TaskState.SUCCESS).build())
+                .isEqualTo(StoredExecution.newBuilder(full).setState(TaskState.SUCCESS).build());
+        assertThat(full.getState()).as("the copy, not the execution, changed").isEqualTo(TaskState.RUNNING);
+        StoredExecution withoutLists = new StoredExecution("e-2", 1, TaskState.PENDING, 1L, 2L, 2L, null, null, null, null,
+                null, null, null, null, null, null, null);
+        assertThat(Executions.copyOf(withoutLists).build()).as("a list left null takes the default, as Avro's builder does")
+                .isEqualTo(StoredExecution.newBuilder(withoutLists).build());
+    }
+
+    @Test
     void shouldBuildANewTaskAsAvrosBuilderWouldWithTheSchemasDefaults() {
         io.ax.schema.ScheduleRequest request = io.ax.schema.ScheduleRequest.newBuilder().setJobType("email")
                 .setTrigger(new io.ax.schema.AtTrigger(1_000L)).build();
