@@ -58,7 +58,8 @@ public final class ScheduleValidator {
      * task's record stays within the room every stored task has (payload limit plus the fixed room for other fields).
      */
     public static final int SLICE_BYTES = 4096;
-    private static final Pattern JOB_TYPE = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+    /** What a jobType may be: 1-128 chars of A-Z a-z 0-9 . _ : - ({@link #isJobType}, without a regex on every request). */
+    static final Pattern JOB_TYPE = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
 
     private final ScheduleLimits limits;
 
@@ -81,10 +82,27 @@ public final class ScheduleValidator {
         }
     }
 
+    /**
+     * Whether {@code jobType} matches {@link #JOB_TYPE}, checked char by char: the regex's matcher was a twentieth of an
+     * accepted request's rules (ScheduleValidatorTest holds the two equal).
+     */
+    public static boolean isJobType(String jobType) {
+        if (jobType == null || jobType.isEmpty() || jobType.length() > 128) {
+            return false;
+        }
+        for (int i = 0; i < jobType.length(); i++) {
+            char c = jobType.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == ':' || c == '-')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** @throws InvalidRequestException naming the first rule the request breaks */
     public void validate(String taskId, ScheduleRequest request) {
         validateTaskId(taskId);
-        if (request.getJobType() == null || !JOB_TYPE.matcher(request.getJobType()).matches()) {
+        if (!isJobType(request.getJobType())) {
             throw new InvalidRequestException("jobType", "jobType must be 1-128 chars of A-Z a-z 0-9 . _ : -: " + Quote.of(request.getJobType()));
         }
         validateTrigger(request.getTrigger());
