@@ -15,7 +15,6 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * One worker's announcement on the workers topic ({@code ax.workers}, compacted, key = the worker's id, a tombstone
@@ -46,7 +45,6 @@ public record WorkerAnnouncement(String workerId, String host, String version, l
     public static final long MAX_HEARTBEAT_MS = 3_600_000;
     /** Largest lane limit, running or waiting count, and in-flight count. */
     public static final int MAX_COUNT = 1_000_000;
-    private static final Pattern JOB_TYPE = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
     private static final ObjectMapper MAPPER = StrictJson.mapper();
 
     /** One lane: a job type's concurrency limit, and how many of its handlers run and dispatches wait now. */
@@ -259,7 +257,7 @@ public record WorkerAnnouncement(String workerId, String host, String version, l
     }
 
     private static String jobType(JsonNode node, String field) {
-        if (node == null || !node.isTextual() || !JOB_TYPE.matcher(node.textValue()).matches()) {
+        if (node == null || !node.isTextual() || !ScheduleValidator.isJobType(node.textValue())) {
             throw new InvalidRequestException(field, field + " must be 1-128 chars of A-Z a-z 0-9 . _ : -: "
                     + Quote.of(node == null ? null : node.isTextual() ? node.textValue() : node.toString()));
         }

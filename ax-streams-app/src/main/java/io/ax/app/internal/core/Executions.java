@@ -8,8 +8,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 
 /**
- * New executions and tasks, built field by field: Avro's builder looks up and deep-copies each unset field's default
- * from its schema (a concurrent map and a copy per field: 7% of an accept's CPU for the task alone).
+ * New executions and tasks, and copies of executions, built field by field: Avro's builder looks up and deep-copies each
+ * unset field's default from its schema (a concurrent map and a copy per field: 7% of an accept's CPU for the task
+ * alone), and its copy of a record deep-copies every field.
  */
 final class Executions {
     private Executions() {
