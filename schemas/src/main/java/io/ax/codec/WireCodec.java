@@ -199,6 +199,12 @@ public final class WireCodec {
         }
         BinaryMessageDecoder<T> decoder = decoder(type);
         try {
+            if (type == ScheduleRequest.class) {
+                ScheduleRequest current = StoredTaskCodec.decodeCurrentRequest(bytes);
+                if (current != null) {
+                    return type.cast(current);
+                }
+            }
             return decoder.decode(bytes);
         } catch (IOException | RuntimeException e) {
             throw new InvalidRequestException(null, "cannot decode " + writer.getFullName() + " as " + type.getSimpleName()

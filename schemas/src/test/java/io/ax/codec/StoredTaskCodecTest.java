@@ -59,6 +59,41 @@ class StoredTaskCodecTest {
     }
 
     @Test
+    void shouldReadARequestFromTheRequestsTopicAsAvrosReaderDoes() throws IOException {
+        Schema schema = ScheduleRequest.getClassSchema();
+        Set<Class<?>> triggers = new HashSet<>();
+        for (Object random : new RandomData(schema, 2_000, 20261206L)) {
+            ScheduleRequest request = (ScheduleRequest) org.apache.avro.specific.SpecificData.get().deepCopy(schema,
+                    new SpecificDatumReader<ScheduleRequest>(schema).read(null,
+                            DecoderFactory.get().binaryDecoder(avroBinary((GenericData.Record) random, schema), null)));
+            triggers.add(request.getTrigger().getClass());
+            byte[] bytes = WireCodec.encode(request);
+
+            ScheduleRequest ours = StoredTaskCodec.decodeCurrentRequest(bytes);
+
+            assertThat(ours).as("read field by field").isNotNull().isEqualTo(WireCodec.decodeStored(bytes, ScheduleRequest.class))
+                    .isEqualTo(request);
+            assertThat(WireCodec.decodeRequest(bytes)).isEqualTo(request);
+        }
+        assertThat(triggers).containsExactlyInAnyOrder(AtTrigger.class, DelayTrigger.class, IntervalTrigger.class, CronTrigger.class);
+    }
+
+    @Test
+    void shouldLeaveARequestWrittenUnderAnOlderSchemaToAvrosResolution() throws IOException {
+        Schema v3;
+        try (InputStream in = AxSchemas.class.getResourceAsStream("/io/ax/schema/history/ScheduleRequest-v3.avsc")) {
+            v3 = new Schema.Parser().parse(in);
+        }
+        ScheduleRequest request = ScheduleRequest.newBuilder().setJobType("email").setTrigger(new AtTrigger(1_000L)).build();
+        ByteBuffer written = new BinaryMessageEncoder<ScheduleRequest>(org.apache.avro.specific.SpecificData.get(), v3).encode(request);
+        byte[] bytes = new byte[written.remaining()];
+        written.get(bytes);
+
+        assertThat(StoredTaskCodec.decodeCurrentRequest(bytes)).as("not the current schema's bytes").isNull();
+        assertThat(WireCodec.decodeRequest(bytes)).isEqualTo(request);
+    }
+
+    @Test
     void shouldLeaveThePayloadsPositionAlone() {
         ByteBuffer payload = ByteBuffer.wrap(new byte[] {1, 2, 3});
         StoredTask task = task(payload);
@@ -99,9 +134,13 @@ class StoredTaskCodecTest {
     }
 
     private static byte[] avroBinary(GenericData.Record record) throws IOException {
+        return avroBinary(record, SCHEMA);
+    }
+
+    private static byte[] avroBinary(GenericData.Record record, Schema schema) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
-        new GenericDatumWriter<GenericData.Record>(SCHEMA).write(record, encoder);
+        new GenericDatumWriter<GenericData.Record>(schema).write(record, encoder);
         encoder.flush();
         return out.toByteArray();
     }
