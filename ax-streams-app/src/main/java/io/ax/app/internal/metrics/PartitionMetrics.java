@@ -66,7 +66,7 @@ public final class PartitionMetrics implements AutoCloseable {
 
     /** A request accepted: {@code input} is its kind (see {@code topology-docs/METRICS.md}). */
     public void accepted(String input) {
-        metrics.count("ax.requests.accepted", "Requests accepted", Tags.of("input", input));
+        metrics.count("ax.requests.accepted", "Requests accepted", "input", input);
     }
 
     /**
@@ -125,7 +125,7 @@ public final class PartitionMetrics implements AutoCloseable {
         switch (to) {
             case REJECTED -> metrics.count("ax.requests.rejected", "Inputs answered REJECTED", Tags.of("input", input, "reason", reason));
             case IGNORED -> metrics.count("ax.inputs.ignored", "Inputs answered IGNORED", Tags.of("input", input, "reason", reason));
-            case SUCCESS -> metrics.count("ax.executions.succeeded", "Attempts that ended SUCCESS", jobType(change));
+            case SUCCESS -> metrics.count("ax.executions.succeeded", "Attempts that ended SUCCESS", "job_type", metrics.jobType(change.getJobType()));
             default -> { }
         }
         if (ATTEMPT_ENDS.contains(to) && change.getFrom() != null && IN_FLIGHT.contains(TaskState.valueOf(change.getFrom()))) {

@@ -49,6 +49,8 @@ public final class SchedulerMetrics {
     private final MetricsSettings settings;
     private final BoundedLabels jobTypes;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    /** The counters of one tag by name, then tag value: the same Counter objects as {@link #counters}'. */
+    private final Map<String, Map<String, Counter>> countersByValue = new ConcurrentHashMap<>();
     private final Map<String, Timer> lateness = new ConcurrentHashMap<>();
     private final Map<String, Timer> dispatchWaits = new ConcurrentHashMap<>();
     private final Map<Integer, PartitionSnapshot> partitions = new ConcurrentHashMap<>();
@@ -361,7 +363,7 @@ public final class SchedulerMetrics {
             lastLateFires.put(label, new PartitionSnapshot.Named(label, taskId, executionId, owner, latenessMs / 1000.0));
         }
         lateness.computeIfAbsent(label, this::firstFire).record(Math.max(0, latenessMs), TimeUnit.MILLISECONDS);
-        count("ax.fired", "Attempts dispatched to ax.dispatch", Tags.of("job_type", label));
+        count("ax.fired", "Attempts dispatched to ax.dispatch", "job_type", label);
     }
 
     /**
@@ -391,6 +393,23 @@ public final class SchedulerMetrics {
 
     void count(String name, String description, Tags tags) {
         counter(name, description, tags).increment();
+    }
+
+    /**
+     * {@link #count(String, String, Tags)} for a counter of one tag, the form every task's path counts (accepted, fired,
+     * succeeded): found by its name and tag value without building its {@link Tags} (sorted, allocated) or a key string,
+     * which cost ~0.7 % of the stream thread per count while ingesting.
+     */
+    void count(String name, String description, String tag, String value) {
+        Map<String, Counter> byValue = countersByValue.get(name);
+        if (byValue == null) {
+            byValue = countersByValue.computeIfAbsent(name, n -> new ConcurrentHashMap<>());
+        }
+        Counter counter = byValue.get(value);
+        if (counter == null) {
+            counter = byValue.computeIfAbsent(value, v -> counter(name, description, Tags.of(tag, v)));
+        }
+        counter.increment();
     }
 
     private Counter counter(String name, String description, Tags tags) {
