@@ -16,7 +16,7 @@ class AxRocksDBConfigTest {
     }
 
     @Test
-    void shouldGiveTheLookupIndexSmallVectorMemtablesWithABloomFilterAndLeaveEveryOtherStoreAsKafkaStreamsSetsIt() {
+    void shouldGiveTheLookupIndexSmallVectorMemtablesWithABloomFilterAndLeaveEveryOtherStoresMemtableAsKafkaStreamsSetsIt() {
         AxRocksDBConfig setter = new AxRocksDBConfig();
         try (Options index = new Options().setWriteBufferSize(16L * 1024 * 1024);
              Options tasks = new Options().setWriteBufferSize(16L * 1024 * 1024)) {
@@ -31,6 +31,24 @@ class AxRocksDBConfigTest {
             assertThat(tasks.writeBufferSize()).isEqualTo(16L * 1024 * 1024);
             assertThat(tasks.memTableFactoryName()).isEqualTo("SkipListFactory");
             assertThat(tasks.allowConcurrentMemtableWrite()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldKeepABloomFilterForTheLastRunOfEveryStoreReadByKeySoThatAMissingKeyIsNotLookedForInItsBlocks() {
+        AxRocksDBConfig setter = new AxRocksDBConfig();
+        for (String store : java.util.List.of(AxStores.TASKS, AxStores.DEPENDENCIES, AxStores.INDEX, FlowStores.LIMITS, FlowStores.GATES,
+                AxStores.WORKERS, AxStores.CALENDARS)) {
+            try (Options options = new Options().setOptimizeFiltersForHits(true)) { // as Kafka Streams sets it before the setter
+                setter.setConfig(store, options, Map.of());
+
+                assertThat(options.optimizeFiltersForHits()).as(store).isFalse();
+            }
+        }
+        try (Options timers = new Options().setOptimizeFiltersForHits(true)) {
+            setter.setConfig(AxStores.TIMERS, timers, Map.of());
+
+            assertThat(timers.optimizeFiltersForHits()).as("range scans only: no filter wanted").isTrue();
         }
     }
 
