@@ -294,7 +294,7 @@ final class Step {
 
     /** Input that changes nothing: a duplicate request, a cancel of an unknown task, a stale report. */
     void ignored(EventCode code, StoredTask task, String executionId, Integer attempt, String reason, SourceRecord source) {
-        StateChange.Builder change = task != null ? base(task) : StateChange.newBuilder().setTaskId(taskId).setAtMs(nowMs);
+        Change change = task != null ? base(task) : new Change().setTaskId(taskId).setAtMs(nowMs);
         effects.add(new Effect.Event(change.setExecutionId(executionId).setAttempt(attempt).setTo(TaskState.IGNORED)
                 .setReason(reason).setSource(source).build(), code));
     }
@@ -312,14 +312,14 @@ final class Step {
         effects.add(new Effect.Event(rejection(reason, source).setCalendar(Quote.key(taskId)).build(), code));
     }
 
-    private StateChange.Builder rejection(String reason, SourceRecord source) {
-        return StateChange.newBuilder().setTaskId(Quote.key(taskId)).setTo(TaskState.REJECTED).setAtMs(nowMs)
+    private Change rejection(String reason, SourceRecord source) {
+        return new Change().setTaskId(Quote.key(taskId)).setTo(TaskState.REJECTED).setAtMs(nowMs)
                 .setReason(Quote.truncate(reason, MAX_REJECTION_CHARS)).setSource(source);
     }
 
     /** A calendar request that changes nothing (the delete of a calendar that does not exist), keyed by its calendar. */
     void ignoredCalendar(EventCode code, String reason, SourceRecord source) {
-        effects.add(new Effect.Event(StateChange.newBuilder().setTaskId(taskId).setTo(TaskState.IGNORED).setAtMs(nowMs)
+        effects.add(new Effect.Event(new Change().setTaskId(taskId).setTo(TaskState.IGNORED).setAtMs(nowMs)
                 .setCalendar(taskId).setReason(reason).setSource(source).build(), code));
     }
 
@@ -332,9 +332,9 @@ final class Step {
         effects.add(new Effect.CalendarAccepted(taskId, reason, source));
     }
 
-    private StateChange.Builder base(StoredTask task) {
+    private Change base(StoredTask task) {
         int shards = task.getRequest().getShards(); // Shards#isSharded written out: Step sits below every class that uses it
-        return StateChange.newBuilder().setTaskId(task.getTaskId()).setJobType(task.getRequest().getJobType()).setAtMs(nowMs)
+        return new Change().setTaskId(task.getTaskId()).setJobType(task.getRequest().getJobType()).setAtMs(nowMs)
                 .setShards(shards > 1 ? shards : null);
     }
 
