@@ -32,7 +32,7 @@ import org.rocksdb.VectorMemTableConfig;
  * lookup index of every partition. Without the filter such a get reads the largest run's index and data block: 9.1–9.3
  * against 4.0–4.4 µs a get of a missing key in a store of 800,000 keys with Kafka Streams' other settings (universal
  * compaction, 16 MB memtables, 4 KB blocks), the task read was a seventh of the stream thread while ingesting (async-
- * profiler, half of it those block reads). The price: ~10 bits of filter a key of that run, off the heap. The timer
+ * profiler, two fifths of it those block reads). The price: ~10 bits of filter a key of that run, off the heap. The timer
  * index is never read by key (its reads are range scans). Other settings keep Kafka Streams' defaults.
  */
 public final class AxRocksDBConfig implements RocksDBConfigSetter {
