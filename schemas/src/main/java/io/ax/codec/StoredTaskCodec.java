@@ -43,7 +43,7 @@ import org.apache.avro.io.EncoderFactory;
  * {@code [null, X]}; the request's four-branch trigger union rules them out for ScheduleRequest and so for StoredTask.
  * The nested records that have generated coders ({@link StoredExecution}, {@link StoredHistoryEntry}, ...) are written
  * with them; the ones around the trigger union, and every read, are here. The request's reader also reads the requests
- * topic's ScheduleRequests written under the current schema ({@link #decodeCurrentRequest}, after the bounds walk).
+ * topic's ScheduleRequests written under the current schema ({@link #readRequest(byte[])}, after the bounds walk).
  *
  * <p>The bytes are Avro's, exactly: {@code StoredTaskCodecTest} compares this codec with Avro's writer and reader over
  * random tasks that fill every field and every union branch, and fails naming the field when the schema gained one
@@ -57,7 +57,6 @@ public final class StoredTaskCodec {
     private static final byte MAGIC_1 = (byte) 0x01;
     private static final int HEADER_BYTES = 10;
     private static final long FINGERPRINT = SchemaNormalization.parsingFingerprint64(StoredTask.getClassSchema());
-    private static final long REQUEST_FINGERPRINT = SchemaNormalization.parsingFingerprint64(ScheduleRequest.getClassSchema());
 
     private static final TaskState[] STATES = TaskState.values();
     private static final IfExists[] IF_EXISTS = IfExists.values();
@@ -110,26 +109,19 @@ public final class StoredTaskCodec {
     }
 
     /**
-     * A {@link ScheduleRequest} single-object encoded under the current ScheduleRequest schema, read field by field as
-     * the task record's own request is (Avro's generic reader was a twentieth of an accept's stream-thread CPU); null
-     * when the bytes were written under another schema, which Avro's resolution reads. The bytes come from a producer:
-     * the caller has walked them with {@code AvroBounds} first, so every length, count and index here is in range. Like
-     * Avro's message decoder, bytes after the last field are not looked at.
+     * A {@link ScheduleRequest} single-object encoded under the current ScheduleRequest schema (the caller has checked
+     * its fingerprint), read field by field as the task record's own request is (Avro's generic reader was a twentieth of
+     * an accept's stream-thread CPU). The bytes come from a producer: the caller has walked them with {@code AvroBounds}
+     * first, so every length, count and index here is in range. Like Avro's message decoder, bytes after the last field
+     * are not looked at.
      */
-    static ScheduleRequest decodeCurrentRequest(byte[] bytes) throws IOException {
-        if (!isSingleObject(bytes, REQUEST_FINGERPRINT)) {
-            return null;
-        }
+    static ScheduleRequest readRequest(byte[] bytes) throws IOException {
         BinaryDecoder[] reuse = READING.get();
         BinaryDecoder in = reuse[0] = DecoderFactory.get().binaryDecoder(bytes, HEADER_BYTES, bytes.length - HEADER_BYTES, reuse[0]);
         return readRequest(in);
     }
 
     private static boolean isCurrent(byte[] bytes) {
-        return isSingleObject(bytes, FINGERPRINT);
-    }
-
-    private static boolean isSingleObject(byte[] bytes, long schemaFingerprint) {
         if (bytes.length < HEADER_BYTES || bytes[0] != MAGIC_0 || bytes[1] != MAGIC_1) {
             return false;
         }
@@ -137,7 +129,7 @@ public final class StoredTaskCodec {
         for (int i = 7; i >= 0; i--) {
             fingerprint = (fingerprint << 8) | (bytes[2 + i] & 0xFF);
         }
-        return fingerprint == schemaFingerprint;
+        return fingerprint == FINGERPRINT;
     }
 
     // ---- writing: the fields in schema order; records with generated coders write themselves

@@ -45,6 +45,11 @@ public final class WireCodec {
     private static final int HEADER_BYTES = 10;
 
     private static final SchemaStore STORE = AxSchemas.store();
+    /**
+     * The current ScheduleRequest schema as {@link AxSchemas#byFingerprint} holds it: a request written under it is read
+     * by the task record's own reader ({@link StoredTaskCodec#readRequest}), not Avro's generic one.
+     */
+    private static final Schema CURRENT_REQUEST = AxSchemas.byFingerprint().get(AxSchemas.fingerprint(ScheduleRequest.getClassSchema()));
     private static final Map<Class<?>, BinaryMessageDecoder<?>> DECODERS = withPauseAndResume(Map.of(
             ScheduleRequest.class, decoderFor(ScheduleRequest.getClassSchema()),
             CancelRequest.class, decoderFor(CancelRequest.getClassSchema()),
@@ -199,11 +204,8 @@ public final class WireCodec {
         }
         BinaryMessageDecoder<T> decoder = decoder(type);
         try {
-            if (type == ScheduleRequest.class) {
-                ScheduleRequest current = StoredTaskCodec.decodeCurrentRequest(bytes);
-                if (current != null) {
-                    return type.cast(current);
-                }
+            if (writer == CURRENT_REQUEST && type == ScheduleRequest.class) {
+                return type.cast(StoredTaskCodec.readRequest(bytes));
             }
             return decoder.decode(bytes);
         } catch (IOException | RuntimeException e) {
