@@ -1,30 +1,103 @@
 package io.ax.app.internal.store;
 
+import io.ax.schema.StoredHistoryEntry;
 import io.ax.schema.StoredTask;
+import java.nio.ByteBuffer;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
 import org.apache.kafka.streams.state.KeyValueStore;
 
-/** The task store of one partition: taskId → {@link StoredTask}. */
+/**
+ * The task store of one partition: taskId → {@link StoredTask}.
+ *
+ * <p><b>Tasks in flight are kept decoded.</b> A task put TRIGGERED or RUNNING is read again soon and almost always by the
+ * next record about it: the worker's STARTED, then its SUCCEEDED, tens of milliseconds later. So the object put is kept
+ * (at most {@link #KEPT_TASKS} tasks and {@link #KEPT_BYTES} bytes, the oldest put dropped first) and handed to the next
+ * {@link #get} of its taskId instead of a RocksDB read and a decode: two of a one-shot task's four reads. Nothing else
+ * changes: every put and remove still goes to the store (and its changelog) at once, and the query API reads the store.
+ * The object passes from the store to the caller and back, never shared: {@link #get} takes a kept task out (the caller
+ * owns it, may change it in place, and need not put it back: a decision that leaves the task unchanged drops it, and the
+ * next read decodes the store's), and {@link #put} keeps the object it is given, which the caller must not change
+ * afterwards. The keeping lives with this object, which the processor makes anew at each {@code init} (so a task revived
+ * after an error or moved to another instance starts with none kept), and the store is written through this object alone.
+ * Not thread-safe: one stream task owns it.
+ */
 public final class TaskStore {
+    /** The most tasks kept decoded per partition (a thousand tasks in flight cover 1,000/s a partition for one second). */
+    static final int KEPT_TASKS = 1_024;
+    /** The most bytes they may weigh, by {@link #weight}: a few tasks with a large payload do not take the heap. */
+    static final long KEPT_BYTES = 4L << 20;
+
     private final KeyValueStore<String, StoredTask> store;
+    /** Tasks put in flight, oldest put first; a put moves its task to the end. */
+    private final LinkedHashMap<String, StoredTask> kept = new LinkedHashMap<>();
+    private long keptBytes;
 
     public TaskStore(KeyValueStore<String, StoredTask> store) {
         this.store = store;
     }
 
     /**
-     * The task, decoded afresh on every call: the caller owns the returned object and may change it in place
-     * and {@link #put} it, which spares a deep copy of its request (payload included) on every step.
+     * The task: the object the last {@link #put} kept, taken out, or else decoded afresh from the store. Either way the
+     * caller owns the returned object and may change it in place and {@link #put} it, which spares a deep copy of its
+     * request (payload included) on every step.
      */
     public StoredTask get(String taskId) {
-        return store.get(taskId);
+        StoredTask task = take(taskId);
+        return task != null ? task : store.get(taskId);
     }
 
+    /** Writes the task; keeps the object decoded if the task is in flight (the caller must not change it afterwards). */
     public void put(StoredTask task) {
-        store.put(task.getTaskId(), task);
+        String taskId = task.getTaskId();
+        store.put(taskId, task);
+        take(taskId);
+        if (IndexEntry.isInFlight(IndexEntry.stateOf(task))) {
+            keep(taskId, task);
+        }
     }
 
     /** Removes a task for good: a tombstone put (delete() would read the task back once more to return it). */
     public void remove(String taskId) {
+        take(taskId);
         store.put(taskId, null);
+    }
+
+    /** How many tasks are kept decoded (for tests). */
+    int keptCount() {
+        return kept.size();
+    }
+
+    private StoredTask take(String taskId) {
+        StoredTask task = kept.remove(taskId);
+        if (task != null) {
+            keptBytes -= weight(task);
+        }
+        return task;
+    }
+
+    private void keep(String taskId, StoredTask task) {
+        long weight = weight(task);
+        if (weight > KEPT_BYTES) {
+            return;
+        }
+        kept.put(taskId, task);
+        keptBytes += weight;
+        Iterator<StoredTask> oldest = kept.values().iterator();
+        while (kept.size() > KEPT_TASKS || keptBytes > KEPT_BYTES) {
+            keptBytes -= weight(oldest.next());
+            oldest.remove();
+        }
+    }
+
+    /**
+     * What a kept task weighs on the heap, roughly: its payload, its history's entries and a fixed part for the rest (the
+     * request's strings are bounded by the validator, a few hundred bytes). Computed alike when kept and when dropped.
+     */
+    static long weight(StoredTask task) {
+        ByteBuffer payload = task.getRequest() == null ? null : task.getRequest().getPayload();
+        List<StoredHistoryEntry> history = task.getHistory();
+        return 1_024L + (payload == null ? 0 : payload.remaining()) + 256L * (history == null ? 0 : history.size());
     }
 }
