@@ -3,8 +3,6 @@ package io.ax.app.internal.store;
 import io.ax.schema.StoredHistoryEntry;
 import io.ax.schema.StoredTask;
 import java.nio.ByteBuffer;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import org.apache.kafka.streams.state.KeyValueStore;
 
@@ -13,25 +11,27 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * <p><b>Tasks in flight are kept decoded.</b> A task put TRIGGERED or RUNNING is read again soon and almost always by the
  * next record about it: the worker's STARTED, then its SUCCEEDED, tens of milliseconds later. So the object put is kept
- * (at most {@link #KEPT_TASKS} tasks and {@link #KEPT_BYTES} bytes, the oldest put dropped first) and handed to the next
- * {@link #get} of its taskId instead of a RocksDB read and a decode: two of a one-shot task's four reads. Nothing else
- * changes: every put and remove still goes to the store (and its changelog) at once, and the query API reads the store.
- * The object passes from the store to the caller and back, never shared: {@link #get} takes a kept task out (the caller
- * owns it, may change it in place, and need not put it back: a decision that leaves the task unchanged drops it, and the
- * next read decodes the store's), and {@link #put} keeps the object it is given, which the caller must not change
- * afterwards. The keeping lives with this object, which the processor makes anew at each {@code init} (so a task revived
- * after an error or moved to another instance starts with none kept), and the store is written through this object alone.
- * Not thread-safe: one stream task owns it.
+ * and handed to the next {@link #get} of its taskId instead of a RocksDB read and a decode: two of a one-shot task's four
+ * reads. It is kept in a slot chosen by its taskId's hash among {@link #SLOTS}, replacing whatever task the slot held (a
+ * direct-mapped cache: no entry allocated, no order kept, so a fire that no report follows, as in a burst without
+ * workers, costs an array store), and only while the kept tasks weigh at most {@link #KEPT_BYTES} by {@link #weight}.
+ * Nothing else changes: every put and remove still goes to the store (and its changelog) at once, and the query API
+ * reads the store. The object passes from the store to the caller and back, never shared: {@link #get} takes a kept task
+ * out (the caller owns it, may change it in place, and need not put it back: a decision that leaves the task unchanged
+ * drops it, and the next read decodes the store's), and {@link #put} keeps the object it is given, which the caller must
+ * not change afterwards. The keeping lives with this object, which the processor makes anew at each {@code init} (so a
+ * task revived after an error or moved to another instance starts with none kept), and the store is written through this
+ * object alone. Not thread-safe: one stream task owns it.
  */
 public final class TaskStore {
-    /** The most tasks kept decoded per partition (a thousand tasks in flight cover 1,000/s a partition for one second). */
-    static final int KEPT_TASKS = 1_024;
-    /** The most bytes they may weigh, by {@link #weight}: a few tasks with a large payload do not take the heap. */
+    /** Slots for tasks kept decoded, per partition (a power of two): a thousand tasks in flight at most. */
+    static final int SLOTS = 1_024;
+    /** The most bytes the kept tasks may weigh, by {@link #weight}: a few tasks with a large payload do not take the heap. */
     static final long KEPT_BYTES = 4L << 20;
 
     private final KeyValueStore<String, StoredTask> store;
-    /** Tasks put in flight, oldest put first; a put moves its task to the end. */
-    private final LinkedHashMap<String, StoredTask> kept = new LinkedHashMap<>();
+    private final StoredTask[] kept = new StoredTask[SLOTS];
+    private int keptCount;
     private long keptBytes;
 
     public TaskStore(KeyValueStore<String, StoredTask> store) {
@@ -54,7 +54,7 @@ public final class TaskStore {
         store.put(taskId, task);
         take(taskId);
         if (IndexEntry.isInFlight(IndexEntry.stateOf(task))) {
-            keep(taskId, task);
+            keep(task);
         }
     }
 
@@ -66,29 +66,46 @@ public final class TaskStore {
 
     /** How many tasks are kept decoded (for tests). */
     int keptCount() {
-        return kept.size();
+        return keptCount;
+    }
+
+    private static int slot(String taskId) {
+        int hash = taskId.hashCode();
+        return (hash ^ (hash >>> 16)) & (SLOTS - 1);
     }
 
     private StoredTask take(String taskId) {
-        StoredTask task = kept.remove(taskId);
-        if (task != null) {
-            keptBytes -= weight(task);
+        if (keptCount == 0) {
+            return null;
         }
+        int slot = slot(taskId);
+        StoredTask task = kept[slot];
+        if (task == null || !task.getTaskId().equals(taskId)) {
+            return null;
+        }
+        drop(slot);
         return task;
     }
 
-    private void keep(String taskId, StoredTask task) {
+    private void keep(StoredTask task) {
+        int slot = slot(task.getTaskId());
         long weight = weight(task);
-        if (weight > KEPT_BYTES) {
-            return;
+        long replaced = kept[slot] == null ? 0 : weight(kept[slot]);
+        if (keptBytes - replaced + weight > KEPT_BYTES) {
+            return; // the slot keeps what it held
         }
-        kept.put(taskId, task);
+        if (kept[slot] != null) {
+            drop(slot);
+        }
+        kept[slot] = task;
+        keptCount++;
         keptBytes += weight;
-        Iterator<StoredTask> oldest = kept.values().iterator();
-        while (kept.size() > KEPT_TASKS || keptBytes > KEPT_BYTES) {
-            keptBytes -= weight(oldest.next());
-            oldest.remove();
-        }
+    }
+
+    private void drop(int slot) {
+        keptBytes -= weight(kept[slot]);
+        kept[slot] = null;
+        keptCount--;
     }
 
     /**

@@ -119,33 +119,44 @@ class TaskStoreTest {
     }
 
     @Test
-    void keptTasksAreBoundedInNumber_theOldestPutDroppedFirst() {
+    void keptTasksAreBoundedInNumber_aTaskPutInFlightReplacesTheTaskItsSlotHeld() {
         TaskStore tasks = new TaskStore(store);
-        for (int i = 0; i <= TaskStore.KEPT_TASKS; i++) {
+        for (int i = 0; i < 4 * TaskStore.SLOTS; i++) {
             tasks.put(inState(task("t" + i, 10), TaskState.TRIGGERED));
         }
-        assertThat(tasks.keptCount()).isEqualTo(TaskStore.KEPT_TASKS);
+        assertThat(tasks.keptCount()).isLessThanOrEqualTo(TaskStore.SLOTS).isGreaterThan(TaskStore.SLOTS / 2);
 
-        tasks.get("t0");
-        assertThat(storeReads()).as("the oldest was dropped").isEqualTo(1);
-        tasks.get("t" + TaskStore.KEPT_TASKS);
-        assertThat(storeReads()).as("the newest is kept").isEqualTo(1);
+        StoredTask last = inState(task("last", 10), TaskState.RUNNING);
+        tasks.put(last);
+        assertThat(tasks.get("last")).as("the task put last is kept").isSameAs(last);
+        long before = storeReads();
+        int fromMemory = 0;
+        for (int i = 0; i < 4 * TaskStore.SLOTS; i++) {
+            StoredTask read = tasks.get("t" + i);
+            assertThat(read.getTaskId()).isEqualTo("t" + i);
+            fromMemory += storeReads() == before ? 1 : 0;
+            before = storeReads();
+        }
+        assertThat(fromMemory).as("each slot hands out the task put last in it, once").isLessThanOrEqualTo(TaskStore.SLOTS);
+        assertThat(tasks.keptCount()).isZero();
     }
 
     @Test
     void keptTasksAreBoundedInBytes_aTaskHeavierThanTheBoundIsNotKept() {
         TaskStore tasks = new TaskStore(store);
         int payload = 256 * 1024; // the largest payload the validator accepts by default
-        int fit = (int) (TaskStore.KEPT_BYTES / TaskStore.weight(inState(task("w", payload), TaskState.TRIGGERED)));
-        for (int i = 0; i < fit + 5; i++) {
+        long weight = TaskStore.weight(inState(task("w", payload), TaskState.TRIGGERED));
+        for (int i = 0; i < 100; i++) {
             tasks.put(inState(task("big" + i, payload), TaskState.TRIGGERED));
         }
-        assertThat(tasks.keptCount()).isEqualTo(fit);
-        tasks.get("big0");
-        assertThat(storeReads()).as("the oldest were dropped to stay within the bound").isEqualTo(1);
+        assertThat(tasks.keptCount()).as("no more than the bound holds").isEqualTo((int) (TaskStore.KEPT_BYTES / weight));
+        for (int i = 0; i < 100; i++) {
+            tasks.get("big" + i);
+        }
+        assertThat(tasks.keptCount()).isZero();
+        assertThat(storeReads()).as("the others were read from the store").isEqualTo(100 - TaskStore.KEPT_BYTES / weight);
 
-        TaskStore fresh = new TaskStore(store);
-        fresh.put(inState(task("huge", (int) TaskStore.KEPT_BYTES), TaskState.TRIGGERED));
-        assertThat(fresh.keptCount()).isZero();
+        tasks.put(inState(task("huge", (int) TaskStore.KEPT_BYTES), TaskState.TRIGGERED));
+        assertThat(tasks.keptCount()).isZero();
     }
 }
