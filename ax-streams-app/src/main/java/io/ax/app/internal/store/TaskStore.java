@@ -31,7 +31,7 @@ public final class TaskStore {
 
     private final KeyValueStore<String, StoredTask> store;
     private final StoredTask[] kept = new StoredTask[SLOTS];
-    private int keptCount;
+    /** What the kept tasks weigh by {@link #weight}; 0 exactly when none is kept (each weighs over 0). */
     private long keptBytes;
 
     public TaskStore(KeyValueStore<String, StoredTask> store) {
@@ -44,29 +44,38 @@ public final class TaskStore {
      * request (payload included) on every step.
      */
     public StoredTask get(String taskId) {
-        StoredTask task = take(taskId);
-        return task != null ? task : store.get(taskId);
+        int slot = slotHolding(taskId);
+        if (slot < 0) {
+            return store.get(taskId);
+        }
+        StoredTask task = kept[slot];
+        drop(slot);
+        return task;
     }
 
     /** Writes the task; keeps the object decoded if the task is in flight (the caller must not change it afterwards). */
     public void put(StoredTask task) {
         String taskId = task.getTaskId();
         store.put(taskId, task);
-        take(taskId);
+        forget(taskId);
         if (IndexEntry.isInFlight(IndexEntry.stateOf(task))) {
-            keep(task);
+            keep(slot(taskId), task);
         }
     }
 
     /** Removes a task for good: a tombstone put (delete() would read the task back once more to return it). */
     public void remove(String taskId) {
-        take(taskId);
+        forget(taskId);
         store.put(taskId, null);
     }
 
     /** How many tasks are kept decoded (for tests). */
     int keptCount() {
-        return keptCount;
+        int count = 0;
+        for (StoredTask task : kept) {
+            count += task == null ? 0 : 1;
+        }
+        return count;
     }
 
     private static int slot(String taskId) {
@@ -74,38 +83,36 @@ public final class TaskStore {
         return (hash ^ (hash >>> 16)) & (SLOTS - 1);
     }
 
-    private StoredTask take(String taskId) {
-        if (keptCount == 0) {
-            return null;
+    /** The slot that holds the task, or -1 (with none kept, not even the taskId's hash is computed). */
+    private int slotHolding(String taskId) {
+        if (keptBytes == 0) {
+            return -1;
         }
         int slot = slot(taskId);
-        StoredTask task = kept[slot];
-        if (task == null || !task.getTaskId().equals(taskId)) {
-            return null;
-        }
-        drop(slot);
-        return task;
+        return kept[slot] != null && kept[slot].getTaskId().equals(taskId) ? slot : -1;
     }
 
-    private void keep(StoredTask task) {
-        int slot = slot(task.getTaskId());
+    private void forget(String taskId) {
+        int slot = slotHolding(taskId);
+        if (slot >= 0) {
+            drop(slot);
+        }
+    }
+
+    /** Keeps the task in its slot, in place of the task there, unless the kept tasks would then weigh over the bound. */
+    private void keep(int slot, StoredTask task) {
         long weight = weight(task);
         long replaced = kept[slot] == null ? 0 : weight(kept[slot]);
         if (keptBytes - replaced + weight > KEPT_BYTES) {
             return; // the slot keeps what it held
         }
-        if (kept[slot] != null) {
-            drop(slot);
-        }
         kept[slot] = task;
-        keptCount++;
-        keptBytes += weight;
+        keptBytes += weight - replaced;
     }
 
     private void drop(int slot) {
         keptBytes -= weight(kept[slot]);
         kept[slot] = null;
-        keptCount--;
     }
 
     /**
