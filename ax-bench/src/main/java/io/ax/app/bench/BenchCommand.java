@@ -86,6 +86,10 @@ public final class BenchCommand implements Callable<Integer> {
             + " are (task-9e3779b1), instead of consecutive (task-17), whose keys RocksDB inserts next to each other.")
     boolean randomIds;
 
+    @Option(names = "--timeline", description = "steady, capacity, failover: after the measured run, one line per second of due"
+            + " time on stderr: tasks due, how many fired and how many visible over 150 ms late, the latest of each.")
+    boolean timeline;
+
     @Option(names = "--child-jvm-opt", description = "A JVM option for the scheduler's child JVM, e.g. -Xmx2g (repeatable).")
     List<String> childJvmOpts = new ArrayList<>();
 
@@ -132,7 +136,7 @@ public final class BenchCommand implements Callable<Integer> {
         Map<String, String> merged = KafkaConnection.load(configFile, settings, System.getenv());
         String cluster = bootstrap != null ? bootstrap : merged.get(AxConfig.BOOTSTRAP_SERVERS_CONFIG);
         BenchOptions options = new BenchOptions(cluster, n, rate, duration, pending, partitions, childJvmOpts, warmup, brokers,
-                brokerStop, instances, randomIds);
+                brokerStop, instances, randomIds, timeline);
         Bench.run(scenario, options, merged, brokerSettings, Clock.systemUTC(), out, System.err);
         return 0;
     }

@@ -19,10 +19,11 @@ import java.util.List;
  * @param warmupS      seconds of the same load before a steady measurement, not measured (the JIT compiles the
  *                     hot path meanwhile; a fresh JVM measured at once shows its warm-up, not its steady state)
  * @param randomIds    ingest, burst and steady: task ids scattered over the byte order, as UUIDs are ({@link TaskKeys})
+ * @param timeline     steady, capacity, failover: print the measured run's lateness second by second ({@link LatenessBySecond})
  */
 public record BenchOptions(String bootstrap, Integer n, Integer ratePerS, Integer durationS, Integer pending,
                            int partitions, List<String> childJvmOpts, int warmupS, int brokers,
-                           String brokerStop, Integer instances, boolean randomIds) {
+                           String brokerStop, Integer instances, boolean randomIds, boolean timeline) {
     public BenchOptions {
         if (warmupS < 0) {
             throw new IllegalArgumentException("warmup must be >= 0: " + warmupS);

@@ -51,6 +51,7 @@ public final class DispatchTracker extends TopicTail {
     private volatile long lastVisibleAtMs;
     private volatile long firstTaskLatenessMs = -1;
     private volatile long firstTaskFiredLatenessMs = -1;
+    private volatile LatenessBySecond bySecond;
 
     private DispatchTracker(Map<String, Object> kafka, String dispatchTopic, Clock clock, TaskKeys keys, int n,
                             IntToLongFunction dueMsOf) {
@@ -108,6 +109,10 @@ public final class DispatchTracker extends TopicTail {
         firstAttemptSeen.set(index);
         visibleLateness.record(seenAtMs - dueMs);
         firedLateness.record(task.getFiredAtMs() - dueMs);
+        if (bySecond == null) {
+            bySecond = new LatenessBySecond(dueMsOf.applyAsLong(0));
+        }
+        bySecond.record(dueMs, task.getFiredAtMs() - dueMs, seenAtMs - dueMs);
         if (index == 0) {
             firstTaskLatenessMs = seenAtMs - dueMs;
             firstTaskFiredLatenessMs = task.getFiredAtMs() - dueMs;
@@ -127,6 +132,12 @@ public final class DispatchTracker extends TopicTail {
                 .record(seenAtMs - dueMs);
         lastVisibleAtMs = seenAtMs;
         dispatched++;
+    }
+
+    /** The first dispatches' lateness second by second of due time, from the first task's due time (empty before any). */
+    LatenessBySecond bySecond() {
+        LatenessBySecond seen = bySecond;
+        return seen != null ? seen : new LatenessBySecond(0);
     }
 
     /** Distinct tasks whose first attempt was dispatched. */

@@ -23,8 +23,9 @@ final class SteadyRun {
     /** What one run saw. */
     record Outcome(int n, double submitPerS, DispatchTracker dispatch, LatencyRecorder handlerLateness, int handled) {
         /**
-         * Adds {@code dispatch_p99_ms fired_p50_ms fired_p99_ms p50_ms p99_ms max_ms early lost dup}, keys prefixed by {@code prefix}
-         * ({@code fired_p99_ms}: the scheduler's fire time − due; the rest of {@code dispatch_p99_ms} is the commit).
+         * Adds {@code dispatch_p99_ms fired_p50_ms fired_p99_ms p50_ms p99_ms max_ms early lost dup seconds_over_150ms}, keys
+         * prefixed by {@code prefix} ({@code fired_p99_ms}: the scheduler's fire time − due; the rest of {@code dispatch_p99_ms}
+         * is the commit; {@code seconds_over_150ms}: the seconds of due time holding a dispatch visible over 150 ms late).
          */
         ResultLine addTo(ResultLine line, String prefix) {
             line.add(prefix + "dispatch_p99_ms", dispatch.visibleLateness().percentileMs(99));
@@ -34,7 +35,8 @@ final class SteadyRun {
             // In the opt-in dispatch-ahead mode dispatches are visible early by design; handler_early must stay 0.
             return line.add(prefix + "early", dispatch.early() + handlerLateness.early())
                     .add(prefix + "handler_early", handlerLateness.early())
-                    .add(prefix + "lost", n - dispatch.dispatched()).add(prefix + "dup", dispatch.dup());
+                    .add(prefix + "lost", n - dispatch.dispatched()).add(prefix + "dup", dispatch.dup())
+                    .add(prefix + "seconds_over_" + LatenessBySecond.LATE_MS + "ms", dispatch.bySecond().secondsLate());
         }
     }
 
@@ -60,7 +62,12 @@ final class SteadyRun {
                 context.note("the scheduler still had unread input 60 s after the warm-up; measuring anyway");
             }
         }
-        return run(context, label, context.options().keys(TaskKeys.TASKS.prefix()), ratePerS, durationS, atMeasurementStart);
+        Outcome measured = run(context, label, context.options().keys(TaskKeys.TASKS.prefix()), ratePerS, durationS, atMeasurementStart);
+        if (context.options().timeline()) {
+            context.note(label + ": lateness by second of due time, from the first measured task's");
+            measured.dispatch().bySecond().lines().forEach(line -> context.note(label + ": " + line));
+        }
+        return measured;
     }
 
     private static Outcome run(BenchContext context, String label, TaskKeys keys, int ratePerS, int durationS,

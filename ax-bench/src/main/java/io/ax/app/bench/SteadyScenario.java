@@ -7,6 +7,8 @@ import java.util.List;
  * worker in this process ({@link SteadyRun}). Result: {@code dispatch_p99_ms} (visible on the dispatch topic −
  * due), {@code fired_p50_ms fired_p99_ms} (the dispatch's {@code firedAtMs} − due: the scheduler's decision, before
  * the commit that makes it visible), {@code p50_ms p99_ms max_ms} (handler start − due), {@code early lost dup},
+ * {@code seconds_over_150ms} (the seconds of due time holding a dispatch visible over 150 ms late; {@code --timeline}
+ * prints each second, {@link LatenessBySecond}),
  * {@code submit_per_s}, {@code cpu_us_per_task} (the scheduler process's CPU from the first measured request until the
  * last was handled, per task: its whole life, request, fire and two reports; {@code bench_cpu_us_per_task} the bench
  * process's: the embedded broker when the bench runs it, the client, the worker, the readers; {@link CpuPerTask}).

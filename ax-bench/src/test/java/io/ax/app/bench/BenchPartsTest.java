@@ -51,6 +51,25 @@ class BenchPartsTest {
     }
 
     @Test
+    void shouldCountLateDispatchesBySecondOfDueTimeSoThatAStallShowsWhere() {
+        LatenessBySecond bySecond = new LatenessBySecond(10_000);
+        bySecond.record(10_000, 20, 40);     // second 0, on time
+        bySecond.record(10_999, 151, 150);   // second 0: fired over 150 ms late, visible at exactly 150 (not over)
+        bySecond.record(15_500, 300, 320);   // second 5: a stall
+        bySecond.record(15_900, 100, 200);   // second 5: visible late though fired in time (the commit)
+        bySecond.record(9_000, 10, 500);     // due before the first task: counted in second 0
+        bySecond.record(10_000 + 1_000L * LatenessBySecond.MAX_SECONDS + 5_000, 1, 2); // beyond the bound: the last second
+
+        assertThat(bySecond.secondsLate()).as("seconds with a dispatch visible over 150 ms late").isEqualTo(2);
+        assertThat(bySecond.lines()).containsExactly(
+                "second 0: due 3, fired > 150 ms 1 (max 151 ms), visible > 150 ms 1 (max 500 ms)",
+                "second 5: due 2, fired > 150 ms 1 (max 300 ms), visible > 150 ms 2 (max 320 ms)",
+                "second " + (LatenessBySecond.MAX_SECONDS - 1) + ": due 1, fired > 150 ms 0 (max 1 ms), visible > 150 ms 0 (max 2 ms)");
+        assertThat(new LatenessBySecond(0).lines()).isEmpty();
+        assertThat(new LatenessBySecond(0).secondsLate()).isZero();
+    }
+
+    @Test
     void shouldPrintWhyARunFailedOnTheCallersStream() {
         java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
         int exitCode;
