@@ -57,15 +57,21 @@ public final class TaskStore {
     public void put(StoredTask task) {
         String taskId = task.getTaskId();
         store.put(taskId, task);
-        forget(taskId);
+        int slot = slot(taskId);
+        if (holds(slot, taskId)) {
+            drop(slot); // the version kept before is stale now, whether or not this one is kept
+        }
         if (IndexEntry.isInFlight(IndexEntry.stateOf(task))) {
-            keep(slot(taskId), task);
+            keep(slot, task);
         }
     }
 
     /** Removes a task for good: a tombstone put (delete() would read the task back once more to return it). */
     public void remove(String taskId) {
-        forget(taskId);
+        int slot = slotHolding(taskId);
+        if (slot >= 0) {
+            drop(slot);
+        }
         store.put(taskId, null);
     }
 
@@ -89,14 +95,11 @@ public final class TaskStore {
             return -1;
         }
         int slot = slot(taskId);
-        return kept[slot] != null && kept[slot].getTaskId().equals(taskId) ? slot : -1;
+        return holds(slot, taskId) ? slot : -1;
     }
 
-    private void forget(String taskId) {
-        int slot = slotHolding(taskId);
-        if (slot >= 0) {
-            drop(slot);
-        }
+    private boolean holds(int slot, String taskId) {
+        return kept[slot] != null && kept[slot].getTaskId().equals(taskId);
     }
 
     /** Keeps the task in its slot, in place of the task there, unless the kept tasks would then weigh over the bound. */
