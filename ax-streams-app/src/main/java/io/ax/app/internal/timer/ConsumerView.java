@@ -15,9 +15,9 @@ import org.apache.kafka.common.TopicPartition;
  * after every poll; the processors of the same thread read it as their {@link ConsumerPositions}. One per stream
  * thread ({@link ThreadTimers}), used on that thread only, so it needs no locking. Not thread-safe.
  *
- * <p>Cheap by construction: a poll touches only the watched partitions (the stream tasks' requests, results,
- * retry and dependency partitions, not the changelogs or the gates' topics), reads the local position of one
- * only while a proof for it is pending, and allocates only when a proof is made.
+ * <p>Cheap by construction: a poll touches only the watched partitions (the stream tasks' requests and results
+ * partitions, the inputs a decision waits for; not the retry and dependency logs, the changelogs or the gates' topics),
+ * reads the local position of one only while a proof for it is pending, and allocates only when a proof is made.
  */
 public final class ConsumerView implements ConsumerPositions {
     @Override

@@ -27,6 +27,27 @@ class DecisionsFollowTheLogTest {
     }
 
     @Test
+    void shouldWatchOnlyTheInputsADecisionWaitsFor() {
+        java.util.Set<String> watched = new java.util.TreeSet<>();
+        ConsumerPositions recording = new ConsumerPositions() {
+            @Override
+            public Fetched fetched(String topic, int partition) {
+                return view.get(topic);
+            }
+
+            @Override
+            public void watch(String topic, int partition) {
+                watched.add(topic + "-" + partition);
+            }
+        };
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), Map.of(), recording)) {
+            assertThat(watched).as("the requests (a cancel) and the reports (a timeout's answer), not the retry and"
+                    + " dependency logs the scheduler writes itself: every end-offset request asks for each watched partition")
+                    .containsExactly("ax.requests-0", "ax.results-0");
+        }
+    }
+
+    @Test
     void shouldNotTimeOutBeforeTheReportsUpToTheDeadlineAreRead() {
         try (SchedulerHarness ax = harness()) {
             caughtUp(ax, "ax.requests");
