@@ -56,7 +56,10 @@ final class SteadyRun {
             throws Exception {
         int warmupS = context.options().warmupS();
         if (warmupS > 0) {
-            run(context, label, context.options().keys("warm-"), ratePerS, warmupS, () -> { });
+            Outcome warmUp = run(context, label, context.options().keys("warm-"), ratePerS, warmupS, () -> { });
+            // Whether the scheduler kept up while its code was compiled: a cold JVM that fell seconds behind starts the
+            // measured run right after catching up, with the compilations and the stores' compactions still under way.
+            context.note(label + ": warm-up (not measured): " + warmUpSummary(warmUp));
             if (!InputLag.awaitZero(context.kafka(), context.name(label), context.topics(label).coPartitioned(),
                     context.clock(), Duration.ofSeconds(60))) {
                 context.note("the scheduler still had unread input 60 s after the warm-up; measuring anyway");
@@ -68,6 +71,14 @@ final class SteadyRun {
             measured.dispatch().bySecond().lines().forEach(line -> context.note(label + ": " + line));
         }
         return measured;
+    }
+
+    /** The warm-up's lateness, as a note: visible p50 / p99 / max and its seconds over the threshold. */
+    static String warmUpSummary(Outcome warmUp) {
+        LatencyRecorder visible = warmUp.dispatch().visibleLateness();
+        return "visible lateness p50 %d ms, p99 %d ms, max %d ms; %d of its seconds over %d ms".formatted(
+                visible.percentileMs(50), visible.percentileMs(99), visible.maxMs(), warmUp.dispatch().bySecond().secondsLate(),
+                LatenessBySecond.LATE_MS);
     }
 
     private static Outcome run(BenchContext context, String label, TaskKeys keys, int ratePerS, int durationS,
