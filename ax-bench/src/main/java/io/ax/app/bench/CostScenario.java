@@ -36,7 +36,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
  * life against the scheduler (a child JVM) with an {@link AxWorker} in this process that reports STARTED then SUCCEEDED;
  * between two cuts of every topic of the scheduler (inputs, outputs, internal topics, changelogs: all topics whose name
  * starts with its application id or topic prefix), taken when nothing is in flight, everything written is read back
- * {@code read_committed} and counted. Per task: records per topic ({@code rec_<topic>}), {@code records}, {@code bytes},
+ * {@code read_committed} and counted. Per task: records and bytes per topic ({@code rec_<topic>}, {@code bytes_<topic>}), {@code records}, {@code bytes},
  * the stores' RocksDB operations from the scheduler's {@code /metrics} ({@code ax_store_operations_total}:
  * {@code rocksdb_gets ... rocksdb_nexts}), and the scheduler's CPU ({@code cpu_ms}, from {@code /proc}, idle time in the
  * window included: {@code window_s}).
@@ -186,7 +186,9 @@ public final class CostScenario implements Scenario {
             Map<String, Double> perTopic = new TreeMap<>();
             written.forEach((topic, w) -> {
                 if (w.records() > 0) {
-                    perTopic.put("rec_" + shortName(topic, context.name("cost")), (double) w.records() / n);
+                    String name = shortName(topic, context.name("cost"));
+                    perTopic.put("rec_" + name, (double) w.records() / n);
+                    perTopic.put("bytes_" + name, (double) w.bytes() / n);
                 }
             });
             perTopic.forEach(line::add);
