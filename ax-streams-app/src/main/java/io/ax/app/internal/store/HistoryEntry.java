@@ -17,8 +17,9 @@ import io.ax.schema.TaskState;
 public record HistoryEntry(String from, TaskState to, long atMs, String executionId, Integer attempt, String reason,
                            String workerId, Long dueAtMs) {
 
-    static HistoryEntry of(StoredHistoryEntry stored) {
-        return new HistoryEntry(stored.getFrom(), TaskState.valueOf(stored.getTo()), stored.getAtMs(), stored.getExecutionId(),
+    /** The stored entry, with its previous state and execution resolved by the caller (stored, either may say "as before"). */
+    static HistoryEntry of(StoredHistoryEntry stored, String from, String executionId) {
+        return new HistoryEntry(from, TaskState.valueOf(stored.getTo()), stored.getAtMs(), executionId,
                 stored.getAttempt(), stored.getReason(), stored.getWorkerId(), stored.getDueAtMs());
     }
 }

@@ -379,16 +379,9 @@ public final class TaskIndex {
 
     /** The executions a task's history names, with its latest execution. At most the history's length + 1. */
     private static Set<String> executionsOf(List<StoredHistoryEntry> history, IndexEntry entry) {
-        Set<String> executions = new HashSet<>();
+        Set<String> executions = new HashSet<>(TaskHistory.executionIds(history));
         if (entry != null && entry.executionId() != null) {
             executions.add(entry.executionId());
-        }
-        if (history != null) {
-            for (StoredHistoryEntry change : history) {
-                if (change.getExecutionId() != null) {
-                    executions.add(change.getExecutionId());
-                }
-            }
         }
         return executions;
     }

@@ -62,6 +62,23 @@ class CostTest {
      * to keep the tasks it puts in flight decoded for their next read (the worker's STARTED and SUCCEEDED): two task reads
      * fewer a one-shot task, 43, 67, 22 → 41, 65, 20. BENCHMARKS.md "Cost per task".
      */
+    /**
+     * Bytes per task, all topics together (key + value + headers, as {@link CostMeter} counts them), for shapes (a), (b)
+     * and (c): a count too, fixed by the harness's ids and clock. The largest part is the task record, saved at each
+     * change with its history inside: since the twenty-ninth session an entry does not repeat the execution id or the
+     * previous state the entry before it already gives (2,442, 5,982, 2,733 before; the task changelog's 1,288 → 1,026
+     * for (a)). BENCHMARKS.md "Cost per task".
+     */
+    static final int ONE_SHOT_BYTES_BUDGET = 2_200;
+    static final int OWNER_AND_LIMIT_BYTES_BUDGET = 5_600;
+    static final int PERIODIC_OCCURRENCE_BYTES_BUDGET = 2_550;
+    /**
+     * One occurrence of a periodic task whose history is full (ax.history.max.events, 50 by default): each of its three
+     * task saves rewrites the whole history (~3.2 KB), so this is what a long-lived periodic task costs an occurrence,
+     * four times shape (c)'s (12,269 before the entries stopped repeating what the entry before says).
+     */
+    static final int FULL_HISTORY_OCCURRENCE_BYTES_BUDGET = 10_700;
+
     static final int ONE_SHOT_OPS_BUDGET = 41;
     static final int OWNER_AND_LIMIT_OPS_BUDGET = 65;
     static final int PERIODIC_OCCURRENCE_OPS_BUDGET = 20;
@@ -87,6 +104,8 @@ class CostTest {
                     .isLessThanOrEqualTo(ONE_SHOT_OPS_BUDGET);
             assertThat(cost.totalRecords()).as("records of one one-shot task, all topics: %s", cost.records())
                     .isLessThanOrEqualTo(ONE_SHOT_BUDGET);
+            assertThat(cost.totalBytes()).as("bytes of one one-shot task, all topics: %s", cost.bytes())
+                    .isLessThanOrEqualTo(ONE_SHOT_BYTES_BUDGET);
         }
     }
 
@@ -103,6 +122,8 @@ class CostTest {
                     .isLessThanOrEqualTo(OWNER_AND_LIMIT_OPS_BUDGET);
             assertThat(cost.totalRecords()).as("records of one owned, limited one-shot task, all topics: %s", cost.records())
                     .isLessThanOrEqualTo(OWNER_AND_LIMIT_BUDGET);
+            assertThat(cost.totalBytes()).as("bytes of one owned, limited one-shot task, all topics: %s", cost.bytes())
+                    .isLessThanOrEqualTo(OWNER_AND_LIMIT_BYTES_BUDGET);
         }
     }
 
@@ -132,6 +153,41 @@ class CostTest {
                     .isLessThanOrEqualTo(PERIODIC_OCCURRENCE_OPS_BUDGET);
             assertThat(cost.totalRecords()).as("records of one occurrence, all topics: %s", cost.records())
                     .isLessThanOrEqualTo(PERIODIC_OCCURRENCE_BUDGET);
+            assertThat(cost.totalBytes()).as("bytes of one occurrence, all topics: %s", cost.bytes())
+                    .isLessThanOrEqualTo(PERIODIC_OCCURRENCE_BYTES_BUDGET);
+        }
+    }
+
+    @Test
+    void shouldKeepAnOccurrenceOfAPeriodicTaskWithAFullHistoryWithinItsBudget() {
+        long everyMs = 60_000;
+        try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), SETTINGS)) {
+            CostMeter setup = new CostMeter(ax).start();
+            setup.request("p1", "{\"jobType\":\"sync\",\"everyMs\":" + everyMs + "}");
+            long dueMs = ax.nowMs() + everyMs;
+            advancePast(ax, dueMs);
+            List<Run> runs = setup.runs();
+            for (int occurrence = 0; occurrence < 15; occurrence++) { // 4 changes each: 60 > the 50 the history keeps
+                setup.report(runs.get(0), "STARTED");
+                setup.report(runs.get(0), "SUCCEEDED");
+                dueMs += everyMs;
+                advancePast(ax, dueMs);
+                runs = setup.runs();
+                assertThat(runs).as("occurrence %d fired", occurrence + 2).hasSize(1);
+            }
+            assertThat(ax.history("p1")).as("a full history").hasSize(50);
+
+            CostMeter meter = new CostMeter(ax).start();
+            meter.report(runs.get(0), "STARTED");
+            meter.report(runs.get(0), "SUCCEEDED");
+            advancePast(ax, dueMs + everyMs);
+            assertThat(meter.runs()).as("the next occurrence fired").hasSize(1);
+            Cost cost = meter.measure();
+            System.out.print(cost.table("one occurrence of a periodic task (everyMs) whose history is full (50 changes), fire to fire"));
+            assertThat(cost.totalRecords()).as("records of one occurrence, all topics: %s", cost.records())
+                    .isLessThanOrEqualTo(PERIODIC_OCCURRENCE_BUDGET);
+            assertThat(cost.totalBytes()).as("bytes of one occurrence with a full history, all topics: %s", cost.bytes())
+                    .isLessThanOrEqualTo(FULL_HISTORY_OCCURRENCE_BYTES_BUDGET);
         }
     }
 

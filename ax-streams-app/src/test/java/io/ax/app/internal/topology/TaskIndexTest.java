@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.ax.app.config.AxConfig;
 import io.ax.app.internal.store.IndexEntry;
+import io.ax.app.internal.store.TaskHistory;
 import io.ax.app.internal.store.TaskIndex;
 import io.ax.app.internal.topology.SchedulerHarness.Dispatched;
 import io.ax.schema.StoredTask;
@@ -62,8 +63,7 @@ class TaskIndexTest {
             if (entry.executionId() != null) {
                 lines.add("x " + entry.executionId() + " " + id);
             }
-            task.getHistory().stream().filter(change -> change.getExecutionId() != null)
-                    .forEach(change -> lines.add("x " + change.getExecutionId() + " " + id));
+            TaskHistory.executionIds(task.getHistory()).forEach(executionId -> lines.add("x " + executionId + " " + id));
             if (entry.firedAtMs() != null) {
                 lines.add("f " + entry.firedAtMs() + " " + id);
                 inFlight.merge(entry.state() + "/" + entry.jobType(), 1L, Long::sum);
