@@ -95,9 +95,10 @@ public final class TaskHistory {
             int first = history.size() - maxEvents;
             StoredHistoryEntry oldest = history.get(first);
             if (AS_BEFORE.equals(oldest.getExecutionId()) || AS_BEFORE.equals(oldest.getFrom())) {
-                // it says both itself once the entry before it has gone
-                oldest = StoredHistoryEntry.newBuilder(oldest).setExecutionId(executionIdAt(history, first))
-                        .setFrom(AS_BEFORE.equals(oldest.getFrom()) ? history.get(first - 1).getTo() : oldest.getFrom()).build();
+                // it says both itself once the entry before it has gone (a copy: the entry may be the stored task's)
+                String from = AS_BEFORE.equals(oldest.getFrom()) ? history.get(first - 1).getTo() : oldest.getFrom();
+                oldest = new StoredHistoryEntry(from, oldest.getTo(), oldest.getAtMs(), executionIdAt(history, first),
+                        oldest.getAttempt(), oldest.getReason(), oldest.getWorkerId(), oldest.getDueAtMs());
             }
             history = new ArrayList<>(history.subList(first, history.size()));
             history.set(0, oldest);

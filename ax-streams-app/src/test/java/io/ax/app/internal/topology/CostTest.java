@@ -129,23 +129,8 @@ class CostTest {
 
     @Test
     void shouldKeepAnOccurrenceOfAPeriodicTaskWithinItsBudget() {
-        long everyMs = 60_000;
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), SETTINGS)) {
-            CostMeter setup = new CostMeter(ax).start();
-            setup.request("p1", "{\"jobType\":\"sync\",\"everyMs\":" + everyMs + "}");
-            long firstDueMs = ax.nowMs() + everyMs;
-            advancePast(ax, firstDueMs);
-            List<Run> first = setup.runs();
-            assertThat(first).as("the first occurrence fired").hasSize(1);
-
-            CostMeter meter = new CostMeter(ax).start(); // steady state: from this fire to the next
-            meter.report(first.get(0), "STARTED");
-            meter.report(first.get(0), "SUCCEEDED");
-            advancePast(ax, firstDueMs + everyMs);
-            List<Run> second = meter.runs();
-            assertThat(second).as("the next occurrence fired").singleElement()
-                    .satisfies(run -> assertThat(run.executionId()).isNotEqualTo(first.get(0).executionId()));
-            Cost cost = meter.measure();
+            Cost cost = periodicOccurrence(ax, 0);
             System.out.print(cost.table("one occurrence of a periodic task (everyMs), STARTED + SUCCEEDED, fire to fire"));
             assertThat(cost.records(ax.topics.results())).isEqualTo(2);
             assertThat(cost.records(ax.topics.dispatch())).isEqualTo(1);
@@ -160,35 +145,46 @@ class CostTest {
 
     @Test
     void shouldKeepAnOccurrenceOfAPeriodicTaskWithAFullHistoryWithinItsBudget() {
-        long everyMs = 60_000;
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), SETTINGS)) {
-            CostMeter setup = new CostMeter(ax).start();
-            setup.request("p1", "{\"jobType\":\"sync\",\"everyMs\":" + everyMs + "}");
-            long dueMs = ax.nowMs() + everyMs;
-            advancePast(ax, dueMs);
-            List<Run> runs = setup.runs();
-            for (int occurrence = 0; occurrence < 15; occurrence++) { // 4 changes each: 60 > the 50 the history keeps
-                setup.report(runs.get(0), "STARTED");
-                setup.report(runs.get(0), "SUCCEEDED");
-                dueMs += everyMs;
-                advancePast(ax, dueMs);
-                runs = setup.runs();
-                assertThat(runs).as("occurrence %d fired", occurrence + 2).hasSize(1);
-            }
+            Cost cost = periodicOccurrence(ax, 15); // 4 changes an occurrence: 60 > the 50 the history keeps
             assertThat(ax.history("p1")).as("a full history").hasSize(50);
-
-            CostMeter meter = new CostMeter(ax).start();
-            meter.report(runs.get(0), "STARTED");
-            meter.report(runs.get(0), "SUCCEEDED");
-            advancePast(ax, dueMs + everyMs);
-            assertThat(meter.runs()).as("the next occurrence fired").hasSize(1);
-            Cost cost = meter.measure();
             System.out.print(cost.table("one occurrence of a periodic task (everyMs) whose history is full (50 changes), fire to fire"));
             assertThat(cost.totalRecords()).as("records of one occurrence, all topics: %s", cost.records())
                     .isLessThanOrEqualTo(PERIODIC_OCCURRENCE_BUDGET);
             assertThat(cost.totalBytes()).as("bytes of one occurrence with a full history, all topics: %s", cost.bytes())
                     .isLessThanOrEqualTo(FULL_HISTORY_OCCURRENCE_BYTES_BUDGET);
         }
+    }
+
+    /**
+     * A periodic task (every minute) through its first occurrence and {@code before} more, each STARTED + SUCCEEDED;
+     * then what the next one costs, counted in steady state from its fire to the fire after it (no request in the window).
+     */
+    private static Cost periodicOccurrence(SchedulerHarness ax, int before) {
+        long everyMs = 60_000;
+        CostMeter setup = new CostMeter(ax).start();
+        setup.request("p1", "{\"jobType\":\"sync\",\"everyMs\":" + everyMs + "}");
+        long dueMs = ax.nowMs() + everyMs;
+        advancePast(ax, dueMs);
+        List<Run> runs = setup.runs();
+        assertThat(runs).as("the first occurrence fired").hasSize(1);
+        for (int occurrence = 0; occurrence < before; occurrence++) {
+            setup.report(runs.get(0), "STARTED");
+            setup.report(runs.get(0), "SUCCEEDED");
+            dueMs += everyMs;
+            advancePast(ax, dueMs);
+            runs = setup.runs();
+            assertThat(runs).as("occurrence %d fired", occurrence + 2).hasSize(1);
+        }
+
+        CostMeter meter = new CostMeter(ax).start();
+        Run measured = runs.get(0);
+        meter.report(measured, "STARTED");
+        meter.report(measured, "SUCCEEDED");
+        advancePast(ax, dueMs + everyMs);
+        assertThat(meter.runs()).as("the next occurrence fired").singleElement()
+                .satisfies(run -> assertThat(run.executionId()).isNotEqualTo(measured.executionId()));
+        return meter.measure();
     }
 
     @Test
