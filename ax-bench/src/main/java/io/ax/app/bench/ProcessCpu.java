@@ -2,7 +2,9 @@ package io.ax.app.bench;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 
@@ -43,9 +45,41 @@ public final class ProcessCpu {
         return cpuTicks(pid) * 1000 / TICKS_PER_S;
     }
 
+    /**
+     * CPU time the JIT compiler threads of {@code pid} have used so far (HotSpot's "C1 CompilerThread<n>" and
+     * "C2 CompilerThread<n>"), ms. A compiler thread that ended is not counted (HotSpot keeps at least one of each).
+     */
+    public static long compilerMs(long pid) throws IOException {
+        return compilerTicks(Path.of("/proc", Long.toString(pid))) * 1000 / TICKS_PER_S;
+    }
+
     /** utime + stime of {@code pid}, clock ticks. */
     static long cpuTicks(long pid) throws IOException {
-        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
+        return ticks(Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII));
+    }
+
+    /** utime + stime of the compiler threads under {@code process} (a {@code /proc/<pid>} directory), clock ticks. */
+    static long compilerTicks(Path process) throws IOException {
+        long ticks = 0;
+        try (DirectoryStream<Path> threads = Files.newDirectoryStream(process.resolve("task"))) {
+            for (Path thread : threads) {
+                String stat;
+                try {
+                    stat = Files.readString(thread.resolve("stat"), StandardCharsets.US_ASCII);
+                } catch (NoSuchFileException e) {
+                    continue; // the thread ended while the directory was read
+                }
+                String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
+                    ticks += ticks(stat);
+                }
+            }
+        }
+        return ticks;
+    }
+
+    /** utime + stime of one {@code stat} line of a process or thread, clock ticks. */
+    private static long ticks(String stat) {
         // Field 2 (comm) is in parentheses and may contain spaces: count fields after the last ')'.
         String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
         // fields[0] is field 3 (state), so field 14 (utime) is fields[11] and field 15 (stime) fields[12].

@@ -153,6 +153,27 @@ class BenchPartsTest {
     }
 
     @Test
+    void shouldCountTheJitCompilerThreadsCpuAlone(@org.junit.jupiter.api.io.TempDir java.nio.file.Path proc) throws Exception {
+        // /proc/<pid>/task/<tid>/stat lines: utime and stime are fields 14 and 15 (here 30 + 10, 5 + 2, ...).
+        java.util.Map<String, String> threads = java.util.Map.of(
+                "1", "1 (java) S 0 1 1 0 -1 0 0 0 0 0 700 100 0 0 20 0 30 0",
+                "2", "2 (C2 CompilerThre) S 0 1 1 0 -1 0 0 0 0 0 30 10 0 0 20 0 30 0",
+                "3", "3 (C1 CompilerThre) S 0 1 1 0 -1 0 0 0 0 0 5 2 0 0 20 0 30 0",
+                "4", "4 (a (C2 CompilerThre) S 0 1 1 0 -1 0 0 0 0 0 90 90 0 0 20 0 30 0",
+                "5", "5 (kafka-producer) R 0 1 1 0 -1 0 0 0 0 0 400 50 0 0 20 0 30 0");
+        for (java.util.Map.Entry<String, String> thread : threads.entrySet()) {
+            java.nio.file.Path dir = java.nio.file.Files.createDirectories(proc.resolve("task").resolve(thread.getKey()));
+            java.nio.file.Files.writeString(dir.resolve("stat"), thread.getValue());
+        }
+        java.nio.file.Files.createDirectories(proc.resolve("task").resolve("6")); // a thread that ended: no stat
+
+        assertThat(ProcessCpu.compilerTicks(proc)).as("C2 30 + 10 and C1 5 + 2; not a thread that only has the name inside")
+                .isEqualTo(47);
+        long self = ProcessHandle.current().pid();
+        assertThat(ProcessCpu.compilerMs(self)).as("this JVM's own compiler threads").isBetween(0L, ProcessCpu.cpuMs(self));
+    }
+
+    @Test
     void shouldKeepTheChildLogsWhenAResultShowsAnEarlyLostOrDuplicateDispatch() {
         assertThat(Bench.brokeAGuarantee(ResultLine.of("capacity", 10).add("early", 0).add("lost", 0).add("dup", 0)
                 .add("empty_lost", 0).add("p99_ms", 900))).isFalse();

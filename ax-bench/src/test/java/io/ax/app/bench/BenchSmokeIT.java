@@ -65,6 +65,7 @@ class BenchSmokeIT {
         assertThat(lines).extracting(l -> l.get("scenario")).containsExactly("raw", "ingest");
         assertThat(lines.get(1)).containsKeys("accepted_per_s", "ratio_vs_raw").containsEntry("lost", "0");
         assertThat(Double.parseDouble(lines.get(1).get("cpu_us_per_task"))).as("the scheduler used CPU taking the requests in").isPositive();
+        assertThat(Double.parseDouble(lines.get(1).get("jit_pct"))).as("the share of the scheduler's CPU its JIT used").isBetween(0.0, 100.0);
     }
 
     @Test
@@ -72,7 +73,7 @@ class BenchSmokeIT {
     void burst() throws Exception {
         Map<String, String> burst = single(bench("burst", "--n", "2000", "--warmup", "1", "--bootstrap", broker.bootstrapServers()), "burst");
         assertThat(burst).containsKeys("fires_per_s", "p50_ms", "p99_ms", "max_ms", "warmup_fires_per_s", "cpu_us_per_task_ingest",
-                "cpu_us_per_task_fire", "bench_cpu_us_per_task_fire");
+                "cpu_us_per_task_fire", "bench_cpu_us_per_task_fire", "jit_pct_fire", "bench_jit_pct_fire");
         assertGuarantees(burst);
     }
 
