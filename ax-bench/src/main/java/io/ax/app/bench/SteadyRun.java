@@ -115,7 +115,8 @@ final class SteadyRun {
                     submitter.sent() - 1, n, dispatch.dispatched(), handled.get()))) {
                 atStart.run();
                 double submitPerS = submitPaced(clock, submitter, keys, dueMs, n, ratePerS);
-                Await.until(clock, Duration.ofSeconds(30), Duration.ofSeconds(15), () -> dispatch.dispatched() + handled.get(),
+                // stragglers: as long as dispatches keep coming (15 s without one ends it), at most 90 s
+                Await.until(clock, Duration.ofSeconds(90), Duration.ofSeconds(15), () -> dispatch.dispatched() + handled.get(),
                         () -> dispatch.dispatched() >= n && handled.get() >= n);
                 Thread.sleep(500); // let duplicates, if any, show up
                 submitter.checkNoFailures();

@@ -27,12 +27,13 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 @Execution(ExecutionMode.CONCURRENT)
 class BenchSmokeIT {
     /**
-     * The CI steady run (issue 25 item 6): see {@link #steadyAtARateThisBoxHolds()}. 2,000/s, the issue's example: this
-     * 2-core box holds 5,000/s when quiet (BENCHMARKS.md); 2,000/s had stalled here under
-     * other builds' load before the per-task cost came down, and 1,000/s was run meanwhile. Asserted: none early, lost or
-     * duplicated (the run waits for stragglers as long as dispatches keep coming); the lateness is printed.
+     * The CI steady run (issue 25 item 6): see {@link #steadyAtARateThisBoxHolds()}. 1,000/s: the issue's example,
+     * 2,000/s, ran here from the seventeenth to the thirtieth session, but the thirtieth session's 2-core box (slower: it
+     * does not hold 5,000/s even alone) fell 30 and 40 s behind at 2,000/s beside the scenario this class runs
+     * concurrently (a cold scheduler, a 5 s warm-up), and the second time the wait for stragglers ended first. Asserted:
+     * none early, lost or duplicated (the run waits for stragglers while dispatches keep coming); the lateness is printed.
      */
-    private static final int STEADY_RATE = 2_000;
+    private static final int STEADY_RATE = 1_000;
     private static final int STEADY_DURATION_S = 30;
     /** {@code ax.fire.batch.max} in {@link #priority()}: small enough that the backlog takes many punctuations. */
     private static final int PRIORITY_BATCH = 25;
