@@ -154,12 +154,12 @@ public final class TaskHistory {
         return entries;
     }
 
-    /** The executions a history names (each once; none for a null or empty history). */
+    /** The executions a history names, each once, in a new set the caller may add to (empty for a null history). */
     public static Set<String> executionIds(List<StoredHistoryEntry> history) {
-        if (history == null || history.isEmpty()) {
-            return Set.of();
-        }
         Set<String> executions = new HashSet<>();
+        if (history == null) {
+            return executions;
+        }
         for (StoredHistoryEntry stored : history) {
             String executionId = stored.getExecutionId();
             if (executionId != null && !AS_BEFORE.equals(executionId)) {

@@ -379,7 +379,7 @@ public final class TaskIndex {
 
     /** The executions a task's history names, with its latest execution. At most the history's length + 1. */
     private static Set<String> executionsOf(List<StoredHistoryEntry> history, IndexEntry entry) {
-        Set<String> executions = new HashSet<>(TaskHistory.executionIds(history));
+        Set<String> executions = TaskHistory.executionIds(history);
         if (entry != null && entry.executionId() != null) {
             executions.add(entry.executionId());
         }
