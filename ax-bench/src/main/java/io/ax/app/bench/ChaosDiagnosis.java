@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
@@ -29,13 +30,20 @@ final class ChaosDiagnosis {
     private ChaosDiagnosis() {
     }
 
-    static void print(Map<String, Object> kafka, String applicationId, String topicPrefix, Consumer<String> out) {
+    /**
+     * Prints the diagnosis line by line to {@code out}; returns its gist as one word for the RESULT line (which is what a
+     * CI report shows of a failed run): the partitions held by open transactions, {@code topic-partition:producer:epoch},
+     * comma-separated ({@code none}, or {@code unknown} when they could not be listed).
+     */
+    static String print(Map<String, Object> kafka, String applicationId, String topicPrefix, Consumer<String> out) {
         try (Admin admin = Admin.create(kafka)) {
             group(admin, applicationId, out);
-            openTransactions(admin, applicationId, topicPrefix, out);
+            String open = openTransactions(admin, applicationId, topicPrefix, out);
             transactions(admin, applicationId, out);
+            return open;
         } catch (Exception e) {
             out.accept("diagnosis failed: " + e);
+            return "unknown";
         }
     }
 
@@ -54,7 +62,7 @@ final class ChaosDiagnosis {
     }
 
     /** What the scheduler's own hanging-transaction watch sees on the same topics, unjudged. */
-    private static void openTransactions(Admin admin, String applicationId, String topicPrefix, Consumer<String> out) {
+    private static String openTransactions(Admin admin, String applicationId, String topicPrefix, Consumer<String> out) {
         List<String> topics = new ArrayList<>(new AxTopics(topicPrefix).all());
         topics.addAll(AxStores.changelogTopics(applicationId));
         try {
@@ -63,8 +71,11 @@ final class ChaosDiagnosis {
             out.accept(open.size() + " open transactions hold a partition's last stable offset below its end");
             open.forEach(t -> out.accept("  " + t.partition() + ": producer " + t.producerId() + " epoch "
                     + t.producerEpoch() + ", open since offset " + t.startOffset()));
+            return open.isEmpty() ? "none" : open.stream()
+                    .map(t -> t.partition() + ":" + t.producerId() + ":" + t.producerEpoch()).collect(Collectors.joining(","));
         } catch (Exception e) {
             out.accept("open transactions: " + e);
+            return "unknown";
         }
     }
 

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.IntPredicate;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.common.utils.Utils;
 
@@ -153,6 +154,8 @@ public final class ChaosScenario implements Scenario {
         private final AtomicLongArray dueMs;
         private final ChaosTimeline timeline;
         private boolean passed;
+        /** What the cluster looked like when the run stopped making progress; null when it completed. */
+        private Stuck stuck;
 
         Run(BenchContext context, ChaosBrokers brokers, Instances instances, int n, int steady, int rate, int durationS,
             Path logDir) {
@@ -204,9 +207,14 @@ public final class ChaosScenario implements Scenario {
                     if (!done) {
                         context.note("not complete: first attempts %d, SUCCESS %d, effects %d of %d".formatted(
                                 dispatch.firstAttempts(), successes.succeeded(), effectsQuietly(fleet), n));
+                        Map<Integer, Integer> undispatched = undispatchedByPartition(dispatch, keys);
                         context.note("tasks with no first attempt visible, by partition of " + topics.requests() + ": "
-                                + undispatchedByPartition(dispatch, keys));
-                        ChaosDiagnosis.print(context.kafka(), context.name(LABEL), topics.prefix(), context::note);
+                                + undispatched);
+                        String openTransactions = ChaosDiagnosis.print(context.kafka(), context.name(LABEL), topics.prefix(),
+                                context::note);
+                        stuck = new Stuck(undispatched.entrySet().stream().filter(e -> e.getValue() > 0)
+                                .map(e -> e.getKey() + ":" + e.getValue()).collect(Collectors.joining(",")),
+                                openTransactions, instances.clientStates());
                     }
                     Thread.sleep(2_000); // late duplicates, if any, become visible before the re-read
                     submitter.checkNoFailures();
@@ -276,7 +284,12 @@ public final class ChaosScenario implements Scenario {
                     .add("retry_p50_ms", retries.percentileMs(50)).add("retry_p99_ms", retries.percentileMs(99))
                     .add("retry_max_ms", retries.maxMs())
                     .add("hanging_txn_aborted", instances.logLinesContaining("Aborted a hanging"))
-                    .add("passed", passed ? "yes" : "no");
+                    .add("stuck", stuck == null ? "no" : "yes");
+            if (stuck != null) { // the gist of the diagnosis, in the line a CI report shows of a failed run
+                line.add("stuck_undispatched_by_partition", stuck.undispatched())
+                        .add("stuck_open_txn", stuck.openTransactions()).add("stuck_instances", stuck.instances());
+            }
+            line.add("passed", passed ? "yes" : "no");
             List<ResultLine> lines = new ArrayList<>();
             lines.add(line);
             for (ChaosTimeline.Event event : timeline.events()) {
@@ -304,6 +317,20 @@ public final class ChaosScenario implements Scenario {
                     .add("at_s", (event.atMs() - timeline.loadStartMs()) / 1000.0)
                     .add("gap_ms", window.maxMs()).add("p99_ms", window.percentileMs(99))
                     .add("p50_ms", window.percentileMs(50)).add("not_dispatched", notDispatched);
+        }
+
+        /** Tasks without a first attempt by partition ({@code p:count,...}), open transactions, instance states. */
+        private record Stuck(String undispatched, String openTransactions, String instances) {
+            Stuck {
+                undispatched = word(undispatched);
+                openTransactions = word(openTransactions);
+                instances = word(instances);
+            }
+
+            /** A RESULT word: anything else becomes {@code _}, and nothing becomes {@code none}. */
+            private static String word(String text) {
+                return text.isEmpty() ? "none" : text.replaceAll("[^A-Za-z0-9_:,.-]", "_");
+            }
         }
 
         private Map<Integer, Integer> undispatchedByPartition(ChaosDispatchLog dispatch, TaskKeys keys) {

@@ -27,6 +27,9 @@ final class Instances implements AutoCloseable {
      */
     private static final List<String> STREAMS_INFO_LOGS = List.of("-Dax.log.streams=INFO");
 
+    /** How Kafka Streams logs a change of the client's state: {@code ... stream-client [..] State transition from A to B}. */
+    private static final String CLIENT_TRANSITION = "State transition from ";
+
     private final BenchContext context;
     private final String label;
     private final Map<String, String> settings;
@@ -103,6 +106,42 @@ final class Instances implements AutoCloseable {
             }
         }
         return count;
+    }
+
+    /**
+     * Each instance's last Kafka Streams client state in its log, and how many ERROR lines its log holds, as one word for
+     * a RESULT line ({@code a:RUNNING:0,b:REBALANCING:3,c:RUNNING:0}; {@code ?} where the log has none or cannot be read).
+     */
+    String clientStates() {
+        StringBuilder word = new StringBuilder();
+        for (int i = 0; i < COUNT; i++) {
+            String state = "?:0";
+            ChildScheduler child = running.get(i);
+            if (child != null) {
+                try (Stream<String> lines = Files.lines(child.logFile(), StandardCharsets.UTF_8)) {
+                    state = clientState(lines);
+                } catch (IOException | UncheckedIOException e) {
+                    // a log that cannot be read says nothing
+                }
+            }
+            word.append(i == 0 ? "" : ",").append(NAMES.get(i)).append(':').append(state);
+        }
+        return word.toString();
+    }
+
+    /** {@code STATE:errors}: the last client state a scheduler's log names ({@code ?} if none) and its ERROR line count. */
+    static String clientState(Stream<String> log) {
+        String state = "?";
+        long errors = 0;
+        for (String line : (Iterable<String>) log::iterator) {
+            if (line.contains("stream-client [") && line.contains(CLIENT_TRANSITION)) {
+                String to = line.substring(line.lastIndexOf(' ') + 1);
+                state = to.matches("[A-Z_]+") ? to : "?";
+            } else if (line.contains(" ERROR ")) {
+                errors++;
+            }
+        }
+        return state + ":" + errors;
     }
 
     /** Stops every running instance (SIGTERM, then SIGKILL). */

@@ -181,4 +181,20 @@ class BenchPartsTest {
         assertThat(Bench.brokeAGuarantee(ResultLine.of("failover", 10).add("early", 1))).isTrue();
         assertThat(Bench.brokeAGuarantee(ResultLine.of("failover", 10).add("dup", 2))).isTrue();
     }
+
+    @Test
+    void shouldNameEachChaosInstancesLastClientStateAndItsErrorsFromItsLog() {
+        String prefix = "04:11:18.531 INFO  [app-1-StreamThread-1] o.apache.kafka.streams.KafkaStreams - stream-client [app-1] ";
+        java.util.stream.Stream<String> log = java.util.stream.Stream.of(
+                prefix + "State transition from CREATED to REBALANCING",
+                "04:11:18.532 ERROR [app-1-StreamThread-1] o.a.k.s.p.internals.TaskManager - stream-thread [x] Get exceptions",
+                "04:11:18.533 INFO  [app-1-StreamThread-1] o.a.k.s.p.internals.StreamThread - stream-thread [x] State transition"
+                        + " from PARTITIONS_ASSIGNED to RUNNING", // a thread's state, not the client's
+                prefix + "State transition from REBALANCING to RUNNING",
+                prefix + "State transition from RUNNING to REBALANCING",
+                "04:11:19.001 ERROR [app-1-StreamThread-1] o.a.k.c.producer.KafkaProducer - fenced");
+
+        assertThat(Instances.clientState(log)).isEqualTo("REBALANCING:2");
+        assertThat(Instances.clientState(java.util.stream.Stream.of("starting"))).isEqualTo("?:0");
+    }
 }
