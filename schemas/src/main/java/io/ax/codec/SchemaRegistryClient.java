@@ -14,12 +14,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.apache.avro.Schema;
@@ -55,20 +57,36 @@ public final class SchemaRegistryClient {
 
     /**
      * A registry call that failed: {@link #notFound()} when the registry answered that the id or subject does not
-     * exist, {@link #invalid()} when it answered with something that is not a usable Avro schema (neither is an outage).
+     * exist, {@link #invalid()} when it answered with something that is not a usable Avro schema (neither is an outage),
+     * {@link #unavailable()} when it did not answer in time, could not be reached or answered 5xx or 429 (an outage,
+     * which a later call may not meet).
      */
     public static final class RegistryException extends Exception {
         private final boolean notFound;
         private final boolean invalid;
+        private final boolean unavailable;
 
         RegistryException(String message, boolean notFound, Throwable cause) {
             this(message, notFound, false, cause);
         }
 
         RegistryException(String message, boolean notFound, boolean invalid, Throwable cause) {
+            this(message, notFound, invalid, false, cause);
+        }
+
+        private RegistryException(String message, boolean notFound, boolean invalid, boolean unavailable, Throwable cause) {
             super(message, cause);
             this.notFound = notFound;
             this.invalid = invalid;
+            this.unavailable = unavailable;
+        }
+
+        static RegistryException unavailable(String message, Throwable cause) {
+            return new RegistryException(message, false, false, true, cause);
+        }
+
+        public boolean unavailable() {
+            return unavailable;
         }
 
         public boolean notFound() {
@@ -142,6 +160,27 @@ public final class SchemaRegistryClient {
         }
     }
 
+    /**
+     * {@link #register} for a start-up: an {@linkplain RegistryException#unavailable() unavailable} registry (a timeout,
+     * a refused connection, a 5xx, e.g. a cold or restarting registry) is asked again, up to {@code attempts} calls in
+     * all, {@code pause} apart; any other failure, and the last, is thrown. Blocks the caller for at most
+     * {@code attempts} × (2 × the timeout + {@code pause}).
+     */
+    public int register(String subject, Schema schema, int attempts, Duration pause, Consumer<RegistryException> onRetry)
+            throws RegistryException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return register(subject, schema);
+            } catch (RegistryException e) {
+                if (!e.unavailable() || attempt >= attempts) {
+                    throw e;
+                }
+                onRetry.accept(e);
+                Thread.sleep(pause.toMillis());
+            }
+        }
+    }
+
     /** Registers {@code schema} under {@code subject} (or finds it already there) and returns its id. */
     public int register(String subject, Schema schema) throws RegistryException {
         ObjectNode body = JSON.createObjectNode().put("schema", schema.toString());
@@ -179,14 +218,15 @@ public final class SchemaRegistryClient {
                         + " bytes", false, true, e.getCause());
             }
             if (e.getCause() instanceof java.net.http.HttpTimeoutException) {
-                throw new RegistryException("schema registry " + settings.url() + " did not answer within " + settings.timeout()
-                        + " for " + what + " (" + e.getCause().getMessage() + ")", false, e.getCause());
+                throw RegistryException.unavailable("schema registry " + settings.url() + " did not answer within "
+                        + settings.timeout() + " for " + what + " (" + e.getCause().getMessage() + ")", e.getCause());
             }
-            throw new RegistryException("schema registry " + settings.url() + " unreachable for " + what + ": " + e.getCause(), false, e.getCause());
+            throw RegistryException.unavailable("schema registry " + settings.url() + " unreachable for " + what + ": "
+                    + e.getCause(), e.getCause());
         } catch (TimeoutException e) {
             pending.cancel(true);
-            throw new RegistryException("schema registry " + settings.url() + " did not answer within " + settings.timeout()
-                    + " for " + what, false, e);
+            throw RegistryException.unavailable("schema registry " + settings.url() + " did not answer within "
+                    + settings.timeout() + " for " + what, e);
         } catch (InterruptedException e) {
             pending.cancel(true);
             Thread.currentThread().interrupt();
@@ -198,8 +238,10 @@ public final class SchemaRegistryClient {
             throw new RegistryException("the schema registry does not know " + what + " (HTTP 404)", true, null);
         }
         if (status / 100 != 2) {
-            throw new RegistryException("the schema registry answered HTTP " + status + " for " + what + ": "
-                    + io.ax.validation.Quote.truncate(new String(body, StandardCharsets.UTF_8), 200), false, null);
+            String message = "the schema registry answered HTTP " + status + " for " + what + ": "
+                    + io.ax.validation.Quote.truncate(new String(body, StandardCharsets.UTF_8), 200);
+            throw status / 100 == 5 || status == 429 ? RegistryException.unavailable(message, null)
+                    : new RegistryException(message, false, null);
         }
         try {
             return JSON.readTree(body);

@@ -27,6 +27,8 @@ final class TestRegistry implements AutoCloseable {
     private final AtomicInteger calls = new AtomicInteger();
     private final CountDownLatch released = new CountDownLatch(1);
     private volatile Mode mode = Mode.SERVE;
+    private final AtomicInteger registrationFailures = new AtomicInteger();
+    private volatile int registrationFailureStatus = 503;
 
     TestRegistry() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -35,6 +37,13 @@ final class TestRegistry implements AutoCloseable {
         server.createContext("/subjects/", exchange -> {
             calls.incrementAndGet();
             try (exchange) {
+                if ("POST".equals(exchange.getRequestMethod())) { // POST /subjects/{subject}/versions: a registration
+                    exchange.getRequestBody().readAllBytes();
+                    boolean fail = registrationFailures.getAndDecrement() > 0;
+                    respond(exchange, fail ? registrationFailureStatus : 200,
+                            fail ? "{\"error_code\":" + registrationFailureStatus + "01,\"message\":\"refused\"}" : "{\"id\":42}");
+                    return;
+                }
                 String answer = versions.get(exchange.getRequestURI().getPath().substring("/subjects/".length()));
                 respond(exchange, answer == null ? 404 : 200, answer == null ? "{\"error_code\":40401}" : answer);
             }
@@ -58,6 +67,12 @@ final class TestRegistry implements AutoCloseable {
     /** Serves {@code answer} for GET /subjects/{subject}/versions/{version}. */
     void putVersion(String subject, int version, String answer) {
         versions.put(subject + "/versions/" + version, answer);
+    }
+
+    /** The next {@code times} registrations are answered {@code status}; later ones get id 42. */
+    void failRegistrations(int times, int status) {
+        registrationFailureStatus = status;
+        registrationFailures.set(times);
     }
 
     void mode(Mode mode) {
