@@ -322,14 +322,9 @@ public final class ChaosScenario implements Scenario {
         /** Tasks without a first attempt by partition ({@code p:count,...}), open transactions, instance states. */
         private record Stuck(String undispatched, String openTransactions, String instances) {
             Stuck {
-                undispatched = word(undispatched);
-                openTransactions = word(openTransactions);
-                instances = word(instances);
-            }
-
-            /** A RESULT word: anything else becomes {@code _}, and nothing becomes {@code none}. */
-            private static String word(String text) {
-                return text.isEmpty() ? "none" : text.replaceAll("[^A-Za-z0-9_:,.-]", "_");
+                undispatched = ResultLine.word(undispatched);
+                openTransactions = ResultLine.word(openTransactions);
+                instances = ResultLine.word(instances);
             }
         }
 

@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -96,16 +97,25 @@ final class Instances implements AutoCloseable {
     long logLinesContaining(String text) {
         long count = 0;
         for (int i = 0; i < COUNT; i++) {
-            ChildScheduler child = running.get(i);
-            if (child != null) {
-                try (Stream<String> lines = Files.lines(child.logFile(), StandardCharsets.UTF_8)) {
-                    count += lines.filter(line -> line.contains(text)).count();
-                } catch (IOException | UncheckedIOException e) {
-                    // a log that cannot be read counts nothing; the run's checks do not depend on it
-                }
-            }
+            count += readLog(i, lines -> lines.filter(line -> line.contains(text)).count(), 0L);
         }
         return count;
+    }
+
+    /**
+     * What {@code reader} makes of instance {@code index}'s log (every run of it, appended to one file); {@code orElse}
+     * when it has none or it cannot be read: the run's checks do not depend on the logs.
+     */
+    private <T> T readLog(int index, Function<Stream<String>, T> reader, T orElse) {
+        ChildScheduler child = running.get(index);
+        if (child == null) {
+            return orElse;
+        }
+        try (Stream<String> lines = Files.lines(child.logFile(), StandardCharsets.UTF_8)) {
+            return reader.apply(lines);
+        } catch (IOException | UncheckedIOException e) {
+            return orElse;
+        }
     }
 
     /**
@@ -115,16 +125,7 @@ final class Instances implements AutoCloseable {
     String clientStates() {
         StringBuilder word = new StringBuilder();
         for (int i = 0; i < COUNT; i++) {
-            String state = "?:0";
-            ChildScheduler child = running.get(i);
-            if (child != null) {
-                try (Stream<String> lines = Files.lines(child.logFile(), StandardCharsets.UTF_8)) {
-                    state = clientState(lines);
-                } catch (IOException | UncheckedIOException e) {
-                    // a log that cannot be read says nothing
-                }
-            }
-            word.append(i == 0 ? "" : ",").append(NAMES.get(i)).append(':').append(state);
+            word.append(i == 0 ? "" : ",").append(NAMES.get(i)).append(':').append(readLog(i, Instances::clientState, "?:0"));
         }
         return word.toString();
     }

@@ -56,6 +56,11 @@ public final class ResultLine {
         return put(key, word);
     }
 
+    /** {@code text} as a word for {@link #add(String, String)}: any other character becomes {@code _}, nothing {@code none}. */
+    public static String word(String text) {
+        return text.isEmpty() ? "none" : text.replaceAll("[^A-Za-z0-9_:,.-]", "_");
+    }
+
     private ResultLine put(String key, String value) {
         if (!KEY.matcher(key).matches()) {
             throw new IllegalArgumentException("key must match " + KEY + ": " + key);

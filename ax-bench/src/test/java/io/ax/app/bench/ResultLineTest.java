@@ -50,4 +50,12 @@ class ResultLineTest {
     void shouldRefuseLinesThatAreNotResults() {
         assertThatThrownBy(() -> ResultLine.parse("[bench 1.0s] raw: acked 5")).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void shouldMakeAnyTextAWordTheLineTakes() {
+        assertThat(ResultLine.word("ax.dispatch-2:17:3,ax tasks/0")).isEqualTo("ax.dispatch-2:17:3,ax_tasks_0");
+        assertThat(ResultLine.word("")).isEqualTo("none");
+        assertThat(ResultLine.of("chaos", 1).add("stuck_open_txn", ResultLine.word("a b")).values())
+                .containsEntry("stuck_open_txn", "a_b");
+    }
 }
