@@ -35,6 +35,20 @@ class InputWatermarksTest {
     }
 
     @Test
+    void shouldKeepTheLastProofThatHeldWhileANewerOneWaitsForItsRecordsToBeProcessed() {
+        view.put("requests-3", new Fetched(101, 40_000));
+        inputs.processed(0, 100, 39_500);
+        assertThat(inputs.readUpToMs(0, 50_000)).isEqualTo(40_000);
+
+        view.put("requests-3", new Fetched(201, 45_000)); // the position reached a newer answer: offset 200 handed over
+        inputs.processed(0, 150, 40_500); // its timestamp proves 39,499 only
+        assertThat(inputs.readUpToMs(0, 50_000)).as("what was read up to 40 s is read still, not only what a timestamp proves")
+                .isEqualTo(40_000);
+        inputs.processed(0, 200, 40_900);
+        assertThat(inputs.readUpToMs(0, 50_000)).isEqualTo(45_000);
+    }
+
+    @Test
     void shouldTrustAProofWithNothingHandedOver() {
         view.put("requests-3", new Fetched(-1, 40_000));
         assertThat(inputs.readUpToMs(0, 50_000)).as("position at the end offset, nothing ever returned").isEqualTo(40_000);

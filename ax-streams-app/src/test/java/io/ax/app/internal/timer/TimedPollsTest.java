@@ -78,6 +78,23 @@ class TimedPollsTest {
                 .isGreaterThan(Duration.ofMillis(1));
     }
 
+    @Test
+    void shouldAskAgainInThePollThatTakesTheAnswerUpWhenThePositionHasReachedIt() {
+        TimedPolls polls = new TimedPolls(time, probe, 10, threads);
+        threads.current().view().watch(TOPIC, 0);
+        wakeUps.set(owner, time.milliseconds(), time.milliseconds()); // a timer due all along
+        long askedAtMs = time.milliseconds() + 1; // after the poll, which takes a millisecond
+        poll(polls);
+        assertThat(asked).hasSize(1);
+
+        asked.get(0).complete(Map.of(new TopicPartition(TOPIC, 0), 0L));
+        time.move(20, 20);
+        poll(polls); // takes the answer up; the position (0) has reached it
+        assertThat(threads.current().view().fetched(TOPIC, 0)).as("proven in the poll that took the answer up")
+                .isEqualTo(new Fetched(-1, askedAtMs));
+        assertThat(asked).as("and the next request sent by that same poll, not a poll later").hasSize(2);
+    }
+
     /** Polls that asked the end offsets of one watched partition once, had the answer and took it up: none pending. */
     private TimedPolls pollsWithTheFirstAnswerTakenUp() {
         TimedPolls polls = new TimedPolls(time, probe, 10, threads);
