@@ -61,9 +61,8 @@ public final class InputWatermarks {
      */
     public long readUpToMs(int topicIndex, long nowMs) {
         Fetched fetched = positions.fetched(topics[topicIndex], partition);
-        if (fetched != null && processedNextOffset[topicIndex] >= fetched.requiredNextOffset()
-                && fetched.readUpToMs() > provenUpToMs[topicIndex]) {
-            provenUpToMs[topicIndex] = fetched.readUpToMs();
+        if (fetched != null && processedNextOffset[topicIndex] >= fetched.requiredNextOffset()) {
+            provenUpToMs[topicIndex] = Math.max(provenUpToMs[topicIndex], fetched.readUpToMs());
         }
         // A newer proof whose records are not all processed yet does not undo the last one that held: the records
         // acknowledged before its time are processed still. Falling back to the timestamps instead (a second behind)

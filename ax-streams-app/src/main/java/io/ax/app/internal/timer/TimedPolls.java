@@ -68,17 +68,13 @@ public final class TimedPolls implements AutoCloseable {
             pollFor = pollFor.compareTo(PROBE_SLICE) < 0 ? pollFor : PROBE_SLICE;
         }
         ConsumerRecords<byte[], byte[]> records = poll.apply(pollFor);
+        takeUp(records, view, positionOf);
         if (probe != null) {
             // A timer can fire now (its fire time has come, whether or not the poll ended for it, and whether or not
             // its punctuation has come): ask the end offsets now, so that the answer proves the inputs read up to a time
             // at or after its due time. Waiting for the punctuation's wake-up lost up to a tick each time a record
             // ended the poll before it (a start-up's first fire 40 ms late at 100 requests a second).
             long nowMs = time.milliseconds();
-            probe.maybeCollect(view);
-            // The answer taken up, the position it asked for is most often reached by this very poll: the proof is
-            // made now, and the partitions it leaves without a pending answer can be asked again at once, not a poll
-            // later (under load a poll later was tens of milliseconds more for every fire).
-            view.polled(records, positionOf);
             boolean timersDue = fireAtMs <= nowMs;
             if (timersDue || !probe.everSent()) {
                 // The first request goes as soon as there are inputs to watch, timers due or not: it opens the admin
@@ -90,13 +86,23 @@ public final class TimedPolls implements AutoCloseable {
             // it while there is nothing else to hand over, a bounded while (a lost answer costs at most probeWaitMs).
             while (timersDue && records.isEmpty() && probe.inFlight() && time.milliseconds() - nowMs < probeWaitMs) {
                 records = poll.apply(PROBE_SLICE);
-                probe.maybeCollect(view);
-                view.polled(records, positionOf);
+                takeUp(records, view, positionOf);
             }
-            return records;
+        }
+        return records;
+    }
+
+    /**
+     * After a poll: an answer to the end-offset request that has come is taken up, then the view learns what the poll
+     * handed over and which answers the position has reached, in that order, so an answer the position already reached
+     * is a proof at once and its partitions can be asked again by this same poll (a poll later cost every fire tens of
+     * milliseconds under load).
+     */
+    private void takeUp(ConsumerRecords<byte[], byte[]> records, ConsumerView view, ToLongFunction<TopicPartition> positionOf) {
+        if (probe != null) {
+            probe.maybeCollect(view);
         }
         view.polled(records, positionOf);
-        return records;
     }
 
     /**
