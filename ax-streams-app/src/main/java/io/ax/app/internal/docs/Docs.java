@@ -75,6 +75,14 @@ public final class Docs {
                         + "without it that get of a missing key read the largest run's blocks (9 against 4 us in a store of 800,000 "
                         + "keys). Other settings keep Streams' defaults. A setter of your own replaces it");
         streamsDefault(md, streams, StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), "");
+        streamsDefault(md, streams, StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG),
+                "a partition assigned while a fetch waits at the broker is first fetched by the next fetch: 500 ms added "
+                        + "seconds to a start-up's first tasks; an idle instance's broker pays more idle fetches");
+        streamsDefault(md, streams, StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG),
+                "behind a backlog the consumer hands over one partition's fetched data before the next one's: with 1 MB a "
+                        + "partition the thread read thousands of reports at a time while the fires, which wait for the requests "
+                        + "to be read, stopped for seconds; 64 KB interleaves the inputs a few hundred records at a time "
+                        + "(a larger record still comes)");
         streamsDefault(md, streams, StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
                 "a dead instance's partitions and timers move after 6 s (the brokers' smallest allowed), not 45 s");
         streamsDefault(md, streams, StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
