@@ -545,14 +545,6 @@ public final class AxConfig extends AbstractConfig {
         // 500 ms, 1.4-3.7 s with 50 ms, 1.3-2.3 s with 100 ms; BENCHMARKS.md). The price is idle fetches: an idle
         // instance's broker CPU went from 7.6 % to 12.1 % of a core with 100 ms (13.6 % with 50 ms), one run each.
         props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 100);
-        // Behind a backlog, the consumer hands over one partition's fetched data (up to 1 MB by default, ~5,000 reports)
-        // before the next partition's, and fetches a partition again only once its data is handed over: the stream thread
-        // then read megabytes of one input at a time, and since a fire waits for the requests to be read up to its due
-        // time (decisions follow the log), every block of reports stopped the fires for seconds (a steady run's warm-up at
-        // 3,000/s: 2-6 s without a dispatch, a dozen times a minute). 64 KB a partition a fetch interleaves the inputs a
-        // few hundred records at a time; a fetch still carries every partition, and a record larger than it still comes
-        // (the limit is soft). Idle and steady fetches carry less than that anyway.
-        props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG), 65_536);
         // Failover: a dead instance's partitions (and so its timers) move after the session timeout, not Kafka's 45 s;
         // 6 s is the brokers' smallest allowed (group.min.session.timeout.ms), with three heartbeats in it. A standby
         // replica keeps a warm copy of each partition's stores on another instance, so the takeover restores little.

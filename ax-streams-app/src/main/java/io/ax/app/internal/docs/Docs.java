@@ -78,11 +78,6 @@ public final class Docs {
         streamsDefault(md, streams, StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG),
                 "a partition assigned while a fetch waits at the broker is first fetched by the next fetch: 500 ms added "
                         + "seconds to a start-up's first tasks; an idle instance's broker pays more idle fetches");
-        streamsDefault(md, streams, StreamsConfig.mainConsumerPrefix(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG),
-                "behind a backlog the consumer hands over one partition's fetched data before the next one's: with 1 MB a "
-                        + "partition the thread read thousands of reports at a time while the fires, which wait for the requests "
-                        + "to be read, stopped for seconds; 64 KB interleaves the inputs a few hundred records at a time "
-                        + "(a larger record still comes)");
         streamsDefault(md, streams, StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
                 "a dead instance's partitions and timers move after 6 s (the brokers' smallest allowed), not 45 s");
         streamsDefault(md, streams, StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG),
