@@ -197,4 +197,19 @@ class BenchPartsTest {
         assertThat(Instances.clientState(log)).isEqualTo("REBALANCING:2");
         assertThat(Instances.clientState(java.util.stream.Stream.of("starting"))).isEqualTo("?:0");
     }
+
+    @Test
+    void shouldGiveTheBrokersRequestsPerTaskMostRequestedFirst() {
+        java.util.Map<String, Long> before = java.util.Map.of("Produce", 100L, "Fetch", 50L, "EndTxn", 7L);
+        java.util.Map<String, Long> after = java.util.Map.of("Produce", 400L, "Fetch", 250L, "EndTxn", 7L, "ListOffsets", 1L,
+                "Metadata", 20L);
+
+        java.util.Map<String, Long> served = BrokerRequests.delta(before, after);
+
+        assertThat(served).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("Produce", 300L, "Fetch", 200L, "ListOffsets", 1L,
+                "Metadata", 20L));
+        // 1 request over 1,000 tasks is under 0.005 a task: left out
+        assertThat(BrokerRequests.perTaskWord(served, 1_000)).isEqualTo("Produce:0.30,Fetch:0.20,Metadata:0.02");
+        assertThat(BrokerRequests.perTaskWord(java.util.Map.of(), 1_000)).isEqualTo("none");
+    }
 }

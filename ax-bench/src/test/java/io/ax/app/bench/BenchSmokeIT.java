@@ -67,6 +67,9 @@ class BenchSmokeIT {
         assertThat(lines.get(1)).containsKeys("accepted_per_s", "ratio_vs_raw").containsEntry("lost", "0");
         assertThat(Double.parseDouble(lines.get(1).get("cpu_us_per_task"))).as("the scheduler used CPU taking the requests in").isPositive();
         assertThat(Double.parseDouble(lines.get(1).get("jit_pct"))).as("the share of the scheduler's CPU its JIT used").isBetween(0.0, 100.0);
+        // the broker runs in this JVM: its request meters are read (another scenario may share it, so not a count)
+        assertThat(Double.parseDouble(lines.get(1).get("broker_req_per_task"))).as("requests the broker served a request taken in").isPositive();
+        assertThat(lines.get(1).get("broker_req")).as("by API").contains("Produce:").doesNotContain("FetchConsumer");
     }
 
     @Test
