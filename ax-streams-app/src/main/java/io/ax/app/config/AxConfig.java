@@ -213,7 +213,8 @@ public final class AxConfig extends AbstractConfig {
 
     public static final String WORKERS_MISSED_HEARTBEATS_CONFIG = "ax.workers.missed.heartbeats";
     private static final String WORKERS_MISSED_HEARTBEATS_DOC = "A worker silent for this many of its own heartbeat intervals "
-            + "(the heartbeatMs of its announcements) is declared dead: a DEAD line on the state topic naming its executions "
+            + "(the heartbeatMs of its announcements) is declared dead, once the workers topic is read up to then (a scheduler "
+            + "behind its inputs declares late, never wrongly): a DEAD line on the state topic naming its executions "
             + "in flight, and ax_workers_dead_total.";
 
     public static final String WORKERS_CHECK_MS_CONFIG = "ax.workers.check.ms";

@@ -63,7 +63,7 @@ public final class PartitionWakeUp {
     }
 
     /** The first punctuation, of those every {@code tickMs} from {@code lastPunctuationMs}, after it and at or after {@code fireAtMs}. */
-    static long punctuationAtOrAfter(long fireAtMs, long lastPunctuationMs, long tickMs) {
+    public static long punctuationAtOrAfter(long fireAtMs, long lastPunctuationMs, long tickMs) {
         long ticks = fireAtMs <= lastPunctuationMs ? 1 : (fireAtMs - lastPunctuationMs + tickMs - 1) / tickMs;
         return lastPunctuationMs + ticks * tickMs;
     }

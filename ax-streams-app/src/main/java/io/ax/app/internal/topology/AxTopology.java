@@ -118,7 +118,7 @@ public final class AxTopology {
         AxTopics topics = settings.topics();
         topology.addSource(WORKERS_SOURCE, Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.workers());
         topology.addProcessor(WORKER_REGISTRY, () -> new WorkerRegistryProcessor(AxStores.WORKERS, WORKERS_STATE_SINK, WORKERS_SINK,
-                settings.workers(), settings.metrics()), WORKERS_SOURCE);
+                settings), WORKERS_SOURCE);
         topology.addStateStore(AxStores.workers(), WORKER_REGISTRY);
         topology.addSink(WORKERS_STATE_SINK, topics.state(), Serdes.String().serializer(), Serdes.ByteArray().serializer(),
                 WORKER_REGISTRY);

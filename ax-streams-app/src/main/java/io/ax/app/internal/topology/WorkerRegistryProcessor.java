@@ -2,6 +2,9 @@ package io.ax.app.internal.topology;
 
 import io.ax.app.internal.metrics.RefusedRecords;
 import io.ax.app.internal.metrics.SchedulerMetrics;
+import io.ax.app.internal.timer.InputWatermarks;
+import io.ax.app.internal.timer.PartitionWakeUp;
+import io.ax.app.internal.timer.WakeUps;
 import io.ax.app.internal.workers.WorkerEntry;
 import io.ax.app.internal.workers.WorkerRegistrySettings;
 import io.ax.app.internal.workers.WorkerRules;
@@ -26,7 +29,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The worker registry's adapter (README, "Worker registry"): reads the workers topic into the {@code ax-workers} store,
  * and checks for silent workers on a wall-clock punctuation ({@code ax.workers.check.ms}, on Kafka Streams' clock, which
- * tests drive). {@link WorkerRules} decides everything: which announcement is kept or refused, who joined, who is ALIVE
+ * tests drive). A silence counts only as far as the workers partition is proven read ({@link InputWatermarks}, as the
+ * stream tasks' fires do with their inputs): the earliest time a worker could be declared dead is published to the stream
+ * thread's consumer as a wake-up ({@link WakeUps}), at the first check at or after it, so the consumer asks the end offsets
+ * then and the check has its proof; nothing is asked while every worker announces in time. {@link WorkerRules} decides everything: which announcement is kept or refused, who joined, who is ALIVE
  * again, who LEFT, who is DEAD and who is forgotten. This class only reads the store and the memory beside it, calls the
  * rules and applies their effects: the store, the lines on {@code ax.state}, the tombstones on the workers topic, the
  * metrics ({@code ax_workers}, {@code ax_workers_dead_total}, {@code ax_worker_records_refused}) and the log (a refused
@@ -53,20 +59,24 @@ final class WorkerRegistryProcessor implements Processor<String, byte[], String,
     private final WorkerRules rules;
     private final WorkerRegistrySettings settings;
     private final SchedulerMetrics metrics;
+    private final SchedulerSettings scheduler;
     private final Map<String, WorkerRules.Liveness> liveness = new HashMap<>();
     private final Registry registry = new Registry();
     private ProcessorContext<String, byte[]> context;
     private KeyValueStore<String, byte[]> workers;
     private long watchingSinceMs;
+    private InputWatermarks input;
+    private WakeUps wakeUps;
+    private long lastCheckMs;
 
-    WorkerRegistryProcessor(String store, String stateSink, String workersSink, WorkerRegistrySettings settings,
-                                   SchedulerMetrics metrics) {
+    WorkerRegistryProcessor(String store, String stateSink, String workersSink, SchedulerSettings scheduler) {
         this.store = store;
         this.stateSink = stateSink;
         this.workersSink = workersSink;
-        this.settings = settings;
+        this.scheduler = scheduler;
+        this.settings = scheduler.workers();
         this.rules = new WorkerRules(settings);
-        this.metrics = metrics;
+        this.metrics = scheduler.metrics();
     }
 
     @Override
@@ -74,21 +84,37 @@ final class WorkerRegistryProcessor implements Processor<String, byte[], String,
         this.context = context;
         this.workers = context.getStateStore(store);
         this.watchingSinceMs = context.currentSystemTimeMs();
+        this.lastCheckMs = watchingSinceMs;
         // Kafka Streams inits the same object again after a standby spell: what it held then may have left the store since.
         liveness.clear();
+        if (input != null) {
+            input.close();
+        }
+        input = new InputWatermarks(scheduler.positions(), context.taskId().partition(), scheduler.maxClockSkewMs(),
+                scheduler.topics().workers());
+        wakeUps = scheduler.threads().current().wakeUps();
         rules.load(this::readStore, registry);
         context.schedule(Duration.ofMillis(settings.checkMs()), PunctuationType.WALL_CLOCK_TIME, this::check);
+        publishWakeUp();
     }
 
     @Override
     public void process(Record<String, byte[]> record) {
         rules.decide(record.key(), record.value(), context.currentSystemTimeMs(), registry, registry);
+        context.recordMetadata().ifPresent(where -> input.processed(0, where.offset(), record.timestamp()));
     }
 
     /** The partition moves away (or the instance stops): its workers are no longer counted here. */
     @Override
     public void close() {
         metrics.workers(context.taskId().partition(), 0, 0);
+        if (wakeUps != null) {
+            wakeUps.clear(this);
+        }
+        if (input != null) {
+            input.close();
+            input = null;
+        }
     }
 
     private void readStore(BiConsumer<String, byte[]> each) {
@@ -101,7 +127,23 @@ final class WorkerRegistryProcessor implements Processor<String, byte[], String,
     }
 
     private void check(long wallClockMs) {
-        rules.checkAll(context.currentSystemTimeMs(), watchingSinceMs, registry, registry);
+        long nowMs = context.currentSystemTimeMs();
+        lastCheckMs = wallClockMs;
+        rules.checkAll(nowMs, watchingSinceMs, input.readUpToMs(0, nowMs), registry, registry);
+        publishWakeUp();
+    }
+
+    /**
+     * The thread's consumer is to wake at the first check at or after the earliest time a worker could be declared dead,
+     * and to ask the end offsets then (the poll waits for the answer while it has nothing else to hand over), so that
+     * check finds the workers partition proven read up to its time. While every worker announces in time that moment
+     * moves ahead with each check and is never reached: nothing is asked.
+     */
+    private void publishWakeUp() {
+        long deathMs = rules.earliestDeathMs(liveness, watchingSinceMs);
+        long checkAtMs = deathMs == Long.MAX_VALUE ? Long.MAX_VALUE
+                : PartitionWakeUp.punctuationAtOrAfter(deathMs, lastCheckMs, settings.checkMs());
+        wakeUps.set(this, checkAtMs, checkAtMs);
     }
 
     /** What the rules read of the store and the memory beside it, and where their effects go. */

@@ -26,7 +26,11 @@ import java.util.function.BiConsumer;
  * intervals, counted from the later of its last announcement and the moment this registry started watching
  * ({@code watchingSinceMs}: when the partition was assigned). The second bound keeps a scheduler that was down, or just
  * took the partition over, from declaring the whole fleet dead before it has read the announcements sent meanwhile: it
- * decides late, never wrongly. A dead worker stays listed for {@code deadRetentionMs}, then is forgotten.
+ * decides late, never wrongly. The silence is counted on the clock only as far as the workers topic is proven read
+ * ({@code readUpToMs}, DECISIONS.md "Decisions follow the log"): a registry behind its input, on a scheduler behind a
+ * backlog, may not have read the announcement a live worker sent in time, and waits for it instead of declaring it dead.
+ * {@link #earliestDeathMs} says when the next worker could be declared, so the processor can have that proof asked for
+ * then. A dead worker stays listed for {@code deadRetentionMs}, then is forgotten.
  */
 public final class WorkerRules {
     /** What {@link #check} decided about one worker. */
@@ -137,10 +141,19 @@ public final class WorkerRules {
      * forgotten (their announcements tombstoned).
      */
     public void checkAll(long nowMs, long watchingSinceMs, Reads reads, Effects effects) {
+        checkAll(nowMs, watchingSinceMs, nowMs, reads, effects);
+    }
+
+    /**
+     * The periodic check at {@code nowMs}, the workers topic proven read up to {@code readUpToMs} (every announcement
+     * acknowledged before it has been processed): as {@link #checkAll(long, long, Reads, Effects)}, but a worker's
+     * silence counts only up to {@code readUpToMs}.
+     */
+    public void checkAll(long nowMs, long watchingSinceMs, long readUpToMs, Reads reads, Effects effects) {
         List<String> dead = new ArrayList<>();
         List<String> forgotten = new ArrayList<>();
         reads.listed().forEach((workerId, worker) -> {
-            switch (check(worker, nowMs, watchingSinceMs)) {
+            switch (check(worker, nowMs, watchingSinceMs, readUpToMs)) {
                 case DEAD -> dead.add(workerId);
                 case FORGET -> forgotten.add(workerId);
                 default -> { }
@@ -188,13 +201,40 @@ public final class WorkerRules {
         return settings.missedHeartbeats() * heartbeatMs;
     }
 
-    /** The decision about one worker at {@code nowMs}. */
+    /** The decision about one worker at {@code nowMs}, the workers topic read up to then. */
     public Verdict check(Liveness worker, long nowMs, long watchingSinceMs) {
+        return check(worker, nowMs, watchingSinceMs, nowMs);
+    }
+
+    /**
+     * The decision about one worker at {@code nowMs}, the workers topic proven read up to {@code readUpToMs}: dead once
+     * silent for its allowance up to {@code min(nowMs, readUpToMs)}, so never on the strength of announcements not read yet.
+     */
+    public Verdict check(Liveness worker, long nowMs, long watchingSinceMs, long readUpToMs) {
         if (worker.dead()) {
             return nowMs - worker.deadAtMs() >= settings.deadRetentionMs() ? Verdict.FORGET : Verdict.NONE;
         }
+        return Math.min(nowMs, readUpToMs) >= deathMs(worker, watchingSinceMs) ? Verdict.DEAD : Verdict.NONE;
+    }
+
+    /**
+     * The earliest time, read up to which the workers topic, a listed worker alive now would be declared dead if nothing
+     * more is heard of it; {@code Long.MAX_VALUE} when none is alive. Only announcements make it later.
+     */
+    public long earliestDeathMs(Map<String, Liveness> listed, long watchingSinceMs) {
+        long earliest = Long.MAX_VALUE;
+        for (Liveness worker : listed.values()) {
+            if (!worker.dead()) {
+                earliest = Math.min(earliest, deathMs(worker, watchingSinceMs));
+            }
+        }
+        return earliest;
+    }
+
+    private long deathMs(Liveness worker, long watchingSinceMs) {
         long silentSinceMs = Math.max(worker.lastSeenMs(), watchingSinceMs);
-        return nowMs - silentSinceMs >= silenceAllowedMs(worker.heartbeatMs()) ? Verdict.DEAD : Verdict.NONE;
+        long allowedMs = silenceAllowedMs(worker.heartbeatMs());
+        return silentSinceMs > Long.MAX_VALUE - allowedMs ? Long.MAX_VALUE : silentSinceMs + allowedMs;
     }
 
     private static void maybeSayGoodbye(String workerId, long nowMs, Reads reads, Effects effects) {

@@ -41,9 +41,10 @@ class DecisionsFollowTheLogTest {
             }
         };
         try (SchedulerHarness ax = new SchedulerHarness(SchedulerHarness.tempDir(), Map.of(), recording)) {
-            assertThat(watched).as("the requests (a cancel) and the reports (a timeout's answer), not the retry and"
-                    + " dependency logs the scheduler writes itself: every end-offset request asks for each watched partition")
-                    .containsExactly("ax.requests-0", "ax.results-0");
+            assertThat(watched).as("the requests (a cancel) and the reports (a timeout's answer), and the workers topic's one"
+                    + " partition (an announcement that keeps a worker alive), not the retry and dependency logs the scheduler"
+                    + " writes itself: every end-offset request asks for each watched partition")
+                    .containsExactly("ax.requests-0", "ax.results-0", "ax.workers-0");
         }
     }
 

@@ -87,7 +87,8 @@ class WorkerRegistryReinitTest {
     }
 
     private WorkerRegistryProcessor newProcessor() {
-        return new WorkerRegistryProcessor(AxStores.WORKERS, "state", "workers", config.workerRegistry(), metrics);
+        return new WorkerRegistryProcessor(AxStores.WORKERS, "state", "workers",
+                SchedulerSettings.from(config, 1, io.ax.app.internal.timer.ConsumerPositions.SYNCHRONOUS, metrics));
     }
 
     private static byte[] announcement(String id) {

@@ -39,6 +39,7 @@ class WorkerRegistryTest {
 
     private TopologyTestDriver driver;
     private SchedulerMetrics metrics;
+    private SchedulerSettings settings;
     private TestInputTopic<String, byte[]> workers;
     private TestOutputTopic<String, byte[]> state;
     private TestOutputTopic<String, byte[]> workersOut;
@@ -50,6 +51,10 @@ class WorkerRegistryTest {
     }
 
     private void start(Map<String, Object> overrides) {
+        start(overrides, ConsumerPositions.SYNCHRONOUS);
+    }
+
+    private void start(Map<String, Object> overrides, ConsumerPositions positions) {
         Map<String, Object> props = new HashMap<>();
         props.put(AxConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(AxConfig.STATE_DIR_CONFIG, stateDir.toString());
@@ -57,8 +62,8 @@ class WorkerRegistryTest {
         props.putAll(overrides);
         AxConfig config = new AxConfig(props);
         metrics = new SchedulerMetrics(config.metricsSettings());
-        driver = new TopologyTestDriver(AxTopology.build(SchedulerSettings.from(config, 1, ConsumerPositions.SYNCHRONOUS, metrics)),
-                config.streamsProperties(), T0);
+        settings = SchedulerSettings.from(config, 1, positions, metrics);
+        driver = new TopologyTestDriver(AxTopology.build(settings), config.streamsProperties(), T0);
         AxTopics topics = config.topics();
         workers = driver.createInputTopic(topics.workers(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
         state = driver.createOutputTopic(topics.state(), Serdes.String().deserializer(), Serdes.ByteArray().deserializer());
@@ -126,6 +131,29 @@ class WorkerRegistryTest {
 
         advance(Duration.ofSeconds(10));
         assertThat(stateLines()).as("declared dead once").isEmpty();
+    }
+
+    @Test
+    void shouldNotDeclareAWorkerDeadBeforeTheWorkersTopicIsProvenReadPastItsAllowance() throws Exception {
+        // the consumer's proof for the workers partition, as a scheduler behind a backlog has it: read up to T0 + 1 s only
+        java.util.concurrent.atomic.AtomicLong workersReadUpToMs = new java.util.concurrent.atomic.AtomicLong(T0.toEpochMilli() + 1_000);
+        driver.close();
+        start(Map.of(), (topic, partition) -> topic.endsWith("workers")
+                ? new io.ax.app.internal.timer.Fetched(-1, workersReadUpToMs.get())
+                : io.ax.app.internal.timer.Fetched.ALWAYS_CAUGHT_UP);
+        announce("w-1", announcement("w-1", 1_000, ""));
+        io.ax.app.internal.timer.WakeUps wakeUps = settings.threads().current().wakeUps();
+        advance(Duration.ofMillis(100)); // the first check: the wake-up is published from the worker's last word
+        assertThat(wakeUps.earliestFire()).as("the consumer asks the end offsets at the first check a death could be proven by")
+                .isEqualTo(T0.toEpochMilli() + 3_000);
+
+        advance(Duration.ofSeconds(20));
+        assertThat(stateLines()).as("20 s of silence by the clock, but its announcements may be among those not read").isEmpty();
+
+        workersReadUpToMs.set(T0.toEpochMilli() + 3_000);
+        advance(Duration.ofMillis(100));
+        assertThat(stateLines()).singleElement().satisfies(line -> assertThat(line.path("to").asText()).isEqualTo("DEAD"));
+        assertThat(wakeUps.earliestFire()).as("nobody left to wait for").isEqualTo(Long.MAX_VALUE);
     }
 
     @Test

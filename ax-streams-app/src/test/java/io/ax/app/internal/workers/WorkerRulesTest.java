@@ -52,6 +52,45 @@ class WorkerRulesTest {
     }
 
     @Test
+    void shouldCountSilenceOnlyAsFarAsTheWorkersTopicIsProvenRead() {
+        Liveness worker = new Liveness(T0, 10_000, false, 0);
+
+        // a scheduler behind its input: the clock says 60 s of silence, the topic is read up to 20 s after the last word
+        assertThat(rules.check(worker, T0 + 60_000, 0, T0 + 20_000)).isEqualTo(Verdict.NONE);
+        assertThat(rules.check(worker, T0 + 60_000, 0, T0 + 29_999)).isEqualTo(Verdict.NONE);
+        assertThat(rules.check(worker, T0 + 60_000, 0, T0 + 30_000)).isEqualTo(Verdict.DEAD);
+        // a proof ahead of the clock (a producer's clock ahead) does not make anyone dead before its time
+        assertThat(rules.check(worker, T0 + 29_999, 0, Long.MAX_VALUE)).isEqualTo(Verdict.NONE);
+    }
+
+    @Test
+    void shouldNotDeclareAWorkerWhoseAnnouncementIsNotReadYetButOnceTheTopicIsReadPastItsAllowance() {
+        announce("w-1", T0);
+        registry.effects.clear();
+
+        rules.checkAll(T0 + 45_000, 0, T0 + 25_000, registry, registry);
+        assertThat(registry.effects).as("its next announcement may be among those not read yet").isEmpty();
+
+        rules.checkAll(T0 + 46_000, 0, T0 + 30_000, registry, registry);
+        assertThat(registry.effects).contains("dead w-1: silent for 46000 ms (3 heartbeats of 10000 ms); 0 execution(s) in flight");
+    }
+
+    @Test
+    void shouldGiveTheEarliestTimeALiveWorkerCouldBeDeclaredDead() {
+        assertThat(rules.earliestDeathMs(Map.of(), 0)).isEqualTo(Long.MAX_VALUE);
+        Map<String, Liveness> listed = Map.of(
+                "slow", new Liveness(T0, 60_000, false, 0),
+                "fast", new Liveness(T0 + 5_000, 1_000, false, 0),
+                "dead", new Liveness(T0 - 100_000, 1_000, true, T0 - 97_000));
+
+        assertThat(rules.earliestDeathMs(listed, 0)).as("the fast one, 3 of its heartbeats after its last word").isEqualTo(T0 + 8_000);
+        assertThat(rules.earliestDeathMs(listed, T0 + 100_000)).as("counted from when the registry started watching")
+                .isEqualTo(T0 + 103_000);
+        assertThat(rules.earliestDeathMs(Map.of("max", new Liveness(Long.MAX_VALUE - 1, 3_600_000, false, 0)), 0))
+                .as("no overflow").isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
     void shouldForgetADeadWorkerAfterTheRetentionAndNotDeclareItTwice() {
         Liveness dead = new Liveness(T0, 10_000, true, T0 + 30_000);
 
