@@ -219,7 +219,7 @@ public final class AxConfig extends AbstractConfig {
 
     public static final String WORKERS_CHECK_MS_CONFIG = "ax.workers.check.ms";
     private static final String WORKERS_CHECK_MS_DOC = "How often the worker registry looks for silent workers, ms: a dead "
-            + "worker is declared at most this late.";
+            + "worker is declared at most this late once the workers topic is read up to its death time.";
 
     public static final String WORKERS_DEAD_RETENTION_MS_CONFIG = "ax.workers.dead.retention.ms";
     private static final String WORKERS_DEAD_RETENTION_MS_DOC = "How long a dead worker stays listed by GET /workers, ms; "
