@@ -65,7 +65,8 @@ final class BrokerRequests {
      */
     static String perTaskWord(Map<String, Long> served, int n) {
         String word = served.entrySet().stream()
-                .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()).thenComparing(Map.Entry.comparingByKey()))
+                .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
+                        .thenComparing(Map.Entry.comparingByKey()))
                 .filter(e -> e.getValue() * 200L >= n)
                 .map(e -> String.format(Locale.ROOT, "%s:%.2f", e.getKey(), (double) e.getValue() / n))
                 .collect(Collectors.joining(","));

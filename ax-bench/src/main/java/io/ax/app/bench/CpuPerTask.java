@@ -48,7 +48,8 @@ record CpuPerTask(long schedulerMs, long benchMs, long schedulerJitMs, long benc
                 .add("bench_cpu_us_per_task" + suffix, benchMs * 1000.0 / n)
                 .add("jit_pct" + suffix, percent(schedulerJitMs, schedulerMs))
                 .add("bench_jit_pct" + suffix, percent(benchJitMs, benchMs))
-                .add("broker_req_per_task" + suffix, brokerRequests.values().stream().mapToLong(Long::longValue).sum() / (double) n)
+                .add("broker_req_per_task" + suffix,
+                        brokerRequests.values().stream().mapToLong(Long::longValue).sum() / (double) n)
                 .add("broker_req" + suffix, BrokerRequests.perTaskWord(brokerRequests, n));
     }
 

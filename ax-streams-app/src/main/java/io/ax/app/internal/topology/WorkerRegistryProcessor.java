@@ -32,8 +32,9 @@ import org.slf4j.LoggerFactory;
  * tests drive). A silence counts only as far as the workers partition is proven read ({@link InputWatermarks}, as the
  * stream tasks' fires do with their inputs): the earliest time a worker could be declared dead is published to the stream
  * thread's consumer as a wake-up ({@link WakeUps}), at the first check at or after it, so the consumer asks the end offsets
- * then and the check has its proof; nothing is asked while every worker announces in time. {@link WorkerRules} decides everything: which announcement is kept or refused, who joined, who is ALIVE
- * again, who LEFT, who is DEAD and who is forgotten. This class only reads the store and the memory beside it, calls the
+ * then and the check has its proof; nothing is asked while every worker announces in time. {@link WorkerRules} decides
+ * everything: which announcement is kept or refused, who joined, who is ALIVE again, who LEFT, who is DEAD and who is
+ * forgotten. This class only reads the store and the memory beside it, calls the
  * rules and applies their effects: the store, the lines on {@code ax.state}, the tombstones on the workers topic, the
  * metrics ({@code ax_workers}, {@code ax_workers_dead_total}, {@code ax_worker_records_refused}) and the log (a refused
  * record: WARN, key quoted short, topic-partition@offset, and listed by {@code GET /workers}, like the calendars topic's).
