@@ -41,8 +41,8 @@ final class BrokerRequests {
                     counts.merge(api, count, Long::sum);
                 }
             }
-        } catch (JMException e) { // a meter removed between the query and the read: read what is left next time
-            return counts;
+        } catch (JMException e) {
+            // a meter removed between the query and the read: the counts read so far, the rest next time
         }
         return counts;
     }

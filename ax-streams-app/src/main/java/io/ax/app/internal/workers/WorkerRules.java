@@ -136,18 +136,10 @@ public final class WorkerRules {
     }
 
     /**
-     * The periodic check at {@code nowMs}, the registry watching since {@code watchingSinceMs}: the workers silent too
-     * long are declared dead (a DEAD line naming their executions in flight), those dead longer than the retention are
-     * forgotten (their announcements tombstoned).
-     */
-    public void checkAll(long nowMs, long watchingSinceMs, Reads reads, Effects effects) {
-        checkAll(nowMs, watchingSinceMs, nowMs, reads, effects);
-    }
-
-    /**
-     * The periodic check at {@code nowMs}, the workers topic proven read up to {@code readUpToMs} (every announcement
-     * acknowledged before it has been processed): as {@link #checkAll(long, long, Reads, Effects)}, but a worker's
-     * silence counts only up to {@code readUpToMs}.
+     * The periodic check at {@code nowMs}, the registry watching since {@code watchingSinceMs}, the workers topic proven
+     * read up to {@code readUpToMs} (every announcement acknowledged before it has been processed): the workers silent too
+     * long up to {@code min(nowMs, readUpToMs)} are declared dead (a DEAD line naming their executions in flight), those
+     * dead longer than the retention are forgotten (their announcements tombstoned).
      */
     public void checkAll(long nowMs, long watchingSinceMs, long readUpToMs, Reads reads, Effects effects) {
         List<String> dead = new ArrayList<>();
@@ -199,11 +191,6 @@ public final class WorkerRules {
     /** How long a worker announcing every {@code heartbeatMs} may stay silent before it is declared dead. */
     public long silenceAllowedMs(long heartbeatMs) {
         return settings.missedHeartbeats() * heartbeatMs;
-    }
-
-    /** The decision about one worker at {@code nowMs}, the workers topic read up to then. */
-    public Verdict check(Liveness worker, long nowMs, long watchingSinceMs) {
-        return check(worker, nowMs, watchingSinceMs, nowMs);
     }
 
     /**

@@ -29,16 +29,16 @@ class WorkerRulesTest {
     void shouldDeclareAWorkerDeadAfterExactlyThreeOfItsHeartbeatsOfSilence() {
         Liveness worker = new Liveness(T0, 10_000, false, 0);
 
-        assertThat(rules.check(worker, T0 + 29_999, 0)).isEqualTo(Verdict.NONE);
-        assertThat(rules.check(worker, T0 + 30_000, 0)).isEqualTo(Verdict.DEAD);
-        assertThat(rules.check(worker, T0 + 30_001, 0)).isEqualTo(Verdict.DEAD);
+        assertThat(rules.check(worker, T0 + 29_999, 0, T0 + 29_999)).isEqualTo(Verdict.NONE);
+        assertThat(rules.check(worker, T0 + 30_000, 0, T0 + 30_000)).isEqualTo(Verdict.DEAD);
+        assertThat(rules.check(worker, T0 + 30_001, 0, T0 + 30_001)).isEqualTo(Verdict.DEAD);
     }
 
     @Test
     void shouldCountSilenceInTheWorkersOwnHeartbeat() {
-        assertThat(rules.check(new Liveness(T0, 500, false, 0), T0 + 1_499, 0)).isEqualTo(Verdict.NONE);
-        assertThat(rules.check(new Liveness(T0, 500, false, 0), T0 + 1_500, 0)).isEqualTo(Verdict.DEAD);
-        assertThat(rules.check(new Liveness(T0, 60_000, false, 0), T0 + 179_999, 0)).isEqualTo(Verdict.NONE);
+        assertThat(rules.check(new Liveness(T0, 500, false, 0), T0 + 1_499, 0, T0 + 1_499)).isEqualTo(Verdict.NONE);
+        assertThat(rules.check(new Liveness(T0, 500, false, 0), T0 + 1_500, 0, T0 + 1_500)).isEqualTo(Verdict.DEAD);
+        assertThat(rules.check(new Liveness(T0, 60_000, false, 0), T0 + 179_999, 0, T0 + 179_999)).isEqualTo(Verdict.NONE);
     }
 
     @Test
@@ -47,8 +47,8 @@ class WorkerRulesTest {
         long watchingSinceMs = T0 + 600_000;
         Liveness lastHeardLongAgo = new Liveness(T0, 10_000, false, 0);
 
-        assertThat(rules.check(lastHeardLongAgo, watchingSinceMs + 29_999, watchingSinceMs)).isEqualTo(Verdict.NONE);
-        assertThat(rules.check(lastHeardLongAgo, watchingSinceMs + 30_000, watchingSinceMs)).isEqualTo(Verdict.DEAD);
+        assertThat(rules.check(lastHeardLongAgo, watchingSinceMs + 29_999, watchingSinceMs, watchingSinceMs + 29_999)).isEqualTo(Verdict.NONE);
+        assertThat(rules.check(lastHeardLongAgo, watchingSinceMs + 30_000, watchingSinceMs, watchingSinceMs + 30_000)).isEqualTo(Verdict.DEAD);
     }
 
     @Test
@@ -94,8 +94,8 @@ class WorkerRulesTest {
     void shouldForgetADeadWorkerAfterTheRetentionAndNotDeclareItTwice() {
         Liveness dead = new Liveness(T0, 10_000, true, T0 + 30_000);
 
-        assertThat(rules.check(dead, T0 + 30_000 + 59_999, 0)).isEqualTo(Verdict.NONE);
-        assertThat(rules.check(dead, T0 + 30_000 + 60_000, 0)).isEqualTo(Verdict.FORGET);
+        assertThat(rules.check(dead, T0 + 30_000 + 59_999, 0, T0 + 30_000 + 59_999)).isEqualTo(Verdict.NONE);
+        assertThat(rules.check(dead, T0 + 30_000 + 60_000, 0, T0 + 30_000 + 60_000)).isEqualTo(Verdict.FORGET);
     }
 
     @Test
@@ -171,10 +171,10 @@ class WorkerRulesTest {
                 T0, registry, registry);
         registry.effects.clear();
 
-        rules.checkAll(T0 + 2_999, 0, registry, registry);
+        rules.checkAll(T0 + 2_999, 0, T0 + 2_999, registry, registry);
         assertThat(registry.effects).as("silent for less than 3 heartbeats").isEmpty();
 
-        rules.checkAll(T0 + 3_000, 0, registry, registry);
+        rules.checkAll(T0 + 3_000, 0, T0 + 3_000, registry, registry);
         assertThat(registry.effects).containsExactly("put w-1", "line w-1 DEAD",
                 "dead w-1: silent for 3000 ms (3 heartbeats of 1000 ms); 1 execution(s) in flight", "counts");
         assertThat(registry.lines).singleElement().satisfies(line -> {
@@ -192,7 +192,7 @@ class WorkerRulesTest {
         });
 
         registry.effects.clear();
-        rules.checkAll(T0 + 10_000, 0, registry, registry);
+        rules.checkAll(T0 + 10_000, 0, T0 + 10_000, registry, registry);
         assertThat(registry.effects).as("declared dead once").isEmpty();
     }
 
@@ -202,16 +202,16 @@ class WorkerRulesTest {
         registry.effects.clear();
         long watchingSinceMs = T0 + 600_000;
 
-        rules.checkAll(watchingSinceMs + 29_999, watchingSinceMs, registry, registry);
+        rules.checkAll(watchingSinceMs + 29_999, watchingSinceMs, watchingSinceMs + 29_999, registry, registry);
         assertThat(registry.effects).isEmpty();
-        rules.checkAll(watchingSinceMs + 30_000, watchingSinceMs, registry, registry);
+        rules.checkAll(watchingSinceMs + 30_000, watchingSinceMs, watchingSinceMs + 30_000, registry, registry);
         assertThat(registry.effects).contains("dead w-1: silent for 30000 ms (3 heartbeats of 10000 ms); 0 execution(s) in flight");
     }
 
     @Test
     void shouldListADeadWorkerThatAnnouncesAgainAsAlive() {
         announce("w-1", T0);
-        rules.checkAll(T0 + 30_000, 0, registry, registry);
+        rules.checkAll(T0 + 30_000, 0, T0 + 30_000, registry, registry);
         registry.effects.clear();
         registry.lines.clear();
 
@@ -252,12 +252,12 @@ class WorkerRulesTest {
     @Test
     void shouldForgetADeadWorkerAfterTheRetentionAndTombstoneItsAnnouncement() {
         announce("w-1", T0);
-        rules.checkAll(T0 + 30_000, 0, registry, registry);
+        rules.checkAll(T0 + 30_000, 0, T0 + 30_000, registry, registry);
         registry.effects.clear();
 
-        rules.checkAll(T0 + 30_000 + 59_999, 0, registry, registry);
+        rules.checkAll(T0 + 30_000 + 59_999, 0, T0 + 30_000 + 59_999, registry, registry);
         assertThat(registry.effects).isEmpty();
-        rules.checkAll(T0 + 30_000 + 60_000, 0, registry, registry);
+        rules.checkAll(T0 + 30_000 + 60_000, 0, T0 + 30_000 + 60_000, registry, registry);
 
         assertThat(registry.effects).containsExactly("delete w-1", "tombstone w-1", "counts");
         assertThat(registry.stored).isEmpty();
@@ -269,7 +269,7 @@ class WorkerRulesTest {
         registry.stored.remove("w-1");
         registry.effects.clear();
 
-        rules.checkAll(T0 + 30_000, 0, registry, registry);
+        rules.checkAll(T0 + 30_000, 0, T0 + 30_000, registry, registry);
 
         assertThat(registry.effects).containsExactly("unlist w-1", "counts");
         assertThat(registry.listed).isEmpty();
