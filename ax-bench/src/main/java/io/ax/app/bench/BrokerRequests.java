@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import javax.management.JMException;
+import javax.management.MalformedObjectNameException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
@@ -34,17 +35,28 @@ final class BrokerRequests {
     static Map<String, Long> counts() {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         Map<String, Long> counts = new TreeMap<>();
-        try {
-            for (ObjectName name : server.queryNames(new ObjectName(METERS), null)) {
-                String api = name.getKeyProperty("request");
-                if (api != null && !PARTS.contains(api) && server.getAttribute(name, "Count") instanceof Long count) {
+        for (ObjectName name : server.queryNames(meters(), null)) {
+            String api = name.getKeyProperty("request");
+            if (api == null || PARTS.contains(api)) {
+                continue;
+            }
+            try {
+                if (server.getAttribute(name, "Count") instanceof Long count) {
                     counts.merge(api, count, Long::sum);
                 }
+            } catch (JMException e) {
+                // this meter was removed between the query and the read: the others are still counted
             }
-        } catch (JMException e) {
-            // a meter removed between the query and the read: the counts read so far, the rest next time
         }
         return counts;
+    }
+
+    private static ObjectName meters() {
+        try {
+            return new ObjectName(METERS);
+        } catch (MalformedObjectNameException e) {
+            throw new IllegalStateException(METERS, e);
+        }
     }
 
     /** {@code after − before}, by API, the APIs with none left out. */
