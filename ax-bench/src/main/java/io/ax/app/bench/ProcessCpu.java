@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 
@@ -66,8 +65,11 @@ public final class ProcessCpu {
                 String stat;
                 try {
                     stat = Files.readString(thread.resolve("stat"), StandardCharsets.US_ASCII);
-                } catch (NoSuchFileException e) {
-                    continue; // the thread ended while the directory was read
+                } catch (IOException e) {
+                    // the thread ended while the directory was read (NoSuchFileException), or between the open and the
+                    // read of its stat (ESRCH, "No such process"): a JIT compiler thread that the JVM stops when it has
+                    // nothing to compile does, so its last ticks go uncounted
+                    continue;
                 }
                 String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
                 if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {

@@ -166,6 +166,9 @@ class BenchPartsTest {
             java.nio.file.Files.writeString(dir.resolve("stat"), thread.getValue());
         }
         java.nio.file.Files.createDirectories(proc.resolve("task").resolve("6")); // a thread that ended: no stat
+        // a thread that ended between the open and the read of its stat: the read fails ("No such process" from /proc;
+        // here a directory where the file was, which fails the read as /proc's does)
+        java.nio.file.Files.createDirectories(proc.resolve("task").resolve("7").resolve("stat"));
 
         assertThat(ProcessCpu.compilerTicks(proc)).as("C2 30 + 10 and C1 5 + 2; not a thread that only has the name inside")
                 .isEqualTo(47);
