@@ -105,7 +105,7 @@ final class SteadyRun {
         try (worker; AxClient client = context.client(topics);
              DispatchTracker dispatch = DispatchTracker.start(context.kafka(), topics.dispatch(), clock,
                      keys, n, dueMs::get);
-             InputsCommitted inputs = new InputsCommitted(context.kafka(), context.name(label), clock)) {
+             InputsCommitted inputs = new InputsCommitted(context.kafka(), context.name(label), topics.coPartitioned(), clock)) {
             worker.start();
             Submitter submitter = new Submitter(client);
             submitter.submit(WARM_UP.key(0), clock.millis());

@@ -215,4 +215,19 @@ class BenchPartsTest {
         assertThat(BrokerRequests.perTaskWord(served, 1_000)).isEqualTo("Produce:0.30,Fetch:0.20,Metadata:0.02");
         assertThat(BrokerRequests.perTaskWord(java.util.Map.of(), 1_000)).isEqualTo("none");
     }
+
+    @Test
+    void shouldCountTheCommittedOffsetsOfTheSchedulersInputsAlone() {
+        java.util.Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> offsets =
+                new java.util.HashMap<>();
+        offsets.put(new org.apache.kafka.common.TopicPartition("ax.requests", 0), new org.apache.kafka.clients.consumer.OffsetAndMetadata(100));
+        offsets.put(new org.apache.kafka.common.TopicPartition("ax.requests", 1), new org.apache.kafka.clients.consumer.OffsetAndMetadata(20));
+        offsets.put(new org.apache.kafka.common.TopicPartition("ax.results", 0), new org.apache.kafka.clients.consumer.OffsetAndMetadata(3));
+        offsets.put(new org.apache.kafka.common.TopicPartition("ax.results", 1), null); // nothing committed there yet
+        offsets.put(new org.apache.kafka.common.TopicPartition("ax.workers", 0), new org.apache.kafka.clients.consumer.OffsetAndMetadata(9_000));
+
+        assertThat(InputsCommitted.sum(offsets, java.util.Set.of("ax.requests", "ax.results")))
+                .as("the requests' and the reports' offsets; not the heartbeats', which move whatever the scheduler does")
+                .isEqualTo(123);
+    }
 }
