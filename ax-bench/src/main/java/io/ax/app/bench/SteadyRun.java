@@ -105,7 +105,7 @@ final class SteadyRun {
         try (worker; AxClient client = context.client(topics);
              DispatchTracker dispatch = DispatchTracker.start(context.kafka(), topics.dispatch(), clock,
                      keys, n, dueMs::get);
-             InputsCommitted inputs = new InputsCommitted(context.kafka(), context.name(label), topics.coPartitioned(), clock)) {
+             InputsCommitted inputs = InputsCommitted.of(context.kafka(), context.name(label), topics.coPartitioned(), clock)) {
             worker.start();
             Submitter submitter = new Submitter(client);
             submitter.submit(WARM_UP.key(0), clock.millis());
@@ -119,22 +119,12 @@ final class SteadyRun {
                 // stragglers: as long as dispatches keep coming or the scheduler keeps committing its inputs (15 s
                 // without either ends it), at most 90 s
                 Await.until(clock, Duration.ofSeconds(90), Duration.ofSeconds(15),
-                        () -> dispatch.dispatched() + handled.get() + committedOrZero(inputs),
+                        () -> dispatch.dispatched() + handled.get() + inputs.committed(),
                         () -> dispatch.dispatched() >= n && handled.get() >= n);
                 Thread.sleep(500); // let duplicates, if any, show up
                 submitter.checkNoFailures();
                 return new Outcome(n, submitPerS, dispatch, handlerLateness, handled.get());
             }
-        }
-    }
-
-    /** The scheduler's committed input offsets; 0 once interrupted (the wait ends on its own deadline then). */
-    private static long committedOrZero(InputsCommitted inputs) {
-        try {
-            return inputs.committed();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return 0;
         }
     }
 

@@ -230,4 +230,33 @@ class BenchPartsTest {
                 .as("the requests' and the reports' offsets; not the heartbeats', which move whatever the scheduler does")
                 .isEqualTo(123);
     }
+
+    @Test
+    void shouldAskTheCommittedOffsetsAtOnceThenAtMostOnceASecondKeepingTheLastAnswer() throws Exception {
+        SettableClock clock = new SettableClock(1_700_000_000_000L); // a wall-clock time: the first ask is not put off
+        java.util.concurrent.atomic.AtomicInteger asks = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicLong offset = new java.util.concurrent.atomic.AtomicLong(10);
+        java.util.concurrent.atomic.AtomicBoolean failing = new java.util.concurrent.atomic.AtomicBoolean();
+        InputsCommitted inputs = new InputsCommitted(() -> {
+            asks.incrementAndGet();
+            if (failing.get()) {
+                throw new java.util.concurrent.TimeoutException("no answer");
+            }
+            return java.util.Map.of(new org.apache.kafka.common.TopicPartition("ax.requests", 0),
+                    new org.apache.kafka.clients.consumer.OffsetAndMetadata(offset.get()));
+        }, () -> { }, java.util.List.of("ax.requests"), clock);
+
+        assertThat(inputs.committed()).as("asked at the first call").isEqualTo(10);
+        offset.set(25);
+        clock.nowMs += InputsCommitted.REFRESH_MS - 1;
+        assertThat(inputs.committed()).as("the last answer within the second").isEqualTo(10);
+        clock.nowMs += 1;
+        assertThat(inputs.committed()).isEqualTo(25);
+        assertThat(asks).hasValue(2);
+
+        failing.set(true);
+        clock.nowMs += InputsCommitted.REFRESH_MS;
+        assertThat(inputs.committed()).as("a failed answer keeps the last one").isEqualTo(25);
+        assertThat(asks).hasValue(3);
+    }
 }
