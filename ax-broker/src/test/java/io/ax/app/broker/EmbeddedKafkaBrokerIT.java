@@ -60,6 +60,8 @@ class EmbeddedKafkaBrokerIT {
             assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).doesNotContain(BrokerWarmUp.TOPIC);
             assertThat(admin.listConsumerGroups().all().get(30, TimeUnit.SECONDS))
                     .noneMatch(group -> group.groupId().startsWith("ax-broker-warm-up"));
+            // a group already gone, as a producer that committed nothing leaves it, is not an error (CI went red on it once)
+            BrokerWarmUp.deleteGroups(admin, java.util.Set.of("ax-broker-warm-up-never-there"));
             // the broker still takes an application's transactions afterwards
             createTopic(broker);
             produceTransactionally(broker);
