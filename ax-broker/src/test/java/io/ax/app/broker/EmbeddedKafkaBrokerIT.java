@@ -61,7 +61,7 @@ class EmbeddedKafkaBrokerIT {
             assertThat(admin.listConsumerGroups().all().get(30, TimeUnit.SECONDS))
                     .noneMatch(group -> group.groupId().startsWith("ax-broker-warm-up"));
             // a group already gone, as a producer that committed nothing leaves it, is not an error (CI went red on it once)
-            BrokerWarmUp.deleteGroups(admin, java.util.Set.of("ax-broker-warm-up-never-there"));
+            BrokerWarmUp.deleteGroups(admin, Set.of("ax-broker-warm-up-never-there"));
             // the broker still takes an application's transactions afterwards
             createTopic(broker);
             produceTransactionally(broker);
